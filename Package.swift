@@ -1,0 +1,162 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Stash: an application's whole local data layer.
+//
+// Heavy dependencies stay at the edges: GRDB only where SQLite is used, swift-crypto only in
+// StashSecure, NIO / AsyncHTTPClient / Hummingbird only in StashHTTPAsyncClient,
+// StashHTTPServer and the executables. `import Stash` never compiles a web server.
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Stash",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "Stash", targets: ["Stash"]),
+        .library(name: "StashCore", targets: ["StashCore"]),
+        .library(name: "StashSQL", targets: ["StashSQL"]),
+        .library(name: "StashCache", targets: ["StashCache"]),
+        .library(name: "StashPreferences", targets: ["StashPreferences"]),
+        .library(name: "StashSecure", targets: ["StashSecure"]),
+        .library(name: "StashHTTP", targets: ["StashHTTP"]),
+        .library(name: "StashHTTPAsyncClient", targets: ["StashHTTPAsyncClient"]),
+        .library(name: "StashHTTPServer", targets: ["StashHTTPServer"]),
+        .executable(name: "stash", targets: ["StashCLI"]),
+        .executable(name: "stash-bench", targets: ["StashBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: Libraries
+
+        .target(name: "StashCore", swiftSettings: strictSettings),
+        .target(
+            name: "StashSQL",
+            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StashCache",
+            dependencies: ["StashCore", "StashSQL", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "StashPreferences", dependencies: ["StashCore"], swiftSettings: strictSettings),
+        .target(
+            name: "StashSecure",
+            dependencies: [
+                "StashCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StashHTTP",
+            dependencies: ["StashCore", "StashCache", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StashHTTPAsyncClient",
+            dependencies: [
+                "StashHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StashHTTPServer",
+            dependencies: [
+                "StashHTTP",
+                "StashHTTPAsyncClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Stash",
+            dependencies: ["StashCore", "StashSQL", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Executables
+
+        .executableTarget(
+            name: "StashCLI",
+            dependencies: [
+                "Stash", "StashHTTPAsyncClient", "StashHTTPServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "StashBench",
+            dependencies: [
+                "Stash", "StashHTTPAsyncClient", "StashHTTPServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Child processes for crash and multi-process tests: the tests launch it, write
+        // through it and kill it with SIGKILL.
+        .executableTarget(
+            name: "StashTestHost",
+            dependencies: ["Stash"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+
+        .target(
+            name: "StashTestSupport",
+            dependencies: ["StashCore"],
+            path: "Tests/StashTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "StashCoreTests", dependencies: ["StashCore", "StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StashSQLTests",
+            dependencies: ["StashSQL", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StashCacheTests",
+            dependencies: ["StashCache", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "StashPreferencesTests", dependencies: ["StashPreferences", "StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StashSecureTests", dependencies: ["StashSecure", "StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StashHTTPTests",
+            dependencies: [
+                "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
+    ]
+)

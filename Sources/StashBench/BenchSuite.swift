@@ -1,0 +1,60 @@
+import Foundation
+
+/// A named group of benchmark cases. Each suite lives in `Suites/<Name>Suite.swift`.
+struct BenchSuite: Sendable {
+    var name: String
+    var run: @Sendable (BenchContext) async throws -> Void
+
+    /// Every suite, in the order `stash-bench` runs them.
+    static let all: [BenchSuite] = [
+        BenchSuite(name: "memory", run: MemorySuite.run),
+        BenchSuite(name: "disk", run: DiskSuite.run),
+        BenchSuite(name: "preferences", run: PreferencesSuite.run),
+        BenchSuite(name: "http", run: HTTPSuite.run),
+    ]
+}
+
+/// What a suite gets: where to report, and how much to scale its workloads.
+struct BenchContext: Sendable {
+    let reporter: BenchReporter
+    let scale: Double
+
+    /// `count` scaled by `--scale`, at least 1.
+    func scaled(_ count: Int) -> Int { max(1, Int((Double(count) * scale).rounded())) }
+
+    /// A fresh temporary folder for one suite; removed by `removeScratch`.
+    func makeScratch(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("stash-bench-\(name)-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func removeScratch(_ url: URL) { try? FileManager.default.removeItem(at: url) }
+
+    /// Times `body`, which performs `ops` operations, and reports it.
+    @discardableResult
+    func measure(
+        suite: String, case name: String, impl: String, ops: Int,
+        extra: [String: String] = [:], _ body: () throws -> Void
+    ) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        reporter.record(BenchResult(suite: suite, case: name, impl: impl, ops: ops, seconds: seconds, extra: extra))
+        return seconds
+    }
+
+    /// Times an async `body`, which performs `ops` operations, and reports it.
+    @discardableResult
+    func measureAsync(
+        suite: String, case name: String, impl: String, ops: Int,
+        extra: [String: String] = [:], _ body: () async throws -> Void
+    ) async rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        reporter.record(BenchResult(suite: suite, case: name, impl: impl, ops: ops, seconds: seconds, extra: extra))
+        return seconds
+    }
+}

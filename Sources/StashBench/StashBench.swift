@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+/// `stash-bench`: Stash against its peers, side by side in one process.
+///
+/// Build in release mode: `swift run -c release stash-bench memory disk --json`.
+@main
+struct StashBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stash-bench",
+        abstract: "Benchmarks of Stash and its peers, measured side by side in one run.",
+        discussion: "Suites: \(BenchSuite.all.map(\.name).joined(separator: ", ")). With no suite, all run."
+    )
+
+    @Argument(help: "The suites to run (default: all).")
+    var suites: [String] = []
+
+    @Flag(name: .long, help: "Print one JSON object per line instead of a table.")
+    var json = false
+
+    @Option(name: .long, help: "Scale every workload by this factor (for a quick smoke run, e.g. 0.1).")
+    var scale: Double = 1
+
+    func run() async throws {
+        let chosen = suites.isEmpty ? BenchSuite.all : try suites.map { name in
+            guard let suite = BenchSuite.all.first(where: { $0.name == name }) else {
+                throw ValidationError("unknown suite '\(name)'; known: \(BenchSuite.all.map(\.name).joined(separator: ", "))")
+            }
+            return suite
+        }
+        #if DEBUG
+        FileHandle.standardError.write(Data("warning: a debug build; measure with `swift run -c release stash-bench`\n".utf8))
+        #endif
+        let reporter = BenchReporter(json: json)
+        for suite in chosen {
+            try await suite.run(BenchContext(reporter: reporter, scale: scale))
+        }
+        reporter.finish()
+    }
+}

@@ -1,0 +1,7 @@
+import Foundation
+
+enum MemorySuite {
+    @Sendable static func run(_ context: BenchContext) async throws {
+        context.reporter.note("Memory suite: not built yet")
+    }
+}

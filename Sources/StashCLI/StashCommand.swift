@@ -1,0 +1,19 @@
+import ArgumentParser
+
+@main
+struct StashCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stash",
+        abstract: "Stash: an application's whole local data layer, from the command line.",
+        subcommands: [
+            TourCommand.self,
+            PathsCommand.self,
+            PlistCommand.self,
+            CacheCommand.self,
+            DefaultsCommand.self,
+            VaultCommand.self,
+            HTTPCommand.self,
+            HTTPProxyCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Stash
+
+/// The context a tour step runs in: the sandbox and a way to print.
+final class Tour: Sendable {
+    struct Step: Sendable {
+        var title: String
+        var run: @Sendable (Tour) async throws -> Void
+    }
+
+    /// Every step, in order. Each capability adds its own in a `Tour+<Capability>.swift` file.
+    static let steps: [Step] = [
+        Step(title: "Sandbox and files", run: Tour.sandboxAndFiles),
+        Step(title: "Property lists and archives", run: Tour.propertyListsAndArchives),
+        Step(title: "SQL databases", run: Tour.databases),
+        Step(title: "Caches", run: Tour.caches),
+        Step(title: "Preferences", run: Tour.preferences),
+        Step(title: "Secure storage", run: Tour.secureStorage),
+        Step(title: "HTTP cache", run: Tour.httpCache),
+    ]
+
+    let sandbox: Sandbox
+
+    init(sandbox: Sandbox) { self.sandbox = sandbox }
+
+    func section(_ title: String) {
+        print("\n== \(title) ==")
+    }
+
+    func say(_ line: String) {
+        print("  " + line)
+    }
+
+    /// Prints the files under `folder` with their sizes, relative to the sandbox root.
+    func showFiles(under folder: URL) {
+        let base = sandbox.root?.path ?? folder.path
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return }
+        for case let relative as String in enumerator {
+            let url = folder.appendingPathComponent(relative)
+            guard !FileStore.isFolder(url) else { continue }
+            let size = (try? FileStore.size(of: url)) ?? 0
+            let shown = url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count + 1)) : url.path
+            say("  \(shown)  (\(size) bytes)")
+        }
+    }
+}

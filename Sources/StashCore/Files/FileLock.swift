@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An advisory lock on a file, shared between processes (flock(2)) and between threads.
+///
+/// Use it to let several processes take turns on one store. The lock is released when
+/// `unlock()` is called, when the `FileLock` is deinitialised, and when the process dies
+/// (even by SIGKILL), so a crash never leaves a store locked.
+///
+/// ```swift
+/// let lock = try FileLock(url: folder.appendingPathComponent(".lock"))
+/// try lock.withLock(.exclusive) {
+///     // only one process (and one thread) at a time runs this
+/// }
+/// if try lock.tryLock(.exclusive) { defer { lock.unlock() } … } else { /* someone else has it */ }
+/// ```
+public final class FileLock: Sendable {
+    /// Shared locks may be held by many at once; an exclusive lock by one only.
+    public enum Mode: Sendable {
+        case shared
+        case exclusive
+    }
+
+    /// The lock file.
+    public let url: URL
+    private let fd: Int32
+    private let threads = Lock()
+
+    /// Opens (creating it if needed, owner-only) the lock file at `url`. Does not lock.
+    public init(url: URL) throws {
+        self.url = url
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StashError.posix("open lock file", path: url.path) }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Waits until the lock is held in `mode`.
+    public func lock(_ mode: Mode = .exclusive) throws {
+        threads.lock()
+        while flock(fd, mode == .exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            let error = StashError.posix("flock", path: url.path)
+            threads.unlock()
+            throw error
+        }
+    }
+
+    /// Takes the lock in `mode` if no other process holds it in a conflicting mode.
+    /// - returns: Whether the lock is now held. When `true`, call `unlock()`.
+    public func tryLock(_ mode: Mode = .exclusive) throws -> Bool {
+        threads.lock()
+        while flock(fd, (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            threads.unlock()
+            if code == EWOULDBLOCK { return false }
+            throw StashError.posix(code, "flock", path: url.path)
+        }
+        return true
+    }
+
+    /// Releases a lock taken by `lock(_:)` or a successful `tryLock(_:)`.
+    public func unlock() {
+        flock(fd, LOCK_UN)
+        threads.unlock()
+    }
+
+    /// Runs `body` while holding the lock in `mode`.
+    public func withLock<T>(_ mode: Mode = .exclusive, _ body: () throws -> T) throws -> T {
+        try lock(mode)
+        defer { unlock() }
+        return try body()
+    }
+}

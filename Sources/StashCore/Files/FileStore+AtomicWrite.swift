@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension FileStore {
+    /// How far a write must reach before it returns.
+    public enum Durability: Sendable {
+        /// The data and the rename are flushed to the device (fsync of the file and of its
+        /// folder): the write survives a power cut. The default.
+        case powerSafe
+        /// No fsync: the write survives a crash of the process (the kernel has it) but may be
+        /// lost, as a whole, in a power cut. The old content or the new, never a mix.
+        case processSafe
+    }
+
+    /// Writes `data` to `url` atomically: into a temporary file in the same folder, fsync,
+    /// rename over the destination, fsync of the folder.
+    ///
+    /// Readers and a crash at any moment see either the previous content or the new one,
+    /// never a mix. A failed write (a full disk, say) removes its temporary file and leaves
+    /// the previous content in place.
+    ///
+    /// ```swift
+    /// try FileStore.write(json, to: url)                              // power-safe
+    /// try FileStore.write(json, to: url, durability: .processSafe)    // faster
+    /// ```
+    ///
+    /// - parameters:
+    ///   - data: The new content.
+    ///   - url: The destination; its folder must exist.
+    ///   - permissions: The mode of a new file (owner-only by default).
+    ///   - durability: What the write must survive before returning.
+    /// - throws: ``StashError`` with ``StashError/Code/diskFull`` when the disk is full,
+    ///   ``StashError/Code/permissionDenied`` or ``StashError/Code/io``.
+    public static func write(
+        _ data: Data,
+        to url: URL,
+        permissions: mode_t = 0o600,
+        durability: Durability = .powerSafe
+    ) throws {
+        let destination = url.path
+        let folder = url.deletingLastPathComponent().path
+        let temporary = folder + "/." + url.lastPathComponent + "." + randomSuffix() + ".tmp"
+
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw StashError.posix("create temporary file", path: destination) }
+        var closed = false
+        do {
+            defer { if !closed { close(fd) } }
+            try writeAll(fd, data, path: destination)
+            if durability == .powerSafe, fsync(fd) != 0 {
+                throw StashError.posix("fsync", path: destination)
+            }
+            closed = true
+            if close(fd) != 0 { throw StashError.posix("close", path: destination) }
+            guard rename(temporary, destination) == 0 else {
+                throw StashError.posix("rename", path: destination)
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        if durability == .powerSafe { syncFolder(folder) }
+    }
+
+    /// Writes every byte of `data` to `fd`, retrying short writes and EINTR.
+    package static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Darwin)
+                let n = Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                #elseif canImport(Glibc)
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                let n = Musl.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StashError.posix("write", path: path)
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// fsyncs a folder so that a rename or a new entry in it survives a power cut.
+    package static func syncFolder(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    private static func randomSuffix() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// File helpers that every Stash store is built on: atomic writes, reads, existence,
+/// deletion, moves, listings and sizes.
+///
+/// Every function is thread-safe: each is a short sequence of system calls on paths, and an
+/// atomic write goes through its own uniquely named temporary file, so concurrent writers to
+/// one file never interleave: the last rename wins and the file is always one whole version.
+///
+/// ```swift
+/// let url = try sandbox.url(for: .documents).appendingPathComponent("notes.txt")
+/// try FileStore.write(Data("hello".utf8), to: url)      // atomic and durable
+/// let data = try FileStore.read(url)
+/// try FileStore.delete(url)
+/// ```
+public enum FileStore {
+    /// Reads a whole file.
+    ///
+    /// - throws: ``StashError`` with ``StashError/Code/notFound`` when the file is missing,
+    ///   ``StashError/Code/permissionDenied`` or ``StashError/Code/io`` otherwise.
+    public static func read(_ url: URL) throws -> Data {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StashError.posix("open", path: path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StashError.posix("stat", path: path) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw StashError(.io, "is a folder, not a file", path: path, errno: EISDIR)
+        }
+        var data = Data(count: Int(info.st_size))
+        var total = 0
+        try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            while total < buffer.count {
+                let n = Glibc_read(fd, buffer.baseAddress! + total, buffer.count - total)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StashError.posix("read", path: path)
+                }
+                if n == 0 { break }
+                total += n
+            }
+        }
+        if total < data.count { data.removeSubrange(total...) }
+        // A file that grew since fstat (a writer appending) is read to its end.
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StashError.posix("read", path: path)
+            }
+            if n == 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return data
+    }
+
+    /// Whether a file or folder exists at `url` (symbolic links are not followed).
+    public static func exists(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0
+    }
+
+    /// Whether a folder exists at `url`.
+    public static func isFolder(_ url: URL) -> Bool {
+        var info = stat()
+        return stat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Deletes a file, or a folder with everything in it. Deleting what does not exist is
+    /// not an error.
+    public static func delete(_ url: URL) throws {
+        guard exists(url) else { return }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            if !exists(url) { return }
+            throw StashError(.io, "delete failed: \(error.localizedDescription)", path: url.path)
+        }
+    }
+
+    /// Moves a file or folder, replacing a file at the destination atomically (rename(2)).
+    /// Both places must be on the same file system.
+    public static func move(_ source: URL, to destination: URL) throws {
+        guard rename(source.path, destination.path) == 0 else {
+            throw StashError.posix("rename to \(destination.path)", path: source.path)
+        }
+    }
+
+    /// The names of the entries of a folder, sorted, without `.` and `..`.
+    public static func list(_ folder: URL) throws -> [String] {
+        let path = folder.path
+        guard let dir = opendir(path) else { throw StashError.posix("opendir", path: path) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Creates a folder and any missing parents with owner-only permissions (0700).
+    /// An existing folder is left as it is.
+    public static func createFolder(_ url: URL, permissions: mode_t = 0o700) throws {
+        let path = url.standardizedFileURL.path
+        if isFolder(url) { return }
+        var current = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + component
+            if mkdir(current, permissions) != 0 && errno != EEXIST {
+                throw StashError.posix("mkdir", path: current)
+            }
+        }
+        guard isFolder(url) else {
+            throw StashError(.io, "exists and is not a folder", path: path, errno: ENOTDIR)
+        }
+    }
+}
+
+/// read(2), named apart from `FileStore.read`.
+@inline(__always)
+func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    return Darwin.read(fd, buffer, count)
+    #elseif canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #else
+    return Musl.read(fd, buffer, count)
+    #endif
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A property-list value: what plist files hold, and what `UserDefaults` stores.
+///
+/// Reads and writes Apple's XML and binary (`bplist00`) formats and JSON.
+///
+/// ```swift
+/// let settings: PropertyList = .dictionary(["volume": .real(0.8), "name": .string("Ada")])
+/// let xml = try settings.data(format: .xml)
+/// let back = try PropertyList(data: xml)      // the format is detected
+/// ```
+///
+/// A value is immutable and `Sendable`.
+public enum PropertyList: Sendable, Hashable {
+    case string(String)
+    case integer(Int64)
+    case real(Double)
+    case bool(Bool)
+    case date(Date)
+    case data(Data)
+    case array([PropertyList])
+    case dictionary([String: PropertyList])
+}
+
+/// The encodings of a property list.
+public enum PropertyListFormat: String, Sendable, CaseIterable {
+    /// Apple's XML property list (`<?xml …?><plist version="1.0">`).
+    case xml
+    /// Apple's binary property list (`bplist00`).
+    case binary
+    /// JSON. Dates become ISO 8601 strings and data becomes base64 strings.
+    case json
+}

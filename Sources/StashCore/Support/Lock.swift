@@ -1,0 +1,60 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A mutual-exclusion lock over `pthread_mutex_t`.
+///
+/// Every Stash store keeps its mutable state behind one of these, which keeps Apple
+/// deployment targets below the ones `Synchronization.Mutex` needs. Never hold it while
+/// user code (callbacks, cost closures, codecs) runs.
+package final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    package init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
+        let status = pthread_mutex_init(mutex, &attributes)
+        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inlinable
+    package func lock() { pthread_mutex_lock(mutex) }
+
+    @inlinable
+    package func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Runs `body` with the lock held.
+    @inlinable
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A value protected by a ``Lock``: the only way to reach it is `withLock`.
+package final class LockedValue<Value>: @unchecked Sendable {
+    @usableFromInline let lock = Lock()
+    @usableFromInline var value: Value
+
+    package init(_ value: Value) { self.value = value }
+
+    @inlinable
+    package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,5 @@
+import Foundation
+import Stash
+
+/// Scenarios named "cache.…".
+let cacheScenarios: [String: Scenario] = [:]

@@ -1,0 +1,5 @@
+import Foundation
+import Stash
+
+/// Scenarios named "core.…".
+let coreScenarios: [String: Scenario] = [:]

@@ -1,0 +1,5 @@
+import Foundation
+import Stash
+
+/// Scenarios named "http.…".
+let httpScenarios: [String: Scenario] = [:]

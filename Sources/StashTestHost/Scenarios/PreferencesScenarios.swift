@@ -1,0 +1,5 @@
+import Foundation
+import Stash
+
+/// Scenarios named "preferences.…".
+let preferencesScenarios: [String: Scenario] = [:]

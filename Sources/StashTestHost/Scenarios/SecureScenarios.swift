@@ -1,0 +1,5 @@
+import Foundation
+import Stash
+
+/// Scenarios named "secure.…".
+let secureScenarios: [String: Scenario] = [:]

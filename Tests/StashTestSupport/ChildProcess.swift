@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A real child process for crash and multi-process tests: start it, read the lines it
+/// prints, kill it with SIGKILL, wait for it.
+///
+/// ```swift
+/// let child = try ChildProcess.testHost("cache.write-loop", folder.path)
+/// _ = child.readLine()              // "ready"
+/// child.kill()
+/// ```
+public final class ChildProcess: @unchecked Sendable {
+    private let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var buffer = Data()
+    private let lock = NSLock()
+
+    /// Starts `executable` with `arguments`.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Starts `stash-testhost SCENARIO ARGS…`.
+    public static func testHost(_ scenario: String, _ arguments: String..., environment: [String: String]? = nil) throws -> ChildProcess {
+        try ChildProcess(BuiltProducts.executable("stash-testhost"), [scenario] + arguments, environment: environment)
+    }
+
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The next line the child printed, or `nil` at the end of its output.
+    public func readLine() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty {
+                guard !buffer.isEmpty else { return nil }
+                let line = String(decoding: buffer, as: UTF8.self)
+                buffer.removeAll()
+                return line
+            }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Every remaining line, until the child closes its output.
+    public func readAllLines() -> [String] {
+        var lines: [String] = []
+        while let line = readLine() { lines.append(line) }
+        return lines
+    }
+
+    /// Sends SIGKILL: the child dies at once, with no chance to clean up.
+    public func kill() {
+        _ = Glibc_kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits for the child to end and returns its exit status (or the signal number + 128).
+    @discardableResult
+    public func wait() -> Int32 {
+        process.waitUntilExit()
+        if process.terminationReason == .uncaughtSignal { return 128 + process.terminationStatus }
+        return process.terminationStatus
+    }
+
+    /// What the child printed on stderr (after it ended).
+    public func standardError() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
+
+@inline(__always)
+private func Glibc_kill(_ pid: Int32, _ signal: Int32) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.kill(pid, signal)
+    #else
+    return Darwin.kill(pid, signal)
+    #endif
+}
