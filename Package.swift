@@ -134,7 +134,12 @@ let package = Package(
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StashCoreTests", dependencies: ["StashCore", "StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StashCoreTests",
+            dependencies: ["StashCore", "StashTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StashSQLTests",
             dependencies: ["StashSQL", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
