@@ -11,9 +11,11 @@ import Musl
 /// Every Stash store keeps its mutable state behind one of these, which keeps Apple
 /// deployment targets below the ones `Synchronization.Mutex` needs. Never hold it while
 /// user code (callbacks, cost closures, codecs) runs.
+@usableFromInline
 package final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    @usableFromInline
     package init() {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -45,10 +47,12 @@ package final class Lock: @unchecked Sendable {
 }
 
 /// A value protected by a ``Lock``: the only way to reach it is `withLock`.
+@usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline var value: Value
 
+    @usableFromInline
     package init(_ value: Value) { self.value = value }
 
     @inlinable
