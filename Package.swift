@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "StashHTTPServer", targets: ["StashHTTPServer"]),
         .executable(name: "stash", targets: ["StashCLI"]),
         .executable(name: "stash-bench", targets: ["StashBench"]),
+        .executable(name: "stash-testhost", targets: ["StashTestHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),

@@ -9,7 +9,7 @@ import Foundation
 struct BinaryPropertyListReader {
     static let magic = Array("bplist00".utf8)
     private static let trailerSize = 32
-    private static let maximumDepth = 512
+    private static let maximumDepth = 256
 
     private let bytes: [UInt8]
     private let offsetSize: Int

@@ -6,7 +6,7 @@ import Foundation
 /// others reals. `null` has no property-list equivalent and is refused with the path of
 /// the place it was found.
 struct JSONPropertyListReader {
-    private static let maximumDepth = 512
+    private static let maximumDepth = 256
 
     private let bytes: [UInt8]
     private var position = 0

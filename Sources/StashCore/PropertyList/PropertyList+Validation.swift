@@ -4,7 +4,7 @@ extension PropertyList {
     /// Checks that every value in the tree can be written in every format.
     ///
     /// The only values of the enum that no format stores faithfully are non-finite reals
-    /// (NaN and the infinities) and absurd dates: JSON has no spelling for them and Apple's
+    /// (NaN and the infinities) and dates outside the years 1 to 9999: JSON has no spelling for them and Apple's
     /// readers disagree on them, so Stash refuses them at write time rather than producing a
     /// file that reads back differently.
     ///
@@ -25,8 +25,8 @@ extension PropertyList {
             try PropertyList.checkFinite(value, at: path)
         case .date(let date):
             try PropertyList.checkFinite(date.timeIntervalSinceReferenceDate, at: path)
-            if abs(date.timeIntervalSince1970) > PropertyList.maximumDateMagnitude {
-                throw path.unsupported("date is out of range")
+            guard PropertyList.dateRange.contains(date.timeIntervalSince1970) else {
+                throw path.unsupported("date is outside the years 1 to 9999")
             }
         case .array(let items):
             for (index, item) in items.enumerated() {
@@ -45,9 +45,9 @@ extension PropertyList {
         }
     }
 
-    /// About 300,000 years either side of 1970: far beyond any real date, and small enough
-    /// that every codec can do exact integer arithmetic on the seconds.
-    static let maximumDateMagnitude: Double = 1e13
+    /// The years 1 to 9999, in seconds since 1970: what an ISO 8601 date in an XML
+    /// property list can spell.
+    static let dateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     static func checkFinite(_ value: Double, at path: PropertyListPath) throws {
         if value.isNaN { throw path.unsupported("NaN is not allowed") }

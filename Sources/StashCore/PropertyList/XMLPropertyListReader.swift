@@ -13,7 +13,7 @@ struct XMLPropertyListReader {
         var isEmpty: Bool
     }
 
-    private static let maximumDepth = 512
+    private static let maximumDepth = 256
 
     private let bytes: [UInt8]
     private var position = 0
