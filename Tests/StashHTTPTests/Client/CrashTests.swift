@@ -6,10 +6,17 @@ import Testing
 
 /// A cache folder whose writer was killed mid-write reopens cleanly and keeps serving.
 struct CrashTests {
+    /// The child executable: `stash-testhost` once a product of that name exists, the
+    /// target's own name (`StashTestHost`) until then.
+    static let testHost: URL = {
+        let named = BuiltProducts.executable("stash-testhost")
+        return FileManager.default.isExecutableFile(atPath: named.path) ? named : BuiltProducts.executable("StashTestHost")
+    }()
+
     @Test func killedWriterLeavesAReadableCache() async throws {
         let folder = TemporaryFolder("http-crash")
         for round in 0..<3 {
-            let child = try ChildProcess.testHost("http.store-loop", folder.url.path)
+            let child = try ChildProcess(Self.testHost, ["http.store-loop", folder.url.path])
             #expect(child.readLine() == "ready")
             var acknowledged = -1
             let target = 20 + round * 15

@@ -61,7 +61,8 @@ struct ScenarioRunner {
     }
 
     private static func run(_ scenarios: [Scenario], way: Way, mode: HTTPCacheMode) async throws {
-        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let clock = ManualClock(now: start)
         let origin = try await TestOrigin.start(clock: clock)
         defer { origin.stop() }
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
@@ -80,6 +81,7 @@ struct ScenarioRunner {
         let client = CachingHTTPClient(cache: cache, transport: transport)
         do {
             for scenario in scenarios {
+                clock.set(start)
                 let path = scenario.path ?? "/" + scenario.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
                 for (index, step) in scenario.steps.enumerated() {
                     let label = "\(scenario.name) [\(mode) \(way) step \(index + 1)]"
