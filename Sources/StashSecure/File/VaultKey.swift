@@ -3,9 +3,10 @@ import Foundation
 /// Where the key of an encrypted vault file comes from.
 ///
 /// ```swift
-/// let local  = try Vault(service: "notes", key: .keyFile())                  // ~/.local/share/keyrings/stash/master.key
-/// let asked  = try Vault(service: "notes", key: .passphrase(typedByUser))    // scrypt
-/// let server = try Vault(service: "api", key: .environment())                // $STASH_VAULT_KEY
+/// let keyring = Keyring()                                                      // ~/.local/share/keyrings/stash
+/// let local  = try Vault(service: "notes", keyring: keyring, key: .keyFile())  // …/master.key
+/// let asked  = try Vault(service: "notes", keyring: keyring, key: .passphrase(typedByUser))   // scrypt
+/// let server = try Vault(service: "api", keyring: keyring, key: .environment())               // $STASH_VAULT_KEY
 /// ```
 ///
 /// The key itself is never written anywhere except the master key file (owner-only, 0600),

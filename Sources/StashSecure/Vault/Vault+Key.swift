@@ -13,8 +13,9 @@ extension Vault {
     /// try vault.set(nil, for: .apiToken)        // removes
     /// ```
     ///
-    /// `Key<String>` stores UTF-8, `Key<Data>` raw bytes, and a key of any other `Codable`
-    /// type stores JSON: the same bytes as the untyped calls, so both styles read each other.
+    /// `Key<String>` stores UTF-8, `Key<Data>` raw bytes, and a key of any other
+    /// `Codable & Sendable` type stores JSON: the same bytes as the untyped calls, so both
+    /// styles read each other.
     public struct Key<Value>: Sendable, Hashable, CustomStringConvertible {
         /// The entry name.
         public let name: String
@@ -81,7 +82,7 @@ extension Vault.Key where Value == Data {
 }
 
 extension Vault.Key where Value: Codable & Sendable {
-    /// A key for any `Codable` value, stored as JSON.
+    /// A key for any `Codable & Sendable` value, stored as JSON.
     public init(_ name: String) {
         self.init(name: name, encode: { try Vault.encodeJSON($0, key: name) }, decode: { try Vault.decodeJSON(Value.self, from: $0, key: name) })
     }

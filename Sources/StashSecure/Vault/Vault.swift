@@ -84,11 +84,11 @@ public final class Vault: Sendable {
     /// - parameters:
     ///   - service: Names the vault file (`services/<service>.vault`). A safe folder name.
     ///   - accessGroup: Makes it a shared vault (`groups/<group>.vault`).
-    ///   - keyring: Where the vault files are (the user's keyring by default).
+    ///   - keyring: Where the vault files are: `Keyring()` for the user's keyring.
     ///   - key: Where the key comes from (the keyring's master key file by default).
     /// - throws: ``StashError/Code/invalidName`` for a bad service or group name,
     ///   ``StashError/Code/unsupportedValue`` for out-of-bounds scrypt costs.
-    public convenience init(service: String, accessGroup: String? = nil, keyring: Keyring = Keyring(), key: VaultKey = .keyFile()) throws {
+    public convenience init(service: String, accessGroup: String? = nil, keyring: Keyring, key: VaultKey = .keyFile()) throws {
         try Vault.validate(service: service, accessGroup: accessGroup)
         let storage = try EncryptedFileStorage(keyring: keyring, service: service, accessGroup: accessGroup, key: key)
         self.init(service: service, accessGroup: accessGroup, storage: storage)
