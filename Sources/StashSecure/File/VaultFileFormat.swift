@@ -53,9 +53,9 @@ enum VaultFileFormat {
         let fields = header.bytes
         var file = fields
         file.append(try ChaChaPoly.seal(keyCheckPlaintext, using: keys.check, authenticating: fields).combined)
-        file.append(Data(SHA256.hash(data: file)))
+        file.append(Data(Crypto.SHA256.hash(data: file)))
         file.append(body)
-        file.append(Data(HMAC<SHA256>.authenticationCode(for: file, using: keys.file)))
+        file.append(Data(HMAC<Crypto.SHA256>.authenticationCode(for: file, using: keys.file)))
         return file
     }
 
@@ -70,7 +70,7 @@ enum VaultFileFormat {
             throw StashError(.truncatedFile, "the vault file ends inside its header (\(data.count) bytes)", path: path)
         }
         let digested = data.prefix(VaultHeader.size + keyCheckSize)
-        guard Data(SHA256.hash(data: digested)) == data[digested.count..<preambleSize] else {
+        guard Data(Crypto.SHA256.hash(data: digested)) == data[digested.count..<preambleSize] else {
             throw StashError(.tampered, "the vault header does not match its digest", path: path)
         }
         guard let header = VaultHeader.parse(ByteReader(data)) else {
@@ -114,7 +114,7 @@ enum VaultFileFormat {
             throw StashError(wrongKey, "this \(what) does not open the vault", path: path)
         }
         let macStart = data.count - macSize
-        guard HMAC<SHA256>.isValidAuthenticationCode(
+        guard HMAC<Crypto.SHA256>.isValidAuthenticationCode(
             Data(data[macStart...]), authenticating: Data(data[..<macStart]), using: keys.file
         ) else {
             throw StashError(.tampered, "the vault file failed authentication", path: path)

@@ -16,7 +16,7 @@ struct VaultKeys: Sendable {
 
     init(master: SymmetricKey, salt: Data) {
         func derive(_ purpose: String) -> SymmetricKey {
-            HKDF<SHA256>.deriveKey(
+            HKDF<Crypto.SHA256>.deriveKey(
                 inputKeyMaterial: master,
                 salt: salt,
                 info: Data("stash.vault.v1.\(purpose)".utf8),
@@ -34,6 +34,6 @@ struct VaultKeys: Sendable {
         var message = Data(scope.utf8)
         message.append(0)
         message.append(contentsOf: name.utf8)
-        return Data(HMAC<SHA256>.authenticationCode(for: message, using: names))
+        return Data(HMAC<Crypto.SHA256>.authenticationCode(for: message, using: names))
     }
 }
