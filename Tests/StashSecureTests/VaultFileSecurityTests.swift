@@ -13,7 +13,8 @@ struct VaultFileSecurityTests {
     @Test(arguments: ["key file", "passphrase"])
     func theFileShowsNoValueNoBase64AndNoName(mode: String) throws {
         let fixture = VaultFixture()
-        let vault = mode == "key file" ? try fixture.vault() : try fixture.passphraseVault("pw")
+        let passphrase = "a-long-passphrase-to-look-for"
+        let vault = mode == "key file" ? try fixture.vault() : try fixture.passphraseVault(passphrase)
         let secret = "hunter2-very-secret-value"
         let binary = Data("binary-secret-bytes-0123456789".utf8)
         try vault.set(secret, forKey: "conspicuous-entry-name")
@@ -21,7 +22,7 @@ struct VaultFileSecurityTests {
         try vault.set(Credentials(user: "ada-lovelace", password: "analytical"), forKey: "login")
 
         let bytes = try fixture.fileBytes(of: vault)
-        for needle in [secret, "conspicuous-entry-name", "another-telltale-name", "ada-lovelace", "analytical", "login"] {
+        for needle in [secret, passphrase, "conspicuous-entry-name", "another-telltale-name", "ada-lovelace", "analytical", "login"] {
             #expect(!contains(bytes, needle), "'\(needle)' is in the vault file")
             #expect(!contains(bytes, Data(needle.utf8).base64EncodedString()), "base64 of '\(needle)' is in the vault file")
         }
@@ -39,7 +40,13 @@ struct VaultFileSecurityTests {
         #expect(try fixture.mode(of: fixture.keyring.masterKeyFile) == 0o600)
         // The key file is a key, never the vault's content.
         let keyText = String(decoding: try FileStore.read(fixture.keyring.masterKeyFile), as: UTF8.self)
-        #expect(Data(base64Encoded: keyText.trimmingCharacters(in: .whitespacesAndNewlines))?.count == 32)
+        let trimmed = keyText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try #require(Data(base64Encoded: trimmed))
+        #expect(key.count == 32)
+        // Keys are never written in clear anywhere but their own file.
+        let bytes = try fixture.fileBytes(of: vault)
+        #expect(bytes.range(of: key) == nil)
+        #expect(!contains(bytes, trimmed))
     }
 
     @Test func changingAnySingleByteIsDetectedAndNothingIsOverwritten() throws {
