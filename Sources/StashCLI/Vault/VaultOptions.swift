@@ -19,7 +19,7 @@ struct VaultOptions: ParsableArguments {
     @Flag(name: .long, help: "Take the key from $STASH_VAULT_KEY (base64 of 32 bytes) instead of the master key file.")
     var keyFromEnv = false
 
-    @Option(name: .long, help: "scrypt cost log2(N) when a passphrase creates or rotates a vault (default 15).")
+    @Option(name: .long, help: "scrypt cost log2(N) when a passphrase creates or rotates a vault.")
     var scryptLog2n: UInt8 = ScryptCost.default.log2N
 
     /// The environment variable a passphrase is read from when `--passphrase-stdin` is not given.
