@@ -11,24 +11,19 @@ struct SandboxDatabaseTests {
         let sandbox = folder.sandbox()
         let queue = try sandbox.databaseQueue("notes")
         #expect(queue.path == sandbox.documents.appendingPathComponent("notes.sqlite").path)
-        let pragmas = try queue.read { db in
-            try [
-                String.fetchOne(db, sql: "PRAGMA journal_mode"),
-                Int.fetchOne(db, sql: "PRAGMA foreign_keys").map(String.init),
-                Int.fetchOne(db, sql: "PRAGMA busy_timeout").map(String.init),
-            ]
-        }
-        #expect(pragmas == ["wal", "1", "5000"])
+        #expect(try queue.read(Self.settings) == ["wal", "1", "5000"])
         let pool = try sandbox.databasePool("cache.db", in: .caches, busyTimeout: 2)
         #expect(pool.path == sandbox.caches.appendingPathComponent("cache.db").path)
-        let poolPragmas = try pool.write { db in
-            try [
-                String.fetchOne(db, sql: "PRAGMA journal_mode"),
-                Int.fetchOne(db, sql: "PRAGMA foreign_keys").map(String.init),
-                Int.fetchOne(db, sql: "PRAGMA busy_timeout").map(String.init),
-            ]
-        }
-        #expect(poolPragmas == ["wal", "1", "2000"])
+        #expect(try pool.write(Self.settings) == ["wal", "1", "2000"])
+    }
+
+    /// Journal mode, foreign keys and busy timeout (ms) of a connection.
+    static func settings(_ db: Database) throws -> [String?] {
+        try [
+            String.fetchOne(db, sql: "PRAGMA journal_mode"),
+            Int.fetchOne(db, sql: "PRAGMA foreign_keys").map(String.init),
+            Int.fetchOne(db, sql: "PRAGMA busy_timeout").map(String.init),
+        ]
     }
 
     @Test(arguments: ["", "..", "../escape", "a/b", ".hidden", "bad\u{1}name"])

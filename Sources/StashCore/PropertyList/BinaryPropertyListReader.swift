@@ -16,16 +16,15 @@ struct BinaryPropertyListReader {
     private let refSize: Int
     private let objectCount: Int
     private let tableOffset: Int
+    private let top: Int
     private var decoded: [Int: PropertyList] = [:]
     private var inProgress: Set<Int> = []
     private var path = PropertyListPath()
 
     static func decode(_ data: Data) throws -> PropertyList {
         var reader = try BinaryPropertyListReader(bytes: Array(data))
-        return try reader.readTop()
+        return try reader.readObject(reader.top)
     }
-
-    private let top: Int
 
     private init(bytes: [UInt8]) throws {
         self.bytes = bytes
@@ -54,10 +53,6 @@ struct BinaryPropertyListReader {
         objectCount = Int(count)
         self.top = Int(top)
         tableOffset = Int(table)
-    }
-
-    private mutating func readTop() throws -> PropertyList {
-        try readObject(top)
     }
 
     private mutating func readObject(_ index: Int) throws -> PropertyList {

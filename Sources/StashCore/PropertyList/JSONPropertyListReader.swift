@@ -211,10 +211,10 @@ struct JSONPropertyListReader {
     }
 
     private func corrupt(_ reason: String) -> StashError {
-        StashError(.corruptFile, "\(reason) (byte \(position)) at \(path)", key: path.description)
+        StashError(.corruptFile, "\(reason) (byte \(position))", key: path.description)
     }
 
     private func truncated() -> StashError {
-        StashError(.truncatedFile, "the JSON ends early at \(path)", key: path.description)
+        StashError(.truncatedFile, "the JSON ends early", key: path.description)
     }
 }

@@ -63,6 +63,7 @@ extension PropertyList {
     }
 }
 
+/// Literals build values directly: `let value: PropertyList = ["name": "Ada", "tags": ["a"], "ratio": 0.5]`.
 extension PropertyList: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {

@@ -25,13 +25,13 @@ struct PropertyListPath: Sendable, CustomStringConvertible {
         return text
     }
 
-    /// An ``StashError/Code/unsupportedValue`` error naming this place.
+    /// An ``StashError/Code/unsupportedValue`` error naming this place in its `key`.
     func unsupported(_ reason: String) -> StashError {
-        StashError(.unsupportedValue, "\(reason) at \(self)", key: description)
+        StashError(.unsupportedValue, reason, key: description)
     }
 
-    /// A ``StashError/Code/corruptFile`` error naming this place.
+    /// A ``StashError/Code/corruptFile`` error naming this place in its `key`.
     func corrupt(_ reason: String) -> StashError {
-        StashError(.corruptFile, "\(reason) at \(self)", key: description)
+        StashError(.corruptFile, reason, key: description)
     }
 }

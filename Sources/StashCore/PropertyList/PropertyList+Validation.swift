@@ -10,7 +10,7 @@ extension PropertyList {
     ///
     /// ```swift
     /// try PropertyList.dictionary(["ratio": .real(.nan)]).validate()
-    /// // throws: unsupported value: NaN is not allowed at root["ratio"]
+    /// // throws: unsupported value: key 'root["ratio"]': NaN is not allowed
     /// ```
     ///
     /// - throws: ``StashError/Code/unsupportedValue`` whose `key` names the offending place.

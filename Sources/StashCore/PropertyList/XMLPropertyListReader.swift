@@ -286,10 +286,10 @@ struct XMLPropertyListReader {
     }
 
     private func corrupt(_ reason: String) -> StashError {
-        StashError(.corruptFile, "\(reason) (byte \(position)) at \(path)", key: path.description)
+        StashError(.corruptFile, "\(reason) (byte \(position))", key: path.description)
     }
 
     private func truncated() -> StashError {
-        StashError(.truncatedFile, "the XML property list ends early at \(path)", key: path.description)
+        StashError(.truncatedFile, "the XML property list ends early", key: path.description)
     }
 }

@@ -34,7 +34,13 @@ struct XMLPropertyListWriter {
         case .date(let date):
             out += "\(indent)<date>\(ISO8601Date.format(date))</date>\n"
         case .data(let bytes):
-            out += "\(indent)<data>\n\(indent)\(bytes.base64EncodedString())\n\(indent)</data>\n"
+            // Lines of 68 characters, as Apple's and Python's writers wrap them.
+            let encoded = Array(bytes.base64EncodedString().utf8)
+            out += "\(indent)<data>\n"
+            for start in stride(from: 0, to: encoded.count, by: 68) {
+                out += indent + String(decoding: encoded[start..<min(start + 68, encoded.count)], as: UTF8.self) + "\n"
+            }
+            out += "\(indent)</data>\n"
         case .array(let items):
             if items.isEmpty {
                 out += "\(indent)<array/>\n"

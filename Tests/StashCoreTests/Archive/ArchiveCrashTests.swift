@@ -35,5 +35,12 @@ struct ArchiveCrashTests {
             #expect(value.lines.allSatisfy { $0.hasPrefix("generation \(value.generation) ") }, "a mix of two saves")
             next = value.generation + 1
         }
+        // Kills before a rename leave temporary files; the clean-up removes them only.
+        let clock = ManualClock()
+        #expect(try FileStore.removeLeftoverTemporaryFiles(in: folder.url, clock: clock) == 0, "too young")
+        clock.advance(by: 7200)
+        try FileStore.removeLeftoverTemporaryFiles(in: folder.url, clock: clock)
+        #expect(try FileStore.list(folder.url) == ["big.plist"])
+        #expect(try archive.load().generation == next - 1)
     }
 }

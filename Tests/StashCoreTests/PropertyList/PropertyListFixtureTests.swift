@@ -50,6 +50,13 @@ struct PropertyListFixtureTests {
         #expect(value == Self.expected)
     }
 
+    /// With sorted keys, our writers produce exactly plistlib's bytes: same object order,
+    /// sharing, integer widths, trailer, XML indentation and base64 wrapping.
+    @Test(arguments: [("all-types.xml.plist", PropertyListFormat.xml), ("all-types.binary.plist", .binary)])
+    func writesTheSameBytesAsPlistlib(name: String, format: PropertyListFormat) throws {
+        #expect(try Self.expected.data(format: format) == Self.fixture(name))
+    }
+
     @Test func detectsFormats() throws {
         #expect(PropertyListFormat.detect(try Self.fixture("all-types.xml.plist")) == .xml)
         #expect(PropertyListFormat.detect(try Self.fixture("all-types.binary.plist")) == .binary)
