@@ -120,11 +120,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Whether `key` has a live entry. Unlike a read, this does not change the recency order
     /// nor count as a hit or a miss.
+    ///
+    /// ```swift
+    /// if !cache.contains(url) { prefetch(url) }
+    /// ```
     public func contains(_ key: Key) -> Bool {
         withEvictionReport { $0.contains(key) }
     }
 
     /// The number of live entries.
+    ///
+    /// ```swift
+    /// print("\(cache.count) entries")
+    /// ```
     public var count: Int {
         withEvictionReport { storage in
             storage.removeExpiredIfAny()
@@ -133,6 +141,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The total cost of the live entries.
+    ///
+    /// ```swift
+    /// print("\(cache.totalCost / 1024) KB cached")
+    /// ```
     public var totalCost: Int {
         withEvictionReport { storage in
             storage.removeExpiredIfAny()
