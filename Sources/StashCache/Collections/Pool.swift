@@ -46,6 +46,10 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     var now: Double { clock.now.timeIntervalSinceReferenceDate }
 
     /// The value for `key`, or `nil` when absent or expired. A hit on a sliding entry extends it.
+    ///
+    /// ```swift
+    /// if let product = pool.value(forKey: id) { show(product) }
+    /// ```
     public func value(forKey key: Key) -> Value? {
         let now = now
         return state.withLock { $0.value(forKey: key, now: now) }
@@ -71,6 +75,10 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Removes the entry for `key` and returns its value, `nil` when absent or expired.
+    ///
+    /// ```swift
+    /// pool.removeValue(forKey: id)
+    /// ```
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
         let now = now
@@ -78,6 +86,10 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// The value for `key`; assigning stores with the default expiry, assigning `nil` removes.
+    ///
+    /// ```swift
+    /// pool["sale"] = banner
+    /// ```
     public subscript(key: Key) -> Value? {
         get { value(forKey: key) }
         set {
@@ -86,6 +98,10 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Whether `key` has a live entry (without extending a sliding one).
+    ///
+    /// ```swift
+    /// if !pool.contains(id) { fetch(id) }
+    /// ```
     public func contains(_ key: Key) -> Bool {
         let now = now
         return state.withLock { storage in
@@ -95,6 +111,10 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// The number of live entries.
+    ///
+    /// ```swift
+    /// print("\(pool.count) of \(pool.capacity)")
+    /// ```
     public var count: Int {
         let now = now
         return state.withLock { storage in
@@ -104,6 +124,10 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// The live entries, soonest to expire first.
+    ///
+    /// ```swift
+    /// for (key, value) in pool.entries { print(key, value) }
+    /// ```
     public var entries: [(key: Key, value: Value)] {
         let now = now
         return state.withLock { storage in
@@ -113,12 +137,20 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Drops every expired entry now, releasing its memory.
+    ///
+    /// ```swift
+    /// pool.removeExpired()
+    /// ```
     public func removeExpired() {
         let now = now
         state.withLock { $0.removeExpired(now: now) }
     }
 
     /// Removes every entry.
+    ///
+    /// ```swift
+    /// pool.removeAll() // at logout
+    /// ```
     public func removeAll() {
         state.withLock { $0.removeAll() }
     }

@@ -64,6 +64,10 @@ public final class Queue<Element: Sendable>: Sendable {
     }
 
     /// Removes and returns the oldest live element.
+    ///
+    /// ```swift
+    /// while let event = queue.popFirst() { upload(event) }
+    /// ```
     @discardableResult
     public func popFirst() -> Element? {
         let now = now
@@ -74,26 +78,46 @@ public final class Queue<Element: Sendable>: Sendable {
     }
 
     /// The oldest live element, left in place.
+    ///
+    /// ```swift
+    /// let next = queue.first
+    /// ```
     public var first: Element? {
         live { $0.first?.element }
     }
 
     /// The number of live elements.
+    ///
+    /// ```swift
+    /// print("\(queue.count) of \(queue.capacity)")
+    /// ```
     public var count: Int {
         live(\.count)
     }
 
     /// Whether the queue holds no live element.
+    ///
+    /// ```swift
+    /// if queue.isEmpty { return }
+    /// ```
     public var isEmpty: Bool {
         live(\.isEmpty)
     }
 
     /// The live elements, oldest first.
+    ///
+    /// ```swift
+    /// let recent = queue.elements.reversed() // newest first
+    /// ```
     public var elements: [Element] {
         live { $0.elements.map(\.element) }
     }
 
     /// Removes every element.
+    ///
+    /// ```swift
+    /// queue.removeAll()
+    /// ```
     public func removeAll() {
         state.withLock { $0.removeAll() }
     }

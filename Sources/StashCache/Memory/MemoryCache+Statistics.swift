@@ -26,6 +26,11 @@ extension MemoryCache {
     }
 
     /// The counters and sizes of this cache, read at one instant.
+    ///
+    /// ```swift
+    /// let stats = cache.statistics
+    /// print("\(stats.hits) hits, \(stats.misses) misses, \(stats.evictions) evictions")
+    /// ```
     public var statistics: Statistics {
         withEvictionReport { storage in
             storage.removeExpiredIfAny()
@@ -37,6 +42,10 @@ extension MemoryCache {
     }
 
     /// Sets the hit, miss and eviction counters back to zero.
+    ///
+    /// ```swift
+    /// cache.resetStatistics() // measure one screen's hit ratio
+    /// ```
     public func resetStatistics() {
         state.withLock { storage in
             storage.hits = 0

@@ -65,11 +65,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// ```
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        let (value, evicted) = state.withLock { storage in
-            (storage.value(forKey: key), storage.takeEvicted())
-        }
-        report(evicted)
-        return value
+        withEvictionReport { $0.value(forKey: key) }
     }
 
     /// Stores `value` for `key` as the most recently used entry, replacing any previous one,
@@ -92,11 +88,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         let cost = cost ?? costFunction?(key, value) ?? 0
         let expiry = expiry ?? defaultExpiry
         let now = clock.now.timeIntervalSinceReferenceDate
-        let evicted = state.withLock { storage in
-            storage.set(value, forKey: key, cost: cost, expiry: expiry, now: now)
-            return storage.takeEvicted()
-        }
-        report(evicted)
+        withEvictionReport { $0.set(value, forKey: key, cost: cost, expiry: expiry, now: now) }
     }
 
     /// Removes the entry for `key` and returns its value (`nil` when there was none or it had
@@ -108,11 +100,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        let (value, evicted) = state.withLock { storage in
-            (storage.removeValue(forKey: key), storage.takeEvicted())
-        }
-        report(evicted)
-        return value
+        withEvictionReport { $0.removeValue(forKey: key) }
     }
 
     /// The value for `key`, as ``value(forKey:)``; assigning stores it with the default cost
@@ -132,11 +120,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Whether `key` has a live entry. Unlike a read, this does not change the recency order
     /// nor count as a hit or a miss.
+    ///
+    /// ```swift
+    /// if !cache.contains(url) { prefetch(url) }
+    /// ```
     public func contains(_ key: Key) -> Bool {
         withEvictionReport { $0.contains(key) }
     }
 
     /// The number of live entries.
+    ///
+    /// ```swift
+    /// print("\(cache.count) entries")
+    /// ```
     public var count: Int {
         withEvictionReport { storage in
             storage.removeExpiredIfAny()
@@ -145,6 +141,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The total cost of the live entries.
+    ///
+    /// ```swift
+    /// print("\(cache.totalCost / 1024) KB cached")
+    /// ```
     public var totalCost: Int {
         withEvictionReport { storage in
             storage.removeExpiredIfAny()
@@ -162,7 +162,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Runs `body` under the lock, then reports what it evicted once the lock is released.
-    @usableFromInline
+    @inlinable
     func withEvictionReport<T>(_ body: (inout MemoryCacheStorage<Key, Value>) -> T) -> T {
         let (result, evicted) = state.withLock { storage in
             (body(&storage), storage.takeEvicted())
