@@ -1,8 +1,71 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 import Stash
+import StashHTTPAsyncClient
 
 extension Tour {
     @Sendable static func httpCache(_ tour: Tour) async throws {
-        tour.say("(not built yet)")
+        let version = LockedCounter()
+        let router = Router()
+        router.get("/news") { request, _ -> Response in
+            let tag = "\"v\(version.value)\""
+            var headers = HTTPFields()
+            headers[.cacheControl] = "max-age=60"
+            headers[.eTag] = tag
+            if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "headlines \(tag)")))
+        }
+        router.post("/news") { _, _ -> Response in
+            version.increment()
+            return Response(status: .noContent)
+        }
+        let ready = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) }
+        )
+        let server = Task { try await app.run() }
+        var ports = ready.stream.makeAsyncIterator()
+        let port = await ports.next() ?? 0
+        tour.say("A loopback origin on 127.0.0.1:\(port) serves /news with Cache-Control: max-age=60 and an ETag.")
+
+        let clock = ManualClock()
+        let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 8 << 20,
+                                  directory: tour.sandbox.caches.appendingPathComponent("HTTPCache"), clock: clock)
+        let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
+        let client = CachingHTTPClient(cache: cache, transport: transport)
+        let news = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/news")
+        func show(_ what: String, _ answer: CachedHTTPResponse) {
+            let age = answer.response.headerFields[.age].map { ", Age \($0)" } ?? ""
+            tour.say("\(what): \(answer.response.status.code) from \(answer.outcome.rawValue)\(age): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        do {
+            show("first GET (stored)", try await client.send(news))
+            clock.advance(by: 30)
+            show("30 s later (hit)", try await client.send(news))
+            clock.advance(by: 60)
+            show("90 s later, stale (revalidated with If-None-Match, 304)", try await client.send(news))
+            var post = news
+            post.method = .post
+            _ = try await client.send(post)
+            show("after POST /news (invalidated, fetched again)", try await client.send(news))
+            tour.say("Statistics: \(cache.statistics)")
+            tour.showFiles(under: tour.sandbox.caches.appendingPathComponent("HTTPCache"))
+        } catch {
+            try? await transport.shutdown()
+            server.cancel()
+            throw error
+        }
+        try await transport.shutdown()
+        server.cancel()
     }
+}
+
+/// The tour origin's content version, bumped by POST.
+private final class LockedCounter: Sendable {
+    private let count = LockedValue(1)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
 }

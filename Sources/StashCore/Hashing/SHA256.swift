@@ -9,9 +9,9 @@
 /// ```
 ///
 /// Thread-safe: a pure function.
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `bytes`.
-    public static func digest<Bytes: Sequence>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func digest<Bytes: Sequence>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var message = Array(bytes)
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
@@ -53,7 +53,7 @@ public enum SHA256 {
     }
 
     /// The digest of a string's UTF-8 bytes, as 64 lowercase hexadecimal characters.
-    public static func hexDigest(of string: String) -> String {
+    package static func hexDigest(of string: String) -> String {
         let hexDigits = Array("0123456789abcdef".utf8)
         var characters: [UInt8] = []
         characters.reserveCapacity(64)

@@ -1,5 +1,25 @@
 import Foundation
+import HTTPTypes
 import Stash
 
 /// Scenarios named "http.…".
-let httpScenarios: [String: Scenario] = [:]
+let httpScenarios: [String: Scenario] = [
+    // http.store-loop FOLDER: stores responses for /item/0, /item/1, … in an HTTPCache on
+    // disk, printing "stored N" after each store returns, until killed.
+    "http.store-loop": { arguments in
+        guard let folder = arguments.first else { throw StashError(.invalidKey, "usage: http.store-loop FOLDER") }
+        let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 256 << 20, directory: URL(fileURLWithPath: folder))
+        report("ready")
+        var index = 0
+        while true {
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "origin.test", path: "/item/\(index)")
+            var fields = HTTPFields()
+            fields[.cacheControl] = "max-age=86400"
+            fields[.eTag] = "\"\(index)\""
+            let body = Data(repeating: UInt8(truncatingIfNeeded: index), count: 16_384 + index)
+            cache.storeResponse(HTTPResponse(status: .ok, headerFields: fields), body: body, for: request)
+            report("stored \(index)")
+            index += 1
+        }
+    },
+]

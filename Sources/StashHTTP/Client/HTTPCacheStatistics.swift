@@ -1,0 +1,24 @@
+/// What an ``HTTPCache`` has done since it was created.
+///
+/// ```swift
+/// let stats = cache.statistics
+/// print("hit ratio", Double(stats.hits) / Double(max(1, stats.hits + stats.misses)))
+/// ```
+public struct HTTPCacheStatistics: Sendable, Hashable, CustomStringConvertible {
+    /// Requests answered from the cache without contacting the origin.
+    public var hits = 0
+    /// Requests that needed the origin and got a new response from it.
+    public var misses = 0
+    /// Stored responses confirmed by the origin with `304 Not Modified`.
+    public var revalidations = 0
+    /// Stale responses served because the origin failed or could not be reached.
+    public var staleServed = 0
+    /// Body bytes served from the cache rather than transferred (hits and revalidations).
+    public var bytesSaved = 0
+
+    public init() {}
+
+    public var description: String {
+        "hits \(hits), misses \(misses), revalidations \(revalidations), stale served \(staleServed), bytes saved \(bytesSaved)"
+    }
+}

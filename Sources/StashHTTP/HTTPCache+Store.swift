@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+
+/// Storing and looking up directly, the way URLCache's `storeCachedResponse` and
+/// `cachedResponse(for:)` work.
+extension HTTPCache {
+    /// Stores `response` to `request` when RFC 9111 allows it, and says whether it did.
+    ///
+    /// ```swift
+    /// cache.storeResponse(response, body: data, for: request)
+    /// ```
+    ///
+    /// - parameters:
+    ///   - requestTime: When the request was sent (defaults to now).
+    ///   - responseTime: When the response arrived (defaults to now).
+    @discardableResult
+    public func storeResponse(
+        _ response: HTTPResponse, body: Data, for request: HTTPRequest,
+        requestTime: Date? = nil, responseTime: Date? = nil
+    ) -> Bool {
+        guard let key = CacheKey(request) else { return false }
+        let now = clock.now
+        return store(response, body: body, for: request, key: key, requestTime: requestTime ?? now, responseTime: responseTime ?? now) != nil
+    }
+
+    /// The stored response that may answer `request` now without the origin (fresh, or
+    /// acceptable to its `max-stale`), or `nil`.
+    ///
+    /// ```swift
+    /// if let hit = cache.cachedResponse(for: request) { show(hit.body) }
+    /// ```
+    public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
+        guard let key = CacheKey(request), let stored = lookup(request, key: key) else { return nil }
+        let now = clock.now
+        switch Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now) {
+        case .fresh, .staleAllowed, .staleWhileRevalidate:
+            return serve(stored, to: request, outcome: .cache, now: now)
+        case .mustValidate:
+            return nil
+        }
+    }
+
+    /// The most recent stored variant matching `request`'s `Vary`-selected fields.
+    func lookup(_ request: HTTPRequest, key: CacheKey) -> StoredResponse? {
+        storage.variants(for: key.description)
+            .filter { Vary.matches($0, request: request.headerFields) }
+            .max { ($0.date ?? $0.responseTime, $0.responseTime) < ($1.date ?? $1.responseTime, $1.responseTime) }
+    }
+
+    /// Stores `response` if allowed, replacing the variant with the same secondary key.
+    func store(
+        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: CacheKey,
+        requestTime: Date, responseTime: Date
+    ) -> StoredResponse? {
+        guard StorageRules.canStore(request: request, response: response, mode: mode),
+              let varyNames = Vary.names(response.headerFields) else { return nil }
+        let stored = StoredResponse(
+            status: response.status.code,
+            reasonPhrase: response.status.reasonPhrase,
+            headerFields: StorageRules.storableFields(response.headerFields, mode: mode),
+            body: body,
+            requestTime: requestTime,
+            responseTime: responseTime,
+            selectingFields: Vary.selectingFields(names: varyNames, request: request.headerFields)
+        )
+        replace(stored, key: key)
+        return stored
+    }
+
+    /// Puts `stored` in place of the variant with the same selecting fields.
+    func replace(_ stored: StoredResponse, key: CacheKey) {
+        var variants = storage.variants(for: key.description).filter { $0.selectingFields != stored.selectingFields }
+        variants.append(stored)
+        if variants.count > Self.maximumVariants { variants.removeFirst(variants.count - Self.maximumVariants) }
+        storage.setVariants(variants, for: key.description)
+    }
+
+    /// How many variants of one URL are kept; the oldest go first.
+    static let maximumVariants = 16
+
+    /// `stored` as an answer to `request`: a `304` when the request's own conditions
+    /// match, no body for `HEAD`, and a current `Age`.
+    func serve(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> CachedHTTPResponse {
+        let age = stored.currentAge(now: now)
+        if Validation.clientConditionMatches(request, stored: stored) {
+            return CachedHTTPResponse(response: Validation.notModifiedResponse(from: stored, age: age), body: Data(), outcome: outcome)
+        }
+        let body = request.method == .head ? Data() : stored.body
+        return CachedHTTPResponse(response: stored.response(age: age), body: body, outcome: outcome)
+    }
+
+    /// The `504` a cache answers when it may not contact the origin and holds nothing usable.
+    func unavailable() -> CachedHTTPResponse {
+        var fields = HTTPFields()
+        fields[.contentLength] = "0"
+        return CachedHTTPResponse(response: HTTPResponse(status: .gatewayTimeout, headerFields: fields), body: Data(), outcome: .unavailable)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import StashCore
+
+/// An RFC 9111 HTTP cache with URLCache's two numbers: a memory capacity and a disk capacity.
+///
+/// ```swift
+/// let cache = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 64 << 20,
+///                           directory: Sandbox.main.caches.appendingPathComponent("HTTPCache"))
+/// let client = CachingHTTPClient(cache: cache, transport: URLSessionTransport())
+/// let answer = try await client.send(HTTPRequest(url: URL(string: "https://example.com/")!))
+/// print(answer.outcome) // .network, then .cache while fresh
+/// ```
+///
+/// The cache implements RFC 9111 and RFC 5861 in ``HTTPCacheMode/private`` or
+/// ``HTTPCacheMode/shared`` mode: storage rules, freshness (explicit and heuristic), age,
+/// `Vary`, request and response directives, validation with `304`, invalidation by unsafe
+/// methods, `HEAD` from stored `GET`, `stale-while-revalidate` and `stale-if-error`.
+/// Partial responses (`206`) are never stored and `Range` requests go to the origin.
+///
+/// - Durability: every stored response is written to `directory` by an atomic rename, so a
+///   crash leaves each URL's entry either old or new, never torn; a power cut may lose
+///   recent entries. Without a `directory` the cache lives in memory only.
+/// - Thread safety: all methods may be called from any thread or task concurrently.
+public final class HTTPCache: Sendable {
+    /// Private (one user) or shared (a proxy).
+    public let mode: HTTPCacheMode
+    /// The most bytes kept in memory.
+    public let memoryCapacity: Int
+    /// The most bytes kept on disk (0 without a directory).
+    public let diskCapacity: Int
+    /// Where responses are stored, or `nil` for a memory-only cache.
+    public let directory: URL?
+    /// Whether concurrent identical requests share one trip to the origin.
+    public let collapsesRequests: Bool
+
+    let clock: any StashClock
+    let storage: any ResponseStorage
+    let counters = LockedValue(HTTPCacheStatistics())
+    let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
+
+    /// Opens a cache.
+    ///
+    /// ```swift
+    /// let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 16 << 20, directory: folder, mode: .shared)
+    /// ```
+    ///
+    /// - parameters:
+    ///   - memoryCapacity: Bytes kept in memory; least recently used entries go first.
+    ///   - diskCapacity: Bytes kept in `directory`; least recently used files go first.
+    ///   - directory: The folder for stored responses (created if needed); `nil` keeps
+    ///     everything in memory.
+    ///   - mode: ``HTTPCacheMode/private`` for a client, ``HTTPCacheMode/shared`` for a proxy.
+    ///   - collapsesRequests: Let concurrent identical requests wait for one origin trip.
+    ///   - clock: The source of "now" for freshness and age.
+    /// - throws: ``StashCore/StashError`` when the folder cannot be created or listed.
+    public init(
+        memoryCapacity: Int = 4 << 20,
+        diskCapacity: Int = 64 << 20,
+        directory: URL? = nil,
+        mode: HTTPCacheMode = .private,
+        collapsesRequests: Bool = true,
+        clock: any StashClock = SystemClock()
+    ) throws {
+        self.mode = mode
+        self.memoryCapacity = max(0, memoryCapacity)
+        self.directory = directory
+        self.diskCapacity = directory == nil ? 0 : max(0, diskCapacity)
+        self.collapsesRequests = collapsesRequests
+        self.clock = clock
+        let disk = try directory.map { try DiskResponseStorage(folder: $0, capacity: diskCapacity) }
+        storage = TieredResponseStorage(memory: MemoryResponseStorage(capacity: memoryCapacity), disk: disk)
+    }
+
+    /// Opens the cache in a sandbox's `Caches/HTTPCache` folder.
+    ///
+    /// ```swift
+    /// let cache = try HTTPCache(sandbox: .main)
+    /// ```
+    public convenience init(
+        sandbox: Sandbox, memoryCapacity: Int = 4 << 20, diskCapacity: Int = 64 << 20,
+        mode: HTTPCacheMode = .private, clock: any StashClock = SystemClock()
+    ) throws {
+        let directory = try sandbox.url(for: .caches).appendingPathComponent("HTTPCache", isDirectory: true)
+        try self.init(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory, mode: mode, clock: clock)
+    }
+
+    /// What the cache has done so far.
+    public var statistics: HTTPCacheStatistics { counters.withLock { $0 } }
+
+    /// Bytes held in memory now.
+    public var currentMemoryUsage: Int { storage.memoryUsage }
+
+    /// Bytes held on disk now.
+    public var currentDiskUsage: Int { storage.diskUsage }
+
+    /// Forgets every stored response.
+    public func removeAllResponses() { storage.removeAll() }
+
+    /// Forgets the responses stored for `request`'s URL (every variant).
+    public func removeResponses(for request: HTTPRequest) {
+        guard let key = CacheKey(request) else { return }
+        storage.setVariants([], for: key.description)
+    }
+
+    func record(_ update: (inout HTTPCacheStatistics) -> Void) { counters.withLock { update(&$0) } }
+}

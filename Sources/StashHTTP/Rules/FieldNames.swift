@@ -1,0 +1,8 @@
+import HTTPTypes
+
+extension HTTPField.Name {
+    /// `Pragma` (RFC 9111 §5.4), read only for `no-cache`.
+    static let pragma = HTTPField.Name("Pragma")!
+    /// `Host`, for requests in origin form that carry no `:authority`.
+    static let hostField = HTTPField.Name("Host")!
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Freshness lifetime (RFC 9111 §4.2.1) and heuristic freshness (§4.2.2).
+extension StoredResponse {
+    /// Status codes a cache may give a heuristic lifetime (RFC 9110 §15.1).
+    static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// How long this response stays fresh, in seconds, for a cache in `mode`.
+    ///
+    /// `s-maxage` (shared caches only), then `max-age`, then `Expires − Date`, then 10% of
+    /// `Date − Last-Modified` for heuristically cacheable statuses or `public` responses.
+    /// An invalid argument, an invalid `Expires` (such as `0`) or several `Expires` lines
+    /// all mean "already stale".
+    func freshnessLifetime(mode: HTTPCacheMode) -> TimeInterval {
+        let directives = cacheControl
+        if mode == .shared, let sharedMaxAge = directives.seconds("s-maxage") {
+            return Self.lifetime(sharedMaxAge)
+        }
+        if let maxAge = directives.seconds("max-age") {
+            return Self.lifetime(maxAge)
+        }
+        let dateValue = date ?? responseTime
+        let expires = headerFields[values: .expires]
+        if !expires.isEmpty {
+            guard expires.count == 1, let expiry = HTTPDate.parse(expires[0]) else { return 0 }
+            return max(0, expiry.timeIntervalSince(dateValue))
+        }
+        if let lastModified,
+           Self.heuristicallyCacheableStatuses.contains(status) || directives.contains("public") {
+            return max(0, dateValue.timeIntervalSince(lastModified)) / 10
+        }
+        return 0
+    }
+
+    /// Whether the response carries explicit freshness information.
+    var hasExplicitFreshness: Bool {
+        let directives = cacheControl
+        return directives.contains("max-age") || directives.contains("s-maxage") || headerFields[.expires] != nil
+    }
+
+    private static func lifetime(_ seconds: CacheControl.DeltaSeconds) -> TimeInterval {
+        if case .seconds(let value) = seconds { return TimeInterval(value) }
+        return 0
+    }
+}
+
+/// Age (RFC 9111 §4.2.3): how old a stored response is now.
+extension StoredResponse {
+    /// The `Age` field when it is exactly one non-negative integer; anything else (several
+    /// values, a float, a negative number) counts as zero.
+    var ageValue: TimeInterval {
+        let values = FieldList.members(headerFields[values: .age])
+        guard values.count == 1, let seconds = CacheControl.deltaSeconds(values[0]) else { return 0 }
+        return TimeInterval(seconds)
+    }
+
+    /// The corrected initial age plus the time spent in this cache.
+    func currentAge(now: Date) -> TimeInterval {
+        let apparentAge = max(0, responseTime.timeIntervalSince(date ?? responseTime))
+        let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
+        let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
+        return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
+    }
+}

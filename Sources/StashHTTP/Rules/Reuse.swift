@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+
+/// Whether a stored response can answer a request without contacting the origin
+/// (RFC 9111 §4, §4.2.4; RFC 5861).
+enum Reuse: Sendable, Equatable {
+    /// Fresh and acceptable to the request: serve it.
+    case fresh
+    /// Stale, but the request's `max-stale` accepts it: serve it.
+    case staleAllowed
+    /// Stale within `stale-while-revalidate`: serve it and revalidate in the background.
+    case staleWhileRevalidate
+    /// Must be validated with the origin (or replaced) before use.
+    case mustValidate
+
+    /// Decides how `stored` may answer a request with `directives`, at `now`.
+    static func decide(
+        _ stored: StoredResponse, request: HTTPRequest, directives: RequestDirectives,
+        mode: HTTPCacheMode, now: Date
+    ) -> Reuse {
+        let responseDirectives = stored.cacheControl
+        if directives.noCache || responseDirectives.isUnqualified("no-cache") { return .mustValidate }
+        if mode == .shared, request.headerFields[.authorization] != nil,
+           !(responseDirectives.contains("public") || responseDirectives.contains("s-maxage")
+             || responseDirectives.contains("must-revalidate")) {
+            return .mustValidate
+        }
+        let lifetime = stored.freshnessLifetime(mode: mode)
+        let age = stored.currentAge(now: now)
+        if let maxAge = directives.maxAge, age > TimeInterval(maxAge) { return .mustValidate }
+        if lifetime > age {
+            if let minFresh = directives.minFresh, lifetime - age < TimeInterval(minFresh) { return .mustValidate }
+            return .fresh
+        }
+        guard !forbidsStale(responseDirectives) else { return .mustValidate }
+        let staleness = age - lifetime
+        if let maxStale = directives.maxStale, staleness <= TimeInterval(maxStale) { return .staleAllowed }
+        if case .seconds(let window) = responseDirectives.seconds("stale-while-revalidate"),
+           staleness <= TimeInterval(window) {
+            return .staleWhileRevalidate
+        }
+        return .mustValidate
+    }
+
+    /// Whether `stored` may be served stale because the origin could not be reached or
+    /// answered with a server error (RFC 9111 §4.2.4, RFC 5861 §4).
+    ///
+    /// - parameter disconnected: the origin could not be reached at all, which the RFC
+    ///   lets a cache answer with stale content unless the response forbids it.
+    static func mayServeStaleOnError(
+        _ stored: StoredResponse, directives: RequestDirectives, mode: HTTPCacheMode, now: Date, disconnected: Bool
+    ) -> Bool {
+        let responseDirectives = stored.cacheControl
+        guard !forbidsStale(responseDirectives), !responseDirectives.isUnqualified("no-cache") else { return false }
+        let staleness = max(0, stored.currentAge(now: now) - stored.freshnessLifetime(mode: mode))
+        if case .seconds(let window) = responseDirectives.seconds("stale-if-error"), staleness <= TimeInterval(window) {
+            return true
+        }
+        if let window = directives.staleIfError, staleness <= TimeInterval(window) { return true }
+        if let maxStale = directives.maxStale, staleness <= TimeInterval(maxStale) { return true }
+        return disconnected
+    }
+
+    /// `must-revalidate`, `proxy-revalidate` and `s-maxage` forbid serving stale content.
+    /// The last two only bind shared caches, but a private cache may always decline to
+    /// serve stale, so they are honoured in both modes.
+    private static func forbidsStale(_ directives: CacheControl) -> Bool {
+        directives.contains("must-revalidate") || directives.contains("proxy-revalidate") || directives.contains("s-maxage")
+    }
+}

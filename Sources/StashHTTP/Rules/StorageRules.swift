@@ -1,0 +1,52 @@
+import HTTPTypes
+
+/// Whether a response may be stored (RFC 9111 §3) and which of its fields may not.
+enum StorageRules {
+    /// Fields that belong to one connection (RFC 9110 §7.6.1) and are never stored.
+    static let hopByHopFields: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
+    ]
+
+    /// Whether `response` to `request` may be stored by a cache in `mode`.
+    static func canStore(request: HTTPRequest, response: HTTPResponse, mode: HTTPCacheMode) -> Bool {
+        guard request.method == .get else { return false }
+        let status = response.status.code
+        guard (200..<600).contains(status), status != 206, status != 304 else { return false }
+        let requestDirectives = CacheControl(fieldValues: request.headerFields[values: .cacheControl])
+        let directives = CacheControl(fieldValues: response.headerFields[values: .cacheControl])
+        if requestDirectives.contains("no-store") || directives.contains("no-store") { return false }
+        if mode == .shared {
+            if directives.isUnqualified("private") { return false }
+            if request.headerFields[.authorization] != nil,
+               !(directives.contains("public") || directives.contains("s-maxage") || directives.contains("must-revalidate")) {
+                return false
+            }
+        }
+        if FieldList.members(response.headerFields[values: .vary]).contains("*") { return false }
+        return directives.contains("public")
+            || (mode == .private && directives.contains("private"))
+            || response.headerFields[.expires] != nil
+            || directives.contains("max-age")
+            || (mode == .shared && directives.contains("s-maxage"))
+            || StoredResponse.heuristicallyCacheableStatuses.contains(status)
+    }
+
+    /// The fields of `fields` a cache keeps: without hop-by-hop fields, those named by
+    /// `Connection`, `Content-Length` (recomputed when served), and those named by
+    /// `no-cache="…"` (and `private="…"` in a shared cache).
+    static func storableFields(_ fields: HTTPFields, mode: HTTPCacheMode) -> HTTPFields {
+        let excluded = excludedNames(fields, mode: mode)
+        return HTTPFields(fields.filter { !excluded.contains($0.name.canonicalName) })
+    }
+
+    /// The lowercased names `storableFields` drops.
+    static func excludedNames(_ fields: HTTPFields, mode: HTTPCacheMode) -> Set<String> {
+        var excluded = hopByHopFields
+        excluded.insert("content-length")
+        for name in FieldList.members(fields[values: .connection]) { excluded.insert(name.lowercased()) }
+        let directives = CacheControl(fieldValues: fields[values: .cacheControl])
+        excluded.formUnion(directives.listedFieldNames("no-cache"))
+        if mode == .shared { excluded.formUnion(directives.listedFieldNames("private")) }
+        return excluded
+    }
+}

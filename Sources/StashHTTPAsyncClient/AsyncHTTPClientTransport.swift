@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import StashHTTP
+
+/// A transport over AsyncHTTPClient (SwiftNIO), for servers and command-line tools.
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport()
+/// let client = CachingHTTPClient(cache: cache, transport: transport)
+/// defer { Task { try await transport.shutdown() } }
+/// ```
+///
+/// It keeps every field line as sent (multi-valued fields stay separate), never follows
+/// redirects and never decompresses, so the cache stores what the origin sent. Call
+/// ``shutdown()`` when done with a transport that created its own client. Thread-safe.
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    /// The underlying client.
+    public let client: HTTPClient
+    /// How long one exchange may take.
+    public let timeout: TimeAmount
+    /// The largest response body accepted.
+    public let maximumBodySize: Int
+    private let ownsClient: Bool
+
+    /// Creates a transport with its own client (redirects disallowed).
+    public init(timeout: TimeAmount = .seconds(60), maximumBodySize: Int = 64 << 20) {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.decompression = .disabled
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+        ownsClient = true
+    }
+
+    /// Creates a transport over an existing client, which the caller shuts down.
+    public init(client: HTTPClient, timeout: TimeAmount = .seconds(60), maximumBodySize: Int = 64 << 20) {
+        self.client = client
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+        ownsClient = false
+    }
+
+    /// Shuts down the client this transport created.
+    public func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
+    }
+
+    public func send(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, Data) {
+        let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields where !Self.managedByClient.contains(field.name.canonicalName) {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if !body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await client.execute(outgoing, timeout: timeout)
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        let buffer = try await response.body.collect(upTo: maximumBodySize)
+        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
+        return (HTTPResponse(status: status, headerFields: fields), Data(buffer.readableBytesView))
+    }
+
+    /// Fields the client sets itself from the URL and the body.
+    private static let managedByClient: Set<String> = ["host", "content-length", "transfer-encoding"]
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+
+extension HTTPCachingProxy {
+    /// Serves the proxy until the surrounding task is cancelled.
+    ///
+    /// ```swift
+    /// let task = Task { try await proxy.run(port: 0) { port in print("listening on", port) } }
+    /// // …
+    /// task.cancel()
+    /// ```
+    ///
+    /// The server is HummingbirdCore's HTTP/1.1 channel used directly, not a Hummingbird
+    /// `Application`, because an application stamps its own `Date` on every response and a
+    /// cache must pass the origin's `Date` through unchanged.
+    ///
+    /// - parameters:
+    ///   - host: The address to listen on.
+    ///   - port: The port; 0 picks a free one, reported to `onRunning`.
+    ///   - onRunning: Called once with the bound port.
+    /// - throws: When the address cannot be bound.
+    public func run(host: String = "127.0.0.1", port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let server = try HTTPServerBuilder.http1().buildServer(
+            configuration: ServerConfiguration(address: .hostname(host, port: port)),
+            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
+            logger: Logger(label: "stash.http-proxy"),
+            responder: { request, writer, _ in
+                var body = Data()
+                for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
+                let (head, data) = await self.respond(to: request.head, body: body)
+                try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            },
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }
+        )
+        try await server.run()
+    }
+}

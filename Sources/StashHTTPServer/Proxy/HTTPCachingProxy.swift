@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import StashHTTP
+import StashHTTPAsyncClient
+
+/// A caching reverse proxy: every request goes through an ``StashHTTP/HTTPCache`` to one
+/// upstream origin over AsyncHTTPClient.
+///
+/// ```swift
+/// let cache = try HTTPCache(directory: folder, mode: .shared)
+/// let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:8000")!, cache: cache)
+/// try await proxy.run(host: "127.0.0.1", port: 8080)
+/// ```
+///
+/// Every method and every end-to-end field (multi-valued ones as separate lines) is
+/// forwarded; hop-by-hop fields (RFC 9110 §7.6.1: `Connection` and the fields it names,
+/// `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`, `Proxy-Connection`, `Proxy-Authorization`)
+/// are dropped both ways. Responses carry a `Cache-Status` field (RFC 9211). When the
+/// origin cannot be reached and no stale response may stand in, the answer is
+/// `502 Bad Gateway`. Thread-safe.
+public final class HTTPCachingProxy: Sendable {
+    /// Where requests are forwarded: scheme, host, port and an optional path prefix.
+    public let upstream: URL
+    /// The cache in front of the upstream.
+    public let cache: HTTPCache
+    /// How requests reach the upstream.
+    public let transport: AsyncHTTPClientTransport
+
+    /// Creates a proxy.
+    ///
+    /// - parameters:
+    ///   - upstream: The origin, such as `http://127.0.0.1:8000`.
+    ///   - cache: Usually in ``StashHTTP/HTTPCacheMode/shared`` mode.
+    ///   - transport: The client used upstream; the proxy shuts it down in ``shutdown()``.
+    public init(upstream: URL, cache: HTTPCache, transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport()) {
+        self.upstream = upstream
+        self.cache = cache
+        self.transport = transport
+    }
+
+    /// Releases the upstream client.
+    public func shutdown() async throws { try await transport.shutdown() }
+
+    /// Answers one client request: through the cache, then upstream when needed.
+    ///
+    /// ```swift
+    /// let (head, body) = await proxy.respond(to: request, body: Data())
+    /// ```
+    public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {
+        var outgoing = HTTPRequest(
+            method: request.method,
+            scheme: upstream.scheme ?? "http",
+            authority: Self.authority(of: upstream),
+            path: Self.prefix(of: upstream) + (request.path ?? "/")
+        )
+        outgoing.headerFields = HopByHop.removing(from: request.headerFields, also: ["host", "content-length", "proxy-authorization"])
+        let transport = transport
+        do {
+            let answer = try await cache.respond(to: outgoing, body: body) { request, body in
+                try await transport.send(request, body: body)
+            }
+            return (Self.clientResponse(answer, method: request.method), answer.body)
+        } catch {
+            var fields = HTTPFields()
+            fields[.contentType] = "text/plain; charset=utf-8"
+            let message = Data("bad gateway: \(error)\n".utf8)
+            fields[.contentLength] = String(message.count)
+            fields[.cacheStatus] = "stash; fwd=miss; detail=\"upstream unreachable\""
+            return (HTTPResponse(status: .badGateway, headerFields: fields), request.method == .head ? Data() : message)
+        }
+    }
+
+    private static func clientResponse(_ answer: CachedHTTPResponse, method: HTTPRequest.Method) -> HTTPResponse {
+        var response = answer.response
+        let originalLength = response.headerFields[.contentLength]
+        response.headerFields = HopByHop.removing(from: response.headerFields, also: ["content-length"])
+        let status = response.status.code
+        if status != 204, status != 304, !(100..<200).contains(status) {
+            response.headerFields[.contentLength] = method == .head ? originalLength : String(answer.body.count)
+        }
+        response.headerFields[.cacheStatus] = cacheStatus(answer.outcome)
+        return response
+    }
+
+    private static func cacheStatus(_ outcome: HTTPCacheOutcome) -> String {
+        switch outcome {
+        case .network: return "stash; fwd=miss"
+        case .cache: return "stash; hit"
+        case .revalidated: return "stash; fwd=stale; fwd-status=304"
+        case .staleAfterNetworkFailure: return "stash; hit; detail=stale-after-error"
+        case .unavailable: return "stash; fwd=request; detail=only-if-cached"
+        }
+    }
+
+    private static func authority(of url: URL) -> String {
+        let host = url.host ?? "127.0.0.1"
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    private static func prefix(of url: URL) -> String {
+        let path = url.path
+        return path == "/" ? "" : (path.hasSuffix("/") ? String(path.dropLast()) : path)
+    }
+}
+
+extension HTTPField.Name {
+    /// `Cache-Status` (RFC 9211).
+    static let cacheStatus = HTTPField.Name("Cache-Status")!
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import StashCore
+import StashHTTP
+import StashHTTPAsyncClient
+import StashHTTPServer
+import Testing
+
+/// The reverse proxy: forwarding of methods and fields, hop-by-hop fields, upstream failure.
+struct ProxyTests {
+    struct Running {
+        let origin: TestOrigin
+        let proxy: HTTPCachingProxy
+        let server: Task<Void, any Error>
+        let port: Int
+        let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
+
+        static func start(upstream: String? = nil) async throws -> Running {
+            let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+            let origin = try await TestOrigin.start(clock: clock)
+            let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
+            let proxy = HTTPCachingProxy(upstream: URL(string: upstream ?? origin.base)!, cache: cache)
+            let ready = AsyncStream<Int>.makeStream()
+            let server = Task { try await proxy.run(port: 0) { ready.continuation.yield($0) } }
+            var iterator = ready.stream.makeAsyncIterator()
+            return Running(origin: origin, proxy: proxy, server: server, port: await iterator.next() ?? 0)
+        }
+
+        func send(_ method: HTTPRequest.Method, _ path: String, _ fields: [(String, String)] = [], body: String = "") async throws -> (HTTPResponse, String) {
+            var request = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
+            for (name, value) in fields { request.headerFields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+            let (response, data) = try await transport.send(request, body: Data(body.utf8))
+            return (response, String(decoding: data, as: UTF8.self))
+        }
+
+        func stop() async throws {
+            server.cancel()
+            try await proxy.shutdown()
+            try await transport.shutdown()
+            origin.stop()
+        }
+    }
+
+    @Test func forwardsEveryMethodAndEndToEndField() async throws {
+        let running = try await Running.start()
+        running.origin.set("/echo", .ok([("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"), ("Connection", "X-Hop"), ("X-Hop", "1")]))
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .options] {
+            let (response, _) = try await running.send(method, "/echo?q=1", [
+                ("X-Multi", "one"), ("X-Multi", "two"), ("Connection", "X-Private"), ("X-Private", "secret"), ("Keep-Alive", "5"),
+            ], body: method == .get ? "" : "payload")
+            #expect(response.status == .ok)
+            #expect(response.headerFields[values: .setCookie] == ["a=1", "b=2"])
+            #expect(response.headerFields[HTTPField.Name("X-Hop")!] == nil)
+            let seen = try #require(running.origin.requests("/echo").last)
+            #expect(seen.method == method)
+            #expect(seen.path == "/echo?q=1")
+            #expect(seen.headerFields[values: HTTPField.Name("X-Multi")!] == ["one", "two"])
+            #expect(seen.headerFields[HTTPField.Name("X-Private")!] == nil)
+            #expect(seen.headerFields[HTTPField.Name("Keep-Alive")!] == nil)
+        }
+        try await running.stop()
+    }
+
+    @Test func reportsCacheStatus() async throws {
+        let running = try await Running.start()
+        running.origin.set("/status", .ok([("Cache-Control", "max-age=60")]))
+        let (first, _) = try await running.send(.get, "/status")
+        let (second, body) = try await running.send(.get, "/status")
+        #expect(first.headerFields[HTTPField.Name("Cache-Status")!] == "stash; fwd=miss")
+        #expect(second.headerFields[HTTPField.Name("Cache-Status")!] == "stash; hit")
+        #expect(second.headerFields[.age] == "0")
+        #expect(body == "hello")
+        try await running.stop()
+    }
+
+    @Test func unreachableUpstreamIsBadGateway() async throws {
+        let running = try await Running.start(upstream: "http://127.0.0.1:9")
+        let (response, _) = try await running.send(.get, "/nowhere")
+        #expect(response.status == .badGateway)
+        try await running.stop()
+    }
+}

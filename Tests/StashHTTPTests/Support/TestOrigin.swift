@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import StashCore
+@testable import StashHTTP
+
+/// A real HTTP origin on 127.0.0.1 whose answers the test sets, and which records every
+/// request it receives. Built on HummingbirdCore directly so that it sends exactly the
+/// `Date` the test chooses.
+final class TestOrigin: Sendable {
+    struct Reply: Sendable {
+        var status = 200
+        var fields: [(String, String)] = []
+        var body = "hello"
+        /// Close the connection instead of answering.
+        var disconnect = false
+        /// Milliseconds to wait before answering, so concurrent requests overlap.
+        var delay = 0
+    }
+
+    private let replies = LockedValue([String: Reply]())
+    private let received = LockedValue([String: [HTTPRequest]]())
+    private let clock: any StashClock
+    private let task: LockedValue<Task<Void, any Error>?> = LockedValue(nil)
+    let port: Int
+
+    private init(clock: any StashClock, port: Int) {
+        self.clock = clock
+        self.port = port
+    }
+
+    /// Starts an origin on a free port; `stop()` ends it.
+    static func start(clock: any StashClock) async throws -> TestOrigin {
+        let ready = AsyncStream<Int>.makeStream()
+        let holder = LockedValue<TestOrigin?>(nil)
+        let server = try HTTPServerBuilder.http1().buildServer(
+            configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
+            logger: Logger(label: "test-origin"),
+            responder: { request, writer, channel in
+                guard let origin = holder.withLock({ $0 }) else { return }
+                for try await _ in request.body {}
+                let reply = origin.record(request.head)
+                if reply.delay > 0 { try await Task.sleep(for: .milliseconds(reply.delay)) }
+                if reply.disconnect {
+                    channel.close(promise: nil)
+                    return
+                }
+                var fields = HTTPFields()
+                for (name, value) in reply.fields {
+                    if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+                }
+                if fields[.date] == nil { fields[.date] = HTTPDate.format(origin.clock.now) }
+                let body = request.head.method == .head || reply.status == 304 || reply.status == 204 ? "" : reply.body
+                if reply.status != 304, reply.status != 204 { fields[.contentLength] = String(reply.body.utf8.count) }
+                try await writer.write(
+                    response: HTTPResponse(status: .init(code: reply.status), headerFields: fields),
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: body))
+                )
+            },
+            onServerRunning: { channel in ready.continuation.yield(channel.localAddress?.port ?? 0) }
+        )
+        let task = Task { try await server.run() }
+        var iterator = ready.stream.makeAsyncIterator()
+        let port = await iterator.next() ?? 0
+        let origin = TestOrigin(clock: clock, port: port)
+        holder.withLock { $0 = origin }
+        origin.task.withLock { $0 = task }
+        return origin
+    }
+
+    func stop() { task.withLock { $0?.cancel() } }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// Sets what `path` answers from now on.
+    func set(_ path: String, _ reply: Reply) { replies.withLock { $0[path] = reply } }
+
+    /// The requests `path` has received.
+    func requests(_ path: String) -> [HTTPRequest] { received.withLock { $0[path] ?? [] } }
+
+    private func record(_ request: HTTPRequest) -> Reply {
+        let path = request.path.map { String($0.split(separator: "?", maxSplits: 1)[0]) } ?? "/"
+        received.withLock { $0[path, default: []].append(request) }
+        return replies.withLock { $0[path] } ?? Reply(status: 404, body: "no reply set")
+    }
+}
