@@ -61,6 +61,7 @@ struct DiskCacheLimitTests {
             $0.limits = .init(maxBytes: nil, minimumFreeDiskSpace: Int64.max / 2)
             $0.flushDelay = 3600    // no background trim in the middle of the writes
         }
+        try await cache.flush()     // after the housekeeping that opening schedules
         try fill(cache, fixture, count: 10, size: 100)
         try await cache.trim()
         #expect(cache.totalSize <= 500)
