@@ -32,7 +32,9 @@ extension DiskCache {
     }
 
     func scheduleBackgroundFlush(after delay: TimeInterval) {
-        let work: @Sendable () -> Void = { self.housekeep(force: false) }
+        // Weak: a scheduled flush must not keep a released cache (and its writer lock) alive;
+        // deinit flushes what is staged instead.
+        let work: @Sendable () -> Void = { [weak self] in self?.housekeep(force: false) }
         if delay <= 0 {
             queue.async(execute: work)
         } else {

@@ -30,10 +30,11 @@ extension DiskCache {
         }
         let delay = configuration.flushDelay
         let found = state.withLock { state -> (DiskRecord, Source, TimeInterval?)? in
-            guard !state.isClosed, var record = state.index[key] else {
+            guard !state.isClosed, let position = state.index.index(forKey: key) else {
                 state.recordMiss()
                 return nil
             }
+            var record = state.index.values[position]
             if !isLive(record, at: now) {
                 state.stageRemoval(key)
                 state.recordMiss()
@@ -41,7 +42,7 @@ extension DiskCache {
             }
             record.accessed = now
             if let sliding = record.sliding { record.expires = now + sliding }
-            state.index[key] = record
+            state.index.values[position] = record
             state.recordHit()
             if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
                 change.value = .write(record, inlineValue: inlineValue)

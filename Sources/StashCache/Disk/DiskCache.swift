@@ -129,6 +129,11 @@ public final class DiskCache: Sendable {
         }
     }
 
+    deinit {
+        guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }
+        do { try flushNow() } catch { configuration.log("flush of a released cache failed: \(error)") }
+    }
+
     /// Whether this instance only reads (``Access/readOnly``).
     public var isReadOnly: Bool { configuration.access == .readOnly }
 
