@@ -35,6 +35,10 @@ package final class Lock: @unchecked Sendable {
     @inlinable
     package func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Takes the lock if it is free. - returns: Whether it is now held.
+    @inlinable
+    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
     /// Runs `body` with the lock held.
     @inlinable
     package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
