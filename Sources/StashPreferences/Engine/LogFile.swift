@@ -32,7 +32,7 @@ final class LogFile {
     private static let magic = Array("STASHPRF".utf8)
 
     var url: URL
-    private let fd: Int32
+    private var fd: Int32
     private(set) var base: UnsafeMutableRawPointer?
     private(set) var mappedSize = 0
 
@@ -51,9 +51,11 @@ final class LogFile {
 
     deinit { close() }
 
+    /// Unmaps and closes the file. Idempotent.
     func close() {
         unmap()
         if fd >= 0 { _ = Glibc_close(fd) }
+        fd = -1
     }
 
     /// The file's size on disk.

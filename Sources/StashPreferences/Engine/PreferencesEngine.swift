@@ -116,8 +116,11 @@ final class PreferencesEngine {
         if log.isRetired {
             // Another process compacted the log into a new file: read that one.
             let previous = index
+            let observed = isObserved
+            isObserved = false
+            defer { isObserved = observed }
             try openLog(isReopen: true)
-            if isObserved { reportDifferences(from: previous) }
+            if observed { reportDifferences(from: previous) }
             return
         }
         let end = log.end

@@ -37,7 +37,15 @@ extension Preferences {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
         register(
             key: key.name,
-            current: { continuation.yield(self[key]) },
+            current: {
+                // Straight from the engine: delivering here would take the observer lock,
+                // which the caller holds. Changes found by this refresh wait for the next access.
+                let stored = self.engine.withLock { engine in
+                    try? engine.refresh()
+                    return engine.resolvedValue(key.name)
+                }
+                continuation.yield(stored.flatMap { try? key.decode($0) } ?? key.defaultValue)
+            },
             deliver: { change in
                 let value = change.value.flatMap { try? key.decode($0) } ?? key.defaultValue
                 continuation.yield(value)
