@@ -88,6 +88,27 @@ struct ProxyTests {
         }
     }
 
+    /// `Location` naming the upstream or the proxy itself, absolutely, invalidates the entry
+    /// the client knows by the proxy's URL.
+    @Test func absoluteLocationsInvalidateInClientTerms() async throws {
+        try await Running.with { running in
+            let fresh: [(String, String)] = [("Cache-Control", "max-age=600")]
+            running.origin.set("/one", .ok(fresh))
+            running.origin.set("/two", .ok(fresh))
+            _ = try await running.send(.get, "/one")
+            _ = try await running.send(.get, "/two")
+            running.origin.set("/post", .status(201, [
+                ("Location", "\(running.origin.base)/one"), ("Content-Location", "http://127.0.0.1:\(running.port)/two"),
+            ]))
+            let (created, _) = try await running.send(.post, "/post")
+            #expect(created.headerFields[.location] == "http://127.0.0.1:\(running.port)/one")
+            _ = try await running.send(.get, "/one")
+            _ = try await running.send(.get, "/two")
+            #expect(running.origin.requests("/one").count == 2)
+            #expect(running.origin.requests("/two").count == 2)
+        }
+    }
+
     @Test func unreachableUpstreamIsBadGateway() async throws {
         try await Running.with(upstream: "http://127.0.0.1:9") { running in
             let (response, _) = try await running.send(.get, "/nowhere")
