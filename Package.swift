@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "StashHTTPServer", targets: ["StashHTTPServer"]),
         .executable(name: "stash", targets: ["StashCLI"]),
         .executable(name: "stash-bench", targets: ["StashBench"]),
+        .executable(name: "stash-testhost", targets: ["StashTestHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -135,7 +136,12 @@ let package = Package(
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StashCoreTests", dependencies: ["StashCore", "StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StashCoreTests",
+            dependencies: ["StashCore", "StashTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StashSQLTests",
             dependencies: ["StashSQL", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],

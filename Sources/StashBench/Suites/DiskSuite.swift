@@ -1,7 +1,243 @@
 import Foundation
+import GRDB
+import Stash
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
+/// `stash-bench disk`: DiskCache against the two classic designs, same data, same order.
+///
+/// - `stash`: ``DiskCache`` with its defaults. Its writes are staged and flushed in the
+///   background, so `write-*` and `replace-small` measure until `set` returns (the value is
+///   readable, and in its file for large values); the `flush-after-*` cases then measure
+///   the wait until those writes are committed to the manifest.
+/// - `file-per-key`: SDImageCache / ZJDataCache: one file per SHA-256-named key, written
+///   atomically (temporary file + rename, no fsync, like `NSDataWritingAtomic`), read whole,
+///   expiry checked from the file's modification date.
+/// - `sqlite-raw`: one table, prepared statements through the C API, WAL,
+///   `synchronous = NORMAL`, one autocommit statement per write: the floor for a manifest.
 enum DiskSuite {
     @Sendable static func run(_ context: BenchContext) async throws {
-        context.reporter.note("Disk suite: not built yet")
+        let scratch = try context.makeScratch("disk")
+        defer { context.removeScratch(scratch) }
+        let workload = DiskWorkload(smallCount: context.scaled(1000), largeCount: context.scaled(1000))
+        let stash = try StashDiskStore(folder: scratch.appendingPathComponent("stash"))
+        try await run(stash, "stash", workload, context)
+        stash.cache.close()
+        try await run(try FilePerKeyStore(folder: scratch.appendingPathComponent("file-per-key")), "file-per-key", workload, context)
+        try await run(try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-raw")), "sqlite-raw", workload, context)
+        context.reporter.note("disk: stash write cases end when set returns; flush-after-* is the wait until they are committed")
     }
+
+    private static func run(_ store: some DiskBenchStore, _ impl: String, _ workload: DiskWorkload, _ context: BenchContext) async throws {
+        func measure(_ name: String, _ count: Int, _ body: () throws -> Void) rethrows {
+            try context.measure(suite: "disk", case: name, impl: impl, ops: count, body)
+        }
+        func flush(after name: String, _ count: Int) async throws {
+            guard store.stagesWrites else { return }
+            try await context.measureAsync(suite: "disk", case: "flush-after-\(name)", impl: impl, ops: count) {
+                try await store.flush()
+            }
+        }
+        let small = workload.smallKeys.count
+        let large = workload.largeKeys.count
+        try measure("write-small", small) {
+            for (key, value) in zip(workload.smallKeys, workload.smallValues) { try store.set(value, key) }
+        }
+        try await flush(after: "write-small", small)
+        try measure("replace-small", small) {
+            for (key, value) in zip(workload.smallKeys, workload.replacementValues) { try store.set(value, key) }
+        }
+        try await flush(after: "replace-small", small)
+        for name in ["read-small", "read-small-again"] {
+            try measure(name, small) {
+                try expectHits(small, workload.smallReadOrder.map { store.get(workload.smallKeys[$0]) }, name, impl)
+            }
+        }
+        try measure("write-large", large) {
+            for (index, key) in workload.largeKeys.enumerated() { try store.set(workload.largeValues[index % workload.largeValues.count], key) }
+        }
+        try await flush(after: "write-large", large)
+        try measure("read-large", large) {
+            try expectHits(large, workload.largeReadOrder.map { store.get(workload.largeKeys[$0]) }, "read-large", impl)
+        }
+        try measure("miss", workload.missingKeys.count) {
+            try expectHits(0, workload.missingKeys.map { store.get($0) }, "miss", impl)
+        }
+    }
+
+    /// Fails the run when an implementation does not return what it should, so that no figure
+    /// is a measure of misses.
+    private static func expectHits(_ expected: Int, _ results: [Data?], _ name: String, _ impl: String) throws {
+        let hits = results.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        guard hits == expected else {
+            throw StashError(.io, "disk bench \(impl) \(name): \(hits) hits, expected \(expected)")
+        }
+    }
+}
+
+/// The data of the disk suite: 128-byte and 100 KB values, and a fixed shuffled read order.
+struct DiskWorkload {
+    let smallKeys: [String]
+    let smallValues: [Data]
+    let replacementValues: [Data]
+    let largeKeys: [String]
+    let largeValues: [Data]
+    let missingKeys: [String]
+    let smallReadOrder: [Int]
+    let largeReadOrder: [Int]
+
+    init(smallCount: Int, largeCount: Int) {
+        smallKeys = (0..<smallCount).map { "https://example.com/api/item/\($0).json" }
+        smallValues = (0..<smallCount).map { Data(repeating: UInt8(truncatingIfNeeded: $0), count: 128) }
+        replacementValues = (0..<smallCount).map { Data(repeating: UInt8(truncatingIfNeeded: $0 &+ 1), count: 128) }
+        largeKeys = (0..<largeCount).map { "https://example.com/images/\($0).jpg" }
+        largeValues = (0..<16).map { Data(repeating: UInt8($0), count: 100 * 1024) }
+        missingKeys = (0..<smallCount).map { "https://example.com/api/missing/\($0).json" }
+        smallReadOrder = DiskWorkload.permutation(smallCount)
+        largeReadOrder = DiskWorkload.permutation(largeCount)
+    }
+
+    /// The same pseudo-random order on every run.
+    private static func permutation(_ count: Int) -> [Int] {
+        var order = Array(0..<count)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for index in stride(from: count - 1, to: 0, by: -1) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            order.swapAt(index, Int((state >> 33) % UInt64(index + 1)))
+        }
+        return order
+    }
+}
+
+/// What the suite needs from each implementation.
+protocol DiskBenchStore {
+    var stagesWrites: Bool { get }
+    func set(_ data: Data, _ key: String) throws
+    func get(_ key: String) -> Data?
+    func flush() async throws
+}
+
+struct StashDiskStore: DiskBenchStore {
+    let cache: DiskCache
+
+    init(folder: URL) throws { cache = try DiskCache(directory: folder) }
+
+    var stagesWrites: Bool { true }
+    func set(_ data: Data, _ key: String) throws { try cache.set(data, forKey: key) }
+    func get(_ key: String) -> Data? { cache.data(forKey: key) }
+    func flush() async throws { try await cache.flush() }
+}
+
+/// The SDImageCache / ZJDataCache design: one file per hashed key.
+struct FilePerKeyStore: DiskBenchStore {
+    let folder: URL
+    /// Files older than this are expired, as ZJDataCache judges by modification date.
+    let maxAge: TimeInterval = 7 * 86_400
+
+    init(folder: URL) throws {
+        self.folder = folder
+        try FileStore.createFolder(folder)
+    }
+
+    var stagesWrites: Bool { false }
+
+    func set(_ data: Data, _ key: String) throws {
+        try FileStore.write(data, to: url(key), durability: .processSafe)
+    }
+
+    func get(_ key: String) -> Data? {
+        let fd = open(url(key).path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        guard Date().timeIntervalSince1970 - modified < maxAge else { return nil }
+        var data = Data(count: Int(info.st_size))
+        let count = data.withUnsafeMutableBytes { buffer -> Int in
+            var total = 0
+            while total < buffer.count {
+                let n = read(fd, buffer.baseAddress! + total, buffer.count - total)
+                if n <= 0 { break }
+                total += n
+            }
+            return total
+        }
+        return count == data.count ? data : nil
+    }
+
+    func flush() async throws {}
+
+    private func url(_ key: String) -> URL {
+        folder.appendingPathComponent(SHA256.hexDigest(of: key), isDirectory: false)
+    }
+}
+
+/// One SQLite table through the C API: prepared statements, WAL, synchronous = NORMAL.
+final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
+    private var handle: OpaquePointer?
+    private var insert: OpaquePointer?
+    private var select: OpaquePointer?
+
+    init(folder: URL) throws {
+        try FileStore.createFolder(folder)
+        let path = folder.appendingPathComponent("cache.sqlite").path
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+            throw StashError(.io, "sqlite-raw: cannot open", path: path)
+        }
+        for sql in [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+            "CREATE TABLE IF NOT EXISTS entry (key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL, expires REAL)",
+        ] {
+            guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+                throw StashError(.io, "sqlite-raw: \(String(cString: sqlite3_errmsg(handle)))", path: path)
+            }
+        }
+        sqlite3_prepare_v2(handle, "INSERT OR REPLACE INTO entry (key, data, expires) VALUES (?1, ?2, NULL)", -1, &insert, nil)
+        sqlite3_prepare_v2(handle, "SELECT data, expires FROM entry WHERE key = ?1", -1, &select, nil)
+    }
+
+    deinit {
+        sqlite3_finalize(insert)
+        sqlite3_finalize(select)
+        sqlite3_close(handle)
+    }
+
+    var stagesWrites: Bool { false }
+
+    func set(_ data: Data, _ key: String) throws {
+        defer { sqlite3_reset(insert) }
+        let status = key.withCString { cKey in
+            data.withUnsafeBytes { bytes in
+                sqlite3_bind_text(insert, 1, cKey, -1, nil)
+                sqlite3_bind_blob(insert, 2, bytes.baseAddress, Int32(bytes.count), nil)
+                return sqlite3_step(insert)
+            }
+        }
+        guard status == SQLITE_DONE else { throw StashError(.io, "sqlite-raw: insert failed (\(status))", key: key) }
+    }
+
+    func get(_ key: String) -> Data? {
+        defer { sqlite3_reset(select) }
+        return key.withCString { cKey -> Data? in
+            sqlite3_bind_text(select, 1, cKey, -1, nil)
+            guard sqlite3_step(select) == SQLITE_ROW else { return nil }
+            if sqlite3_column_type(select, 1) != SQLITE_NULL, sqlite3_column_double(select, 1) <= Date().timeIntervalSince1970 {
+                return nil
+            }
+            let count = Int(sqlite3_column_bytes(select, 0))
+            guard let bytes = sqlite3_column_blob(select, 0) else { return Data() }
+            return Data(bytes: bytes, count: count)
+        }
+    }
+
+    func flush() async throws {}
 }

@@ -56,7 +56,9 @@ public final class FileLock: Sendable {
     /// Takes the lock in `mode` if no other process holds it in a conflicting mode.
     /// - returns: Whether the lock is now held. When `true`, call `unlock()`.
     public func tryLock(_ mode: Mode = .exclusive) throws -> Bool {
-        threads.lock()
+        // Another thread of this process holding this FileLock counts as "taken" too:
+        // waiting for it here would make tryLock block.
+        guard threads.tryLock() else { return false }
         while flock(fd, (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let code = errno

@@ -12,13 +12,21 @@ import Foundation
 ///
 /// A value is immutable and `Sendable`.
 public enum PropertyList: Sendable, Hashable {
+    /// Text (`<string>`); any Unicode.
     case string(String)
+    /// A signed 64-bit integer (`<integer>`).
     case integer(Int64)
+    /// A finite double (`<real>`); NaN and infinities cannot be written.
     case real(Double)
+    /// `<true/>` or `<false/>`.
     case bool(Bool)
+    /// A moment (`<date>`), between the years 1 and 9999. XML keeps whole seconds.
     case date(Date)
+    /// Bytes (`<data>`, base64 in XML and JSON).
     case data(Data)
+    /// An ordered list of values.
     case array([PropertyList])
+    /// String keys and values; encoders write the keys sorted.
     case dictionary([String: PropertyList])
 }
 

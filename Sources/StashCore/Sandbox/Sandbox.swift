@@ -62,6 +62,10 @@ public struct Sandbox: Sendable, Hashable, CustomStringConvertible {
     /// - throws: ``StashError/Code/invalidName`` for a bad identifier.
     public init(app: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         try Sandbox.validate(name: app, what: "application identifier")
+        self.init(validatedApp: app, environment: environment)
+    }
+
+    private init(validatedApp app: String, environment: [String: String]) {
         self.app = app
         self.root = nil
         let layout = Sandbox.systemLayout(app: app, environment: environment)
@@ -100,9 +104,9 @@ public struct Sandbox: Sendable, Hashable, CustomStringConvertible {
         let cleaned = String(name.unicodeScalars.map { scalar -> Character in
             scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control ? "-" : Character(scalar)
         })
-        if let sandbox = try? Sandbox(app: cleaned) { return sandbox }
-        // Only reachable with a process name such as ".." or "": fall back to a fixed name.
-        return try! Sandbox(app: "stash-app")
+        // A process name such as ".." or "" falls back to a fixed name.
+        let app = (try? Sandbox.validate(name: cleaned, what: "application identifier")) != nil ? cleaned : "stash-app"
+        return Sandbox(validatedApp: app, environment: ProcessInfo.processInfo.environment)
     }
 
     // MARK: Folders

@@ -11,9 +11,11 @@ import Musl
 /// Every Stash store keeps its mutable state behind one of these, which keeps Apple
 /// deployment targets below the ones `Synchronization.Mutex` needs. Never hold it while
 /// user code (callbacks, cost closures, codecs) runs.
+@usableFromInline
 package final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    @usableFromInline
     package init() {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -35,6 +37,10 @@ package final class Lock: @unchecked Sendable {
     @inlinable
     package func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Takes the lock if it is free. - returns: Whether it is now held.
+    @inlinable
+    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
     /// Runs `body` with the lock held.
     @inlinable
     package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
@@ -45,10 +51,12 @@ package final class Lock: @unchecked Sendable {
 }
 
 /// A value protected by a ``Lock``: the only way to reach it is `withLock`.
+@usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline var value: Value
 
+    @usableFromInline
     package init(_ value: Value) { self.value = value }
 
     @inlinable

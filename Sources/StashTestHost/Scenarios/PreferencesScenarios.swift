@@ -2,4 +2,56 @@ import Foundation
 import Stash
 
 /// Scenarios named "preferences.…".
-let preferencesScenarios: [String: Scenario] = [:]
+let preferencesScenarios: [String: Scenario] = [
+    // preferences.write-loop FILE PREFIX: sets PREFIX-<i> = i, then "PREFIX-<i> is <i>x", forever;
+    // prints "set PREFIX-<i>" once each pair is acknowledged, until killed.
+    "preferences.write-loop": { arguments in
+        guard arguments.count == 2 else { throw usage("preferences.write-loop FILE PREFIX") }
+        let prefs = try Preferences(url: URL(fileURLWithPath: arguments[0]))
+        report("ready")
+        var i = 0
+        while true {
+            let key = "\(arguments[1])-\(i)"
+            try prefs.set(i, forKey: key)
+            try prefs.set("\(key) is \(i)x", forKey: key + ".text")
+            report("set \(key)")
+            i += 1
+        }
+    },
+    // preferences.write-range FILE PREFIX COUNT TOTAL: sets PREFIX-0..<COUNT, then waits (at most
+    // 20 s) until the suite holds TOTAL keys, written by anyone, and prints "saw <n>".
+    "preferences.write-range": { arguments in
+        guard arguments.count == 4, let count = Int(arguments[2]), let total = Int(arguments[3]) else {
+            throw usage("preferences.write-range FILE PREFIX COUNT TOTAL")
+        }
+        let prefs = try Preferences(url: URL(fileURLWithPath: arguments[0]))
+        report("ready")
+        for i in 0..<count { try prefs.set("\(arguments[1]) \(i)", forKey: "\(arguments[1])-\(i)") }
+        report("written")
+        let deadline = Date().addingTimeInterval(20)
+        while prefs.keys.count < total, Date() < deadline { usleep(10_000) }
+        report("saw \(prefs.keys.count)")
+    },
+    // preferences.foundation-write SUITE KEY=VALUE…: Foundation's UserDefaults sets the values
+    // (integers when they parse, strings otherwise), synchronizes, and prints "done".
+    // Run it with HOME / XDG_CONFIG_HOME pointing at a temporary folder.
+    "preferences.foundation-write": { arguments in
+        guard let suite = arguments.first, let defaults = UserDefaults(suiteName: suite) else {
+            throw usage("preferences.foundation-write SUITE KEY=VALUE…")
+        }
+        for pair in arguments.dropFirst() {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw usage("preferences.foundation-write SUITE KEY=VALUE…") }
+            if let number = Int(parts[1]) { defaults.set(number, forKey: parts[0]) } else { defaults.set(parts[1], forKey: parts[0]) }
+        }
+        defaults.set(["a", "b"], forKey: "list")
+        defaults.set(true, forKey: "flag")
+        defaults.set(2.5, forKey: "ratio")
+        defaults.synchronize()
+        report("done")
+    },
+]
+
+private func usage(_ text: String) -> StashError {
+    StashError(.invalidName, "usage: stash-testhost \(text)")
+}

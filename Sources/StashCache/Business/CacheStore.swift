@@ -1,0 +1,146 @@
+import Foundation
+import StashCore
+
+/// The caches of an app's business data (the PGCacheManager idea): typed keys, shared or
+/// per-user scopes, purgeable or kept locations, and freshness per key.
+///
+/// ```swift
+/// let store = try CacheStore(sandbox: sandbox)
+/// try store.set(products, for: .products)                    // shared, in Caches
+/// try store.set(orders, for: orders(of: "42", page: 1))      // user 42, in Documents
+///
+/// if let cached = store.value(for: .products) {
+///     show(cached.value)                                     // even when offline
+///     if cached.isStale { refresh() }
+/// }
+/// try store.set(nil, for: .products)                         // storing nil removes
+/// let bytes = store.size(of: .user("42"))
+/// try await store.clear(.user("42"))                         // at logout
+/// ```
+///
+/// Each location is one ``DiskCache`` named `name` (in the caches folder, and, once a key
+/// uses it, in the documents folder); values are JSON. Durability and thread safety are
+/// the disk cache's: safe from any thread, and a crash may lose the writes of the last flush
+/// window, never leaving a broken entry.
+public final class CacheStore: Sendable {
+    /// The sandbox the store lives in.
+    public let sandbox: Sandbox
+    /// The folder name of the store in each location.
+    public let name: String
+    /// The configuration of each location's disk cache (clock, limits).
+    public let configuration: DiskCache.Configuration
+    private let caches: LockedValue<[CacheLocation: DiskCache]>
+
+    /// Opens the store `name` of `sandbox`.
+    ///
+    /// - throws: ``StashCore/StashError/Code/invalidName`` for a bad name, and what
+    ///   ``DiskCache/init(directory:configuration:)`` throws.
+    public init(sandbox: Sandbox, name: String = "CacheStore", configuration: DiskCache.Configuration = DiskCache.Configuration()) throws {
+        try Sandbox.validate(name: name, what: "cache store name")
+        self.sandbox = sandbox
+        self.name = name
+        self.configuration = configuration
+        caches = LockedValue([:])
+        _ = try cache(for: .caches)
+    }
+
+    /// Stores `value` for `key`, or removes the entry when `value` is `nil` or the key's
+    /// freshness is ``CacheFreshness/never``.
+    ///
+    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when the value cannot be
+    ///   encoded, and the disk cache's errors (``StashCore/StashError/Code/diskFull``…).
+    public func set<Value>(_ value: Value?, for key: CacheKey<Value>) throws {
+        let disk = try cache(for: key.location)
+        guard let value, key.freshness != .never else {
+            disk.removeValue(forKey: key.storageKey)
+            return
+        }
+        try disk.set(try JSONCodec<Value>().encode(value), forKey: key.storageKey, expiry: .never)
+    }
+
+    /// The value of `key` with its age and whether it is stale, or `nil` when there is none
+    /// (or the key is never cached). An entry that no longer decodes is removed.
+    public func value<Value>(for key: CacheKey<Value>) -> CachedValue<Value>? {
+        guard key.freshness != .never, let disk = try? cache(for: key.location),
+              let entry = disk.entry(forKey: key.storageKey)
+        else { return nil }
+        guard let value = try? JSONCodec<Value>().decode(entry.data) else {
+            disk.removeValue(forKey: key.storageKey)
+            return nil
+        }
+        let age = max(0, configuration.clock.now.timeIntervalSince(entry.info.createdAt))
+        let isStale: Bool
+        switch key.freshness {
+        case .never, .forever: isStale = false
+        case .fresh(let seconds): isStale = age >= seconds
+        }
+        return CachedValue(value: value, storedAt: entry.info.createdAt, age: age, isStale: isStale)
+    }
+
+    /// Removes the entry of `key`.
+    public func removeValue<Value>(for key: CacheKey<Value>) {
+        (try? cache(for: key.location))?.removeValue(forKey: key.storageKey)
+    }
+
+    /// The bytes of the values of `scope` (every scope when `nil`), in every location.
+    ///
+    /// ```swift
+    /// let mine = store.size(of: .user("42")), all = store.size()
+    /// ```
+    public func size(of scope: CacheScope? = nil) -> Int {
+        let prefix = scope?.keyPrefix ?? ""
+        return openCaches().reduce(0) { total, disk in
+            total + disk.totalSize(ofKeysWithPrefix: prefix)
+        }
+    }
+
+    /// Removes every entry of `scope` in every location and returns when they are gone from
+    /// disk. Other scopes are untouched.
+    ///
+    /// ```swift
+    /// let removed = try await store.clear(.user("42"))
+    /// ```
+    ///
+    /// - returns: The number of entries removed.
+    @discardableResult
+    public func clear(_ scope: CacheScope) async throws -> Int {
+        let prefix = scope.keyPrefix
+        var removed = 0
+        for disk in openCaches() {
+            removed += try await disk.removeAll { $0.hasPrefix(prefix) }
+        }
+        return removed
+    }
+
+    /// Removes every entry of every scope and returns when they are gone from disk.
+    public func clearAll() async throws {
+        for disk in openCaches() { try await disk.removeAll() }
+    }
+
+    /// Flushes and closes every location (see ``DiskCache/close()``).
+    public func close() {
+        for disk in caches.withLock({ Array($0.values) }) { disk.close() }
+    }
+
+    /// The disk caches of the locations in use, opening the documents one when it exists on
+    /// disk from an earlier launch.
+    private func openCaches() -> [DiskCache] {
+        if FileStore.isFolder(directory(for: .documents)) { _ = try? cache(for: .documents) }
+        return caches.withLock { Array($0.values) }
+    }
+
+    private func directory(for location: CacheLocation) -> URL {
+        let folder: Sandbox.Folder = location == .caches ? .caches : .documents
+        return sandbox.path(for: folder).appendingPathComponent(name, isDirectory: true)
+    }
+
+    private func cache(for location: CacheLocation) throws -> DiskCache {
+        try caches.withLock { caches in
+            if let cache = caches[location] { return cache }
+            try sandbox.url(for: location == .caches ? .caches : .documents)
+            let cache = try DiskCache(directory: directory(for: location), configuration: configuration)
+            caches[location] = cache
+            return cache
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import StashCore
+
+/// A fixed-capacity first-in first-out queue: appending to a full queue drops the oldest
+/// element (Kache's queue). Elements may also expire a fixed time after they were appended.
+///
+/// ```swift
+/// let recentSearches = Queue<String>(capacity: 20)
+/// recentSearches.append("swift caches")
+/// let shown = recentSearches.elements          // oldest first
+/// try recentSearches.save(to: url)             // at launch: try Queue(contentsOf: url, capacity: 20)
+/// ```
+///
+/// - Appending and removing are O(1): a ring buffer, allocated once at its capacity.
+/// - Thread-safe: one lock guards the queue, and no user code runs under it.
+/// - Memory only until ``save(to:durability:)``, which writes the whole queue atomically.
+public final class Queue<Element: Sendable>: Sendable {
+    /// One element and when it was appended.
+    struct Item {
+        var element: Element
+        var appended: Double
+    }
+
+    /// The most elements the queue holds.
+    public let capacity: Int
+    /// Seconds after its append at which an element expires; `nil` for never.
+    public let maxAge: TimeInterval?
+
+    let state: LockedValue<RingBuffer<Item>>
+    let clock: any StashClock
+
+    /// Creates an empty queue.
+    ///
+    /// ```swift
+    /// let events = Queue<Event>(capacity: 1_000, maxAge: 24 * 3600)
+    /// ```
+    ///
+    /// - parameters:
+    ///   - capacity: The most elements held; 0 holds nothing.
+    ///   - maxAge: Seconds after which an element expires; `nil` (the default) for never.
+    ///   - clock: Where expiry reads the time; tests pass a `ManualClock`.
+    public init(capacity: Int, maxAge: TimeInterval? = nil, clock: any StashClock = SystemClock()) {
+        self.capacity = max(0, capacity)
+        self.maxAge = maxAge
+        self.clock = clock
+        state = LockedValue(RingBuffer(capacity: capacity))
+    }
+
+    var now: Double { clock.now.timeIntervalSinceReferenceDate }
+
+    /// Appends `element` as the newest; when the queue is full, the oldest element leaves and
+    /// is returned.
+    ///
+    /// ```swift
+    /// if let dropped = queue.append(event) { archive(dropped) }
+    /// ```
+    @discardableResult
+    public func append(_ element: Element) -> Element? {
+        let now = now
+        return state.withLock { buffer in
+            removeExpired(from: &buffer, now: now)
+            return buffer.append(Item(element: element, appended: now))?.element
+        }
+    }
+
+    /// Removes and returns the oldest live element.
+    @discardableResult
+    public func popFirst() -> Element? {
+        let now = now
+        return state.withLock { buffer in
+            removeExpired(from: &buffer, now: now)
+            return buffer.removeFirst()?.element
+        }
+    }
+
+    /// The oldest live element, left in place.
+    public var first: Element? {
+        live { $0.first?.element }
+    }
+
+    /// The number of live elements.
+    public var count: Int {
+        live(\.count)
+    }
+
+    /// Whether the queue holds no live element.
+    public var isEmpty: Bool {
+        live(\.isEmpty)
+    }
+
+    /// The live elements, oldest first.
+    public var elements: [Element] {
+        live { $0.elements.map(\.element) }
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        state.withLock { $0.removeAll() }
+    }
+
+    /// Runs `body` on the buffer after dropping expired elements.
+    func live<T>(_ body: (RingBuffer<Item>) -> T) -> T {
+        let now = now
+        return state.withLock { buffer in
+            removeExpired(from: &buffer, now: now)
+            return body(buffer)
+        }
+    }
+
+    /// Drops expired elements: they are all at the front, the queue being in append order.
+    func removeExpired(from buffer: inout RingBuffer<Item>, now: Double) {
+        guard let maxAge else { return }
+        while let first = buffer.first, !(first.appended + maxAge > now) {
+            _ = buffer.removeFirst()
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import StashCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension DiskCache {
+    /// Writes every staged change to the manifest now, in one transaction, and returns once
+    /// it is committed: from then on a crash of the process loses none of it.
+    ///
+    /// ```swift
+    /// try cache.set(data, forKey: "draft")
+    /// try await cache.flush()
+    /// ```
+    ///
+    /// - throws: ``StashCore/StashError/Code/diskFull`` and other manifest errors; the
+    ///   changes stay staged (and readable) and the next flush retries them.
+    public func flush() async throws {
+        guard !isReadOnly else { return }
+        try await onQueue { try self.flushNow() }
+    }
+
+    /// Runs `body` on the background queue, after the work queued before it.
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    func scheduleBackgroundFlush(after delay: TimeInterval) {
+        // Weak: a scheduled flush must not keep a released cache (and its writer lock) alive;
+        // deinit flushes what is staged instead.
+        let work: @Sendable () -> Void = { [weak self] in self?.housekeep(force: false) }
+        if delay <= 0 {
+            queue.async(execute: work)
+        } else {
+            queue.asyncAfter(deadline: .now() + delay, execute: work)
+        }
+    }
+
+    /// The background flush: writes staged changes, then trims or sweeps when due. Failures
+    /// are logged and retried a second later; callers' data stays staged meanwhile.
+    func housekeep(force: Bool) {
+        guard !state.withLock({ $0.isClosed }) else { return }
+        do {
+            try flushNow()
+            let (trimDue, sweepDue) = state.withLock { state in
+                (state.needsTrim, now - state.lastSweep >= configuration.sweepInterval)
+            }
+            if force || trimDue || sweepDue || isLowOnDiskSpace() {
+                stageTrim(expiredOnly: false)
+                try flushNow()
+            }
+        } catch {
+            configuration.log("background flush of \(directory.path) failed, retrying: \(error)")
+            let delay = state.withLock { $0.scheduleFlush(urgent: false, delay: max(1, configuration.flushDelay)) }
+            if let delay { scheduleBackgroundFlush(after: delay) }
+        }
+    }
+
+    /// Writes what is staged. Runs on ``queue`` only.
+    func flushNow() throws {
+        var snapshot: [(key: String, change: PendingChange)] = []
+        let batch = state.withLock { state -> FlushBatch in
+            state.flush = .idle
+            var batch = FlushBatch()
+            for (key, change) in state.pending {
+                snapshot.append((key, change))
+                switch change.value {
+                case .write(let record, let inlineValue): batch.writes.append((key, record, inlineValue))
+                case .remove: batch.removals.append(key)
+                }
+            }
+            for key in state.touched {
+                if let record = state.index[key] { batch.touches.append((key, record.accessed, record.expires)) }
+            }
+            state.touched.removeAll(keepingCapacity: true)
+            batch.hits = state.unflushedHits
+            batch.misses = state.unflushedMisses
+            state.unflushedHits = 0
+            state.unflushedMisses = 0
+            return batch
+        }
+        guard !batch.isEmpty else { return }
+        do {
+            try manifest.apply(batch)
+        } catch {
+            state.withLock { state in
+                for touch in batch.touches where state.index[touch.key] != nil { state.touched.insert(touch.key) }
+                state.unflushedHits += batch.hits
+                state.unflushedMisses += batch.misses
+            }
+            throw error
+        }
+        settle(snapshot)
+    }
+
+    /// After a commit: forgets the staged changes it wrote (unless a newer change replaced
+    /// them) and deletes the files its removals left behind. The row is gone before its
+    /// file, so a crash never leaves a row without a file.
+    private func settle(_ snapshot: [(key: String, change: PendingChange)]) {
+        files.withLock {
+            let obsoleteFiles = state.withLock { state -> [String] in
+                var obsolete: [String] = []
+                for (key, change) in snapshot {
+                    if state.pending[key]?.sequence == change.sequence {
+                        state.pending[key] = nil
+                        if case .write(_, let inlineValue?) = change.value { state.pendingBytes -= inlineValue.count }
+                    }
+                    // A newer file-backed write of the key owns the file now: keep it.
+                    if change.mayLeaveFile, change.leavesNoFile, state.index[key]?.isInline != false {
+                        obsolete.append(key)
+                    }
+                }
+                return obsolete
+            }
+            for key in obsoleteFiles { unlink(fileURL(forFileOf: key).path) }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import StashCore
+
+extension DiskCache {
+    /// The value of `key`, or `nil` when there is none, it expired, or the cache is closed.
+    ///
+    /// ```swift
+    /// if let data = cache.data(forKey: "feed") { … }
+    /// ```
+    ///
+    /// Staged writes are seen at once. A hit updates the last-access date (and extends a
+    /// sliding expiry) in memory; the next flush records it. An expired entry is never
+    /// returned and its removal is staged.
+    public func data(forKey key: String) -> Data? {
+        entry(forKey: key)?.data
+    }
+
+    /// The value of `key` with its dates, size and metadata.
+    ///
+    /// ```swift
+    /// if let entry = cache.entry(forKey: "page"), let etag = entry.info.metadata { … }
+    /// ```
+    public func entry(forKey key: String) -> Entry? {
+        if isReadOnly { return readOnlyEntry(forKey: key) }
+        let now = self.now
+        enum Source {
+            case staged(Data)
+            case manifest
+            case file
+        }
+        let delay = configuration.flushDelay
+        let found = state.withLock { state -> (DiskRecord, Source, TimeInterval?)? in
+            guard !state.isClosed, let position = state.index.index(forKey: key) else {
+                state.recordMiss()
+                return nil
+            }
+            var record = state.index.values[position]
+            if !isLive(record, at: now) {
+                state.stageRemoval(key)
+                state.recordMiss()
+                return nil
+            }
+            record.accessed = now
+            if let sliding = record.sliding { record.expires = now + sliding }
+            state.index.values[position] = record
+            state.recordHit()
+            if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
+                change.value = .write(record, inlineValue: inlineValue)
+                state.pending[key] = change
+                if let inlineValue { return (record, .staged(inlineValue), nil) }
+                return (record, .file, nil)
+            }
+            state.touched.insert(key)
+            return (record, record.isInline ? .manifest : .file, state.scheduleFlush(urgent: false, delay: delay))
+        }
+        guard let (record, source, flushDelay) = found else { return nil }
+        if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
+        let data: Data?
+        switch source {
+        case .staged(let value): data = value
+        case .manifest: data = reader.inlineValue(forKey: key)
+        case .file: data = try? FileStore.read(fileURL(forFileOf: key))
+        }
+        guard let data else {
+            // The value vanished: removed meanwhile, or its file deleted behind our back.
+            forget(key, ifStill: record)
+            return nil
+        }
+        return Entry(data: data, info: record.info(key: key))
+    }
+
+    /// Whether `key` has a value that has not expired. Does not count as an access.
+    ///
+    /// ```swift
+    /// if !cache.contains("a.png") { download() }
+    /// ```
+    public func contains(_ key: String) -> Bool {
+        info(forKey: key) != nil
+    }
+
+    /// What the cache knows about `key`, without reading its value or counting an access.
+    public func info(forKey key: String) -> EntryInfo? {
+        let now = self.now
+        if isReadOnly {
+            guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
+            return row.record.info(key: key)
+        }
+        return state.withLock { state in
+            guard !state.isClosed, let record = state.index[key], isLive(record, at: now) else { return nil }
+            return record.info(key: key)
+        }
+    }
+
+    /// The file holding the value of `key`, or `nil` when the value is missing, expired or
+    /// stored inline.
+    ///
+    /// ```swift
+    /// if let url = cache.fileURL(for: "movie.mp4") { player.play(url) }
+    /// ```
+    ///
+    /// The file belongs to the cache: read it, do not modify it. It may be deleted by a
+    /// later removal or trim.
+    public func fileURL(for key: String) -> URL? {
+        guard let info = info(forKey: key), info.storage == .file else { return nil }
+        return fileURL(forFileOf: key)
+    }
+
+    /// Every entry that has not expired, sorted by key.
+    public func entries() throws -> [EntryInfo] {
+        let now = self.now
+        let index = try currentIndex()
+        return index.filter { isLive($0.value, at: now) }
+            .map { $0.value.info(key: $0.key) }
+            .sorted { $0.key < $1.key }
+    }
+
+    /// Counts, bytes, hits and the oldest and newest entries.
+    ///
+    /// ```swift
+    /// let stats = try cache.statistics()
+    /// print(stats.count, stats.totalSize, stats.hitRatio ?? 0)
+    /// ```
+    public func statistics() throws -> Statistics {
+        let index = try currentIndex()
+        var statistics = Statistics(count: index.count, totalSize: 0, inlineCount: 0, fileCount: 0, hits: 0, misses: 0)
+        for record in index.values {
+            statistics.totalSize += record.size
+            if record.isInline { statistics.inlineCount += 1 } else { statistics.fileCount += 1 }
+            let created = Date(timeIntervalSince1970: record.created)
+            if statistics.oldest.map({ created < $0 }) ?? true { statistics.oldest = created }
+            if statistics.newest.map({ created > $0 }) ?? true { statistics.newest = created }
+        }
+        if isReadOnly {
+            (statistics.hits, statistics.misses) = try manifest.counters()
+        } else {
+            (statistics.hits, statistics.misses) = state.withLock { ($0.hits, $0.misses) }
+        }
+        return statistics
+    }
+
+    /// The number of entries, expired ones not yet swept included.
+    public var count: Int {
+        if isReadOnly { return (try? manifest.loadIndex().count) ?? 0 }
+        return state.withLock { $0.index.count }
+    }
+
+    /// The total size of the values in bytes (the manifest and file-system overhead aside).
+    public var totalSize: Int {
+        if isReadOnly { return (try? manifest.loadIndex().values.reduce(0) { $0 + $1.size }) ?? 0 }
+        return state.withLock { $0.totalSize }
+    }
+
+    /// The total size of the values whose key starts with `prefix`.
+    ///
+    /// ```swift
+    /// let userBytes = cache.totalSize(ofKeysWithPrefix: "user/42/")
+    /// ```
+    public func totalSize(ofKeysWithPrefix prefix: String) -> Int {
+        if isReadOnly {
+            let index = (try? manifest.loadIndex()) ?? [:]
+            return index.reduce(0) { $1.key.hasPrefix(prefix) ? $0 + $1.value.size : $0 }
+        }
+        return state.withLock { state in
+            state.index.reduce(0) { $1.key.hasPrefix(prefix) ? $0 + $1.value.size : $0 }
+        }
+    }
+
+    private func currentIndex() throws -> [String: DiskRecord] {
+        if isReadOnly { return try manifest.loadIndex() }
+        return state.withLock { $0.index }
+    }
+
+    private func readOnlyEntry(forKey key: String) -> Entry? {
+        guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
+        let data = row.inlineValue ?? (try? FileStore.read(fileURL(forFileOf: key)))
+        return data.map { Entry(data: $0, info: row.record.info(key: key)) }
+    }
+
+    /// Whether an entry may be returned: not expired, and not older than ``Limits/maxAge``.
+    func isLive(_ record: DiskRecord, at now: Double) -> Bool {
+        if record.isExpired(at: now) { return false }
+        if let maxAge = configuration.limits.maxAge, record.created + maxAge <= now { return false }
+        return true
+    }
+
+    /// Stages the removal of an entry whose value could not be read, unless it changed since.
+    private func forget(_ key: String, ifStill record: DiskRecord) {
+        let delay = state.withLock { state -> TimeInterval? in
+            guard state.index[key] == record else { return nil }
+            state.stageRemoval(key)
+            return state.scheduleFlush(urgent: false, delay: configuration.flushDelay)
+        }
+        if let delay { scheduleBackgroundFlush(after: delay) }
+    }
+}

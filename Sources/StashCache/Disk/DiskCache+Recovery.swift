@@ -1,0 +1,103 @@
+import Foundation
+import StashCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension DiskCache {
+    /// What opening a cache repaired: after a crash, a power cut or a hand-edited folder, the
+    /// manifest and the files are made to agree before the first read.
+    ///
+    /// ```swift
+    /// let cache = try DiskCache(directory: folder)
+    /// if cache.recovery.rebuiltManifest { print("the cache was corrupt and starts empty") }
+    /// ```
+    public struct Recovery: Sendable, Hashable {
+        /// The manifest was unreadable (corrupt, not a database, an unknown version) and was
+        /// replaced by an empty one; every file was deleted with it.
+        public var rebuiltManifest = false
+        /// Entries removed because their file was missing.
+        public var removedEntries = 0
+        /// Files deleted because no entry named them (a write cut short, a removal whose
+        /// file deletion never ran) or because they were temporary files.
+        public var removedFiles = 0
+        /// Entries whose recorded size was corrected from their file.
+        public var resizedEntries = 0
+
+        /// Whether nothing needed repair.
+        public var isClean: Bool { self == Recovery() }
+    }
+}
+
+/// What opening the manifest gave: the manifest, its index and counters, and the repairs.
+struct OpenedManifest {
+    var manifest: Manifest
+    var index: [String: DiskRecord]
+    var counters: (hits: Int, misses: Int)
+    var recovery: DiskCache.Recovery
+}
+
+extension DiskCache {
+    /// Opens the manifest for writing, rebuilding it when it is unreadable, and reconciles it
+    /// with the files.
+    static func openWriter(manifestURL: URL, filesDirectory: URL, log: @Sendable (String) -> Void) throws -> OpenedManifest {
+        var opened: OpenedManifest
+        do {
+            let manifest = try Manifest(url: manifestURL, readOnly: false)
+            opened = OpenedManifest(manifest: manifest, index: try manifest.loadIndex(), counters: try manifest.counters(), recovery: Recovery())
+        } catch let error as StashError where error.code == .corruptFile || error.code == .unsupportedVersion {
+            log("the manifest \(manifestURL.path) is unusable (\(error)); a cache is disposable, so it starts again empty")
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try FileStore.delete(URL(fileURLWithPath: manifestURL.path + suffix))
+            }
+            try FileStore.delete(filesDirectory)
+            try FileStore.createFolder(filesDirectory)
+            let manifest = try Manifest(url: manifestURL, readOnly: false)
+            opened = OpenedManifest(manifest: manifest, index: [:], counters: (0, 0), recovery: Recovery())
+            opened.recovery.rebuiltManifest = true
+        }
+        try reconcile(&opened, filesDirectory: filesDirectory)
+        if !opened.recovery.isClean, !opened.recovery.rebuiltManifest {
+            let recovery = opened.recovery
+            log("reconciled \(manifestURL.deletingLastPathComponent().path): removed \(recovery.removedEntries) entries with a missing file, \(recovery.removedFiles) orphan files, corrected \(recovery.resizedEntries) sizes")
+        }
+        return opened
+    }
+
+    /// Makes the manifest and `files/` agree: rows whose file is missing are deleted, files
+    /// no row names are deleted, and sizes are taken from the files.
+    private static func reconcile(_ opened: inout OpenedManifest, filesDirectory: URL) throws {
+        var expected: [String: String] = [:]
+        for (key, record) in opened.index where !record.isInline {
+            expected[DiskFileName.forKey(key)] = key
+        }
+        var present: Set<String> = []
+        for name in try FileStore.list(filesDirectory) {
+            if expected[name] != nil {
+                present.insert(name)
+            } else {
+                unlink(filesDirectory.appendingPathComponent(name).path)
+                opened.recovery.removedFiles += 1
+            }
+        }
+        var missing: [String] = []
+        var resized: [String: Int] = [:]
+        for (name, key) in expected {
+            guard present.contains(name) else {
+                missing.append(key)
+                continue
+            }
+            let size = (try? FileStore.size(of: filesDirectory.appendingPathComponent(name))).map(Int.init)
+            if let size, size != opened.index[key]?.size { resized[key] = size }
+        }
+        try opened.manifest.repair(removing: missing, resizing: resized)
+        for key in missing { opened.index[key] = nil }
+        for (key, size) in resized { opened.index[key]?.size = size }
+        opened.recovery.removedEntries = missing.count
+        opened.recovery.resizedEntries = resized.count
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import StashCore
+
+/// A cache of `Data` values on disk: small values inside an SQLite manifest, large ones in
+/// files, bounded by size, count, age and free disk space, with expiry.
+///
+/// ```swift
+/// let cache = try DiskCache(name: "images", in: sandbox)          // Library/Caches/images
+/// try cache.set(png, forKey: "https://example.com/a.png", expiry: .after(7 * 86_400))
+/// let data = cache.data(forKey: "https://example.com/a.png")
+/// let url = cache.fileURL(for: "https://example.com/a.png")      // …/files/<sha256>.png
+/// try await cache.trim()
+/// ```
+///
+/// **Layout.** `manifest.sqlite` (WAL) lists every entry: key, size, file name, creation,
+/// last access, expiry, a small metadata blob, and the value itself when it is at most
+/// ``Configuration/inlineThreshold`` bytes. Larger values live in `files/`, each named after
+/// the SHA-256 of its key plus the key's extension. `writer.lock` elects the writer.
+///
+/// **Speed.** Like Nuke's `DataCache`, writes are staged in memory and a background serial
+/// queue flushes them to the manifest in one transaction per ``Configuration/flushDelay``;
+/// reads see staged values first. Reads of inline values are one prepared-statement lookup;
+/// last-access updates ride with the next flush instead of costing a write per read. A
+/// file-backed value is written to its file (temporary file, then rename) before `set`
+/// returns; only its manifest row is staged.
+///
+/// **Durability.** A cache is disposable, so nothing is fsynced. A crash of the process loses
+/// the writes staged in the last ``Configuration/flushDelay`` (call ``flush()`` to write
+/// them now), never more: flushed entries survive. It never leaves a manifest entry whose
+/// file is missing nor an orphan file: a file is written before its row is committed and a
+/// row is deleted before its file, and opening the cache reconciles the two (which also
+/// absorbs a power cut rolling back the last commits). A corrupt manifest is rebuilt empty
+/// and logged. A full disk makes `set` throw ``StashCore/StashError/Code/diskFull``.
+///
+/// **Processes.** One process writes a cache folder at a time: a `flock` on `writer.lock`
+/// enforces it, and a second writer gets ``StashCore/StashError/Code/locked``. Other
+/// processes may open the folder with ``Access/readOnly``: they see what the writer has
+/// flushed.
+///
+/// **Threads.** Every method is safe from any thread. Sync methods never wait for
+/// housekeeping; `async` ones (``flush()``, ``trim()``, ``sweep()``, ``removeAll()``) run on
+/// the cache's background queue and return when their work is in the manifest.
+///
+/// Keep caches in the caches or temporary folder (``init(name:in:folder:configuration:)``
+/// insists); the folder is marked as excluded from backup.
+public final class DiskCache: Sendable {
+    /// The cache's folder.
+    public let directory: URL
+    /// The configuration the cache was opened with.
+    public let configuration: Configuration
+    /// What opening the cache had to repair.
+    public let recovery: Recovery
+
+    let filesDirectory: URL
+    let manifest: Manifest
+    let reader: ManifestReader
+    let state: LockedValue<DiskCacheState>
+    /// Held while a file takes its final name or is deleted, so that a deletion decided by a
+    /// flush never removes a file that a newer write just put in place.
+    let files = Lock()
+    let writerLock: LockedValue<FileLock?>
+    let queue = DispatchQueue(label: "StashCache.DiskCache.flush", qos: .utility)
+
+    /// Opens (creating it when needed) the cache in folder `name` of a sandbox's caches or
+    /// temporary folder.
+    ///
+    /// ```swift
+    /// let thumbnails = try DiskCache(name: "thumbnails", in: sandbox, folder: .temporary)
+    /// ```
+    ///
+    /// - throws: ``StashCore/StashError/Code/unsupportedLocation`` for another folder,
+    ///   ``StashCore/StashError/Code/invalidName`` for a bad name, and what
+    ///   ``init(directory:configuration:)`` throws.
+    public convenience init(name: String, in sandbox: Sandbox, folder: Sandbox.Folder = .caches, configuration: Configuration = Configuration()) throws {
+        guard folder == .caches || folder == .temporary else {
+            throw StashError(.unsupportedLocation, "a disk cache lives in the caches or temporary folder, not \(folder)", path: sandbox.path(for: folder).path)
+        }
+        try Sandbox.validate(name: name, what: "cache name")
+        let base = try sandbox.url(for: folder)
+        try self.init(directory: base.appendingPathComponent(name, isDirectory: true), configuration: configuration)
+    }
+
+    /// Opens (creating it when needed) the cache in `directory`.
+    ///
+    /// Opening a writer reconciles the manifest with the files (see ``recovery``) and
+    /// schedules a sweep of expired entries.
+    ///
+    /// - parameters:
+    ///   - directory: The cache's own folder. Prefer one inside the caches or temporary
+    ///     folder: the cache marks it as excluded from backup and may delete files in it.
+    ///   - configuration: Limits, expiry, clock, access.
+    /// - throws: ``StashCore/StashError/Code/locked`` when another writer has the folder,
+    ///   ``StashCore/StashError/Code/notFound`` for a read-only view of a cache that does
+    ///   not exist, ``StashCore/StashError/Code/permissionDenied`` or
+    ///   ``StashCore/StashError/Code/io`` when the folder is unusable.
+    public init(directory: URL, configuration: Configuration = Configuration()) throws {
+        let directory = directory.standardizedFileURL
+        self.directory = directory
+        self.configuration = configuration
+        filesDirectory = directory.appendingPathComponent("files", isDirectory: true)
+        let manifestURL = directory.appendingPathComponent("manifest.sqlite")
+        let now = configuration.clock.now.timeIntervalSince1970
+        let opened: OpenedManifest
+        switch configuration.access {
+        case .readWrite:
+            try FileStore.createFolder(directory)
+            try BackupExclusion.mark(directory)
+            try FileStore.createFolder(filesDirectory)
+            let lock = try FileLock(url: directory.appendingPathComponent("writer.lock"))
+            guard try lock.tryLock(.exclusive) else {
+                throw StashError(.locked, "another DiskCache, in this process or another, writes this cache; open it with access .readOnly for a read-only view", path: directory.path)
+            }
+            writerLock = LockedValue(lock)
+            opened = try DiskCache.openWriter(manifestURL: manifestURL, filesDirectory: filesDirectory, log: configuration.log)
+        case .readOnly:
+            guard FileStore.exists(manifestURL) else {
+                throw StashError(.notFound, "no disk cache here", path: directory.path)
+            }
+            writerLock = LockedValue(nil)
+            let manifest = try Manifest(url: manifestURL, readOnly: true)
+            opened = OpenedManifest(manifest: manifest, index: [:], counters: (0, 0), recovery: Recovery())
+        }
+        manifest = opened.manifest
+        recovery = opened.recovery
+        reader = try ManifestReader(url: manifestURL)
+        state = LockedValue(DiskCacheState(index: opened.index, hits: opened.counters.hits, misses: opened.counters.misses, now: now))
+        if configuration.access == .readWrite {
+            queue.async { [weak self] in self?.housekeep(force: true) }
+        }
+    }
+
+    deinit {
+        guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }
+        do { try flushNow() } catch { configuration.log("flush of a released cache failed: \(error)") }
+    }
+
+    /// Whether this instance only reads (``Access/readOnly``).
+    public var isReadOnly: Bool { configuration.access == .readOnly }
+
+    /// Flushes staged writes, then releases the manifest and the writer lock so that another
+    /// instance or process may write the folder. Later calls read nothing and throw
+    /// ``StashCore/StashError/Code/closed`` on writes. Idempotent.
+    ///
+    /// ```swift
+    /// cache.close()
+    /// let again = try DiskCache(directory: cache.directory)
+    /// ```
+    public func close() {
+        let wasOpen = state.withLock { state -> Bool in
+            defer { state.isClosed = true }
+            return !state.isClosed
+        }
+        guard wasOpen else { return }
+        if !isReadOnly {
+            queue.sync {
+                do { try flushNow() } catch { configuration.log("flush on close failed: \(error)") }
+            }
+        }
+        reader.close()
+        writerLock.withLock { $0 = nil }
+    }
+
+    var now: Double { configuration.clock.now.timeIntervalSince1970 }
+
+    func fileURL(forFileOf key: String) -> URL {
+        filesDirectory.appendingPathComponent(DiskFileName.forKey(key), isDirectory: false)
+    }
+}

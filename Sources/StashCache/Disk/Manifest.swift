@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+import StashCore
+
+/// The SQLite manifest of a disk cache, on its write connection.
+///
+/// One table, `entry`, holds every entry: key, size, file name (NULL when the value is
+/// inline), creation, last access, expiry, sliding window, metadata and the inline value,
+/// in that order so that loading the index never reads value pages. `counter` keeps hits
+/// and misses across launches. WAL with `synchronous = NORMAL`: a commit survives a process
+/// crash; a power cut may roll back the last commits, which reconciliation absorbs.
+final class Manifest: Sendable {
+    static let schemaVersion = 1
+
+    let url: URL
+    private let database: DatabaseQueue
+
+    /// Opens (creating it when missing) the manifest at `url`.
+    ///
+    /// - throws: ``StashError/Code/corruptFile`` when the file is not a usable manifest.
+    init(url: URL, readOnly: Bool) throws {
+        self.url = url
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        configuration.label = "StashCache.manifest"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            database = try DatabaseQueue(path: url.path, configuration: configuration)
+            if !readOnly { try createSchema() }
+            try database.read { db in
+                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                guard version == Manifest.schemaVersion else {
+                    throw StashError(.unsupportedVersion, "manifest version \(version), expected \(Manifest.schemaVersion)", path: url.path)
+                }
+            }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
+    private func createSchema() throws {
+        try database.write { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            guard version == 0 else { return }
+            try db.execute(sql: """
+                CREATE TABLE entry (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    size INTEGER NOT NULL,
+                    file TEXT,
+                    created REAL NOT NULL,
+                    accessed REAL NOT NULL,
+                    expires REAL,
+                    sliding REAL,
+                    metadata BLOB,
+                    data BLOB
+                );
+                CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+                PRAGMA user_version = \(Manifest.schemaVersion);
+                """)
+        }
+    }
+
+    /// Every entry but the inline values.
+    func loadIndex() throws -> [String: DiskRecord] {
+        do {
+            return try database.read { db in
+                var index: [String: DiskRecord] = [:]
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT key, size, file IS NULL, created, accessed, expires, sliding, metadata FROM entry"
+                )
+                while let row = try rows.next() {
+                    index[row[0]] = DiskRecord(
+                        size: row[1], isInline: row[2], created: row[3], accessed: row[4],
+                        expires: row[5], sliding: row[6], metadata: row[7]
+                    )
+                }
+                return index
+            }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
+    /// Hits and misses recorded by every writer so far.
+    func counters() throws -> (hits: Int, misses: Int) {
+        do {
+            return try database.read { db in
+                let hits = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'hits'") ?? 0
+                let misses = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'misses'") ?? 0
+                return (hits, misses)
+            }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
+    /// Writes one flush in one transaction.
+    func apply(_ batch: FlushBatch) throws {
+        do {
+            try database.write { db in
+                if !batch.writes.isEmpty {
+                    let upsert = try db.cachedStatement(sql: """
+                        INSERT OR REPLACE INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                    for write in batch.writes {
+                        let record = write.record
+                        upsert.setUncheckedArguments([
+                            write.key, record.size, record.isInline ? nil : DiskFileName.forKey(write.key),
+                            record.created, record.accessed, record.expires, record.sliding, record.metadata,
+                            record.isInline ? (write.inlineValue ?? Data()) : nil,
+                        ])
+                        try upsert.execute()
+                    }
+                }
+                if !batch.removals.isEmpty {
+                    let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?")
+                    for key in batch.removals {
+                        delete.setUncheckedArguments([key])
+                        try delete.execute()
+                    }
+                }
+                if !batch.touches.isEmpty {
+                    let touch = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE key = ?")
+                    for item in batch.touches {
+                        touch.setUncheckedArguments([item.accessed, item.expires, item.key])
+                        try touch.execute()
+                    }
+                }
+                if batch.hits != 0 || batch.misses != 0 {
+                    let count = try db.cachedStatement(sql: """
+                        INSERT INTO counter (name, value) VALUES (?, ?)
+                        ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
+                        """)
+                    for (name, value) in [("hits", batch.hits), ("misses", batch.misses)] where value != 0 {
+                        count.setUncheckedArguments([name, value])
+                        try count.execute()
+                    }
+                }
+            }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
+    /// Removes rows and corrects sizes found wrong by reconciliation, in one transaction.
+    func repair(removing keys: [String], resizing sizes: [String: Int]) throws {
+        guard !keys.isEmpty || !sizes.isEmpty else { return }
+        do {
+            try database.write { db in
+                for key in keys { try db.execute(sql: "DELETE FROM entry WHERE key = ?", arguments: [key]) }
+                for (key, size) in sizes {
+                    try db.execute(sql: "UPDATE entry SET size = ? WHERE key = ?", arguments: [size, key])
+                }
+            }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
+    /// Turns SQLite's errors into Stash's.
+    static func stashError(_ error: any Error, path: String) -> StashError {
+        if let error = error as? StashError { return error }
+        guard let error = error as? DatabaseError else { return StashError(.io, "\(error)", path: path) }
+        let code: StashError.Code
+        switch error.resultCode {
+        case .SQLITE_FULL: code = .diskFull
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH: code = .permissionDenied
+        case .SQLITE_BUSY, .SQLITE_LOCKED: code = .locked
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT, .SQLITE_ERROR, .SQLITE_SCHEMA: code = .corruptFile
+        default: code = .io
+        }
+        return StashError(code, error.message ?? "\(error)", path: path)
+    }
+}
+
+/// What one flush writes: the staged writes and removals, the access times of entries read
+/// since the last flush, and the hit counters.
+struct FlushBatch: Sendable {
+    var writes: [(key: String, record: DiskRecord, inlineValue: Data?)] = []
+    var removals: [String] = []
+    var touches: [(key: String, accessed: Double, expires: Double?)] = []
+    var hits = 0
+    var misses = 0
+
+    var isEmpty: Bool { writes.isEmpty && removals.isEmpty && touches.isEmpty && hits == 0 && misses == 0 }
+}

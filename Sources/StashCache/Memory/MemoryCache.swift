@@ -1,0 +1,180 @@
+import Foundation
+import StashCore
+
+/// A fast, thread-safe, least-recently-used memory cache with count, cost and age limits and
+/// per-entry expiry: NSCache done properly, on every platform.
+///
+/// ```swift
+/// let avatars = MemoryCache<String, Data>(configuration: .init(countLimit: 200, defaultExpiry: .after(600)))
+/// avatars.set(png, forKey: "ada")
+/// avatars["grace"] = other
+/// if let data = avatars.value(forKey: "ada") { show(data) }
+/// ```
+///
+/// - Every call is O(1) (amortised), except trims, `purge` and `removeAll`, which are
+///   O(entries removed), and `trim(toAge:)`, which looks at every entry.
+/// - A read makes the entry the most recently used; when a limit is exceeded, the least
+///   recently used entries leave first. The limits hold when each call returns, and no call
+///   ever returns an expired value.
+/// - Thread-safe: any thread may call any method. One lock guards the cache; it is never
+///   held while your code (the cost function, the eviction callback) runs, so both may call
+///   back into the cache. The clock is read under the lock, only by calls that need it: when
+///   no entry can expire, reads never consult it.
+/// - Nothing survives the process: this is memory only. Pair it with `DiskCache` (or use
+///   `HybridCache`) for persistence.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// The limits and hooks this cache was created with.
+    public let configuration: Configuration
+
+    @usableFromInline let state: LockedValue<MemoryCacheStorage<Key, Value>>
+    @usableFromInline let clock: any StashClock
+    @usableFromInline let costFunction: CostFunction?
+    @usableFromInline let onEvict: EvictionHandler?
+    @usableFromInline let defaultExpiry: Expiry
+
+    /// Creates an empty cache.
+    ///
+    /// ```swift
+    /// let cache = MemoryCache<Int, String>(configuration: .init(countLimit: 1000))
+    /// let testCache = MemoryCache<Int, String>(clock: ManualClock())
+    /// ```
+    ///
+    /// - parameters:
+    ///   - configuration: Limits, default expiry, cost function and eviction callback.
+    ///   - clock: Where expiry and age read the time; tests pass a `ManualClock`.
+    public init(configuration: Configuration = Configuration(), clock: any StashClock = SystemClock()) {
+        self.configuration = configuration
+        self.clock = clock
+        costFunction = configuration.cost
+        onEvict = configuration.onEvict
+        defaultExpiry = configuration.defaultExpiry
+        state = LockedValue(MemoryCacheStorage(
+            countLimit: configuration.countLimit,
+            costLimit: configuration.costLimit,
+            maxAge: configuration.maxAge,
+            reportsEvictions: configuration.onEvict != nil,
+            clock: clock
+        ))
+    }
+
+    /// The value for `key`, which becomes the most recently used entry; `nil` when there is
+    /// none or it has expired. A hit on a sliding entry extends its deadline.
+    ///
+    /// ```swift
+    /// if let user = users.value(forKey: id) { return user }
+    /// ```
+    @inlinable
+    public func value(forKey key: Key) -> Value? {
+        let (value, evicted) = state.withLock { storage in
+            (storage.value(forKey: key), storage.takeEvicted())
+        }
+        report(evicted)
+        return value
+    }
+
+    /// Stores `value` for `key` as the most recently used entry, replacing any previous one,
+    /// then evicts least recently used entries until the limits hold.
+    ///
+    /// ```swift
+    /// cache.set(thumbnail, forKey: url, cost: thumbnail.count, expiry: .after(300))
+    /// ```
+    ///
+    /// An expiry whose deadline has already passed removes the key's current value instead.
+    ///
+    /// - parameters:
+    ///   - value: The value to keep.
+    ///   - key: Its key.
+    ///   - cost: Its cost toward ``Configuration/costLimit``; by default the configuration's
+    ///     cost function decides (or 0 without one). Negative costs count as 0.
+    ///   - expiry: When it expires; by default ``Configuration/defaultExpiry``.
+    @inlinable
+    public func set(_ value: Value, forKey key: Key, cost: Int? = nil, expiry: Expiry? = nil) {
+        let cost = cost ?? costFunction?(key, value) ?? 0
+        let expiry = expiry ?? defaultExpiry
+        let now = clock.now.timeIntervalSinceReferenceDate
+        let evicted = state.withLock { storage in
+            storage.set(value, forKey: key, cost: cost, expiry: expiry, now: now)
+            return storage.takeEvicted()
+        }
+        report(evicted)
+    }
+
+    /// Removes the entry for `key` and returns its value (`nil` when there was none or it had
+    /// expired). This is not an eviction: the callback is not told.
+    ///
+    /// ```swift
+    /// let old = cache.removeValue(forKey: "ada")
+    /// ```
+    @inlinable
+    @discardableResult
+    public func removeValue(forKey key: Key) -> Value? {
+        let (value, evicted) = state.withLock { storage in
+            (storage.removeValue(forKey: key), storage.takeEvicted())
+        }
+        report(evicted)
+        return value
+    }
+
+    /// The value for `key`, as ``value(forKey:)``; assigning stores it with the default cost
+    /// and expiry, and assigning `nil` removes it.
+    ///
+    /// ```swift
+    /// cache["ada"] = avatar
+    /// cache["ada"] = nil
+    /// ```
+    @inlinable
+    public subscript(key: Key) -> Value? {
+        get { value(forKey: key) }
+        set {
+            if let newValue { set(newValue, forKey: key) } else { removeValue(forKey: key) }
+        }
+    }
+
+    /// Whether `key` has a live entry. Unlike a read, this does not change the recency order
+    /// nor count as a hit or a miss.
+    public func contains(_ key: Key) -> Bool {
+        withEvictionReport { $0.contains(key) }
+    }
+
+    /// The number of live entries.
+    public var count: Int {
+        withEvictionReport { storage in
+            storage.removeExpiredIfAny()
+            return storage.count
+        }
+    }
+
+    /// The total cost of the live entries.
+    public var totalCost: Int {
+        withEvictionReport { storage in
+            storage.removeExpiredIfAny()
+            return storage.totalCost
+        }
+    }
+
+    /// Removes every entry; the eviction callback hears of each with ``EvictionReason/removedAll``.
+    ///
+    /// ```swift
+    /// cache.removeAll() // at logout
+    /// ```
+    public func removeAll() {
+        withEvictionReport { $0.removeAll(reason: .removedAll) }
+    }
+
+    /// Runs `body` under the lock, then reports what it evicted once the lock is released.
+    @usableFromInline
+    func withEvictionReport<T>(_ body: (inout MemoryCacheStorage<Key, Value>) -> T) -> T {
+        let (result, evicted) = state.withLock { storage in
+            (body(&storage), storage.takeEvicted())
+        }
+        report(evicted)
+        return result
+    }
+
+    /// Tells the eviction callback about `evicted`. Never called with the lock held.
+    @inlinable
+    func report(_ evicted: ContiguousArray<MemoryCacheStorage<Key, Value>.Evicted>) {
+        guard !evicted.isEmpty, let onEvict else { return }
+        for entry in evicted { onEvict(entry.key, entry.value, entry.reason) }
+    }
+}

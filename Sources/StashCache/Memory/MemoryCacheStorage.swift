@@ -1,0 +1,277 @@
+import Foundation
+import StashCore
+
+/// The engine of ``MemoryCache``: a hash map into a doubly-linked recency list, kept in
+/// contiguous arrays and addressed by index.
+///
+/// Not thread-safe: ``MemoryCache`` only touches it under its lock. Entries live densely in
+/// `entries[0..<count]` (a removal moves the last entry into the hole), so there is no
+/// per-node object, no per-node reference counting, and the hot fields (key, value, links)
+/// stay apart from the cold ones (cost, write time, sliding interval).
+@usableFromInline
+struct MemoryCacheStorage<Key: Hashable, Value> {
+    /// The hot part of an entry: what a hit touches.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        /// The next less recently used entry, or -1 for the oldest.
+        @usableFromInline var older: Int
+        /// The next more recently used entry, or -1 for the newest.
+        @usableFromInline var newer: Int
+
+        @inlinable
+        init(key: Key, value: Value, older: Int, newer: Int) {
+            self.key = key
+            self.value = value
+            self.older = older
+            self.newer = newer
+        }
+    }
+
+    /// The cold part of an entry.
+    @usableFromInline
+    struct Metadata {
+        @usableFromInline var cost: Int
+        /// When the value was written, in seconds since the reference date.
+        @usableFromInline var written: Double
+        /// The sliding interval, or 0 when reads do not extend the deadline.
+        @usableFromInline var sliding: Double
+
+        @inlinable
+        init(cost: Int, written: Double, sliding: Double) {
+            self.cost = cost
+            self.written = written
+            self.sliding = sliding
+        }
+    }
+
+    /// An entry that left the cache on its own, waiting to be reported once the lock is released.
+    @usableFromInline
+    struct Evicted {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var reason: EvictionReason
+
+        @inlinable
+        init(key: Key, value: Value, reason: EvictionReason) {
+            self.key = key
+            self.value = value
+            self.reason = reason
+        }
+    }
+
+    @usableFromInline var slots: [Key: Int] = [:]
+    @usableFromInline var entries: ContiguousArray<Entry> = []
+    @usableFromInline var metadata: ContiguousArray<Metadata> = []
+    @usableFromInline var deadlines = DeadlineHeap()
+    @usableFromInline var newest = -1
+    @usableFromInline var oldest = -1
+    @usableFromInline var totalCost = 0
+    @usableFromInline var hits = 0
+    @usableFromInline var misses = 0
+    @usableFromInline var evictions = 0
+    @usableFromInline var pending: ContiguousArray<Evicted> = []
+
+    @usableFromInline let countLimit: Int
+    @usableFromInline let costLimit: Int
+    /// The maximum age in seconds, or infinity.
+    @usableFromInline let maxAge: Double
+    @usableFromInline let reportsEvictions: Bool
+    @usableFromInline let clock: any StashClock
+
+    @inlinable
+    init(countLimit: Int?, costLimit: Int?, maxAge: Double?, reportsEvictions: Bool, clock: any StashClock) {
+        self.countLimit = max(0, countLimit ?? .max)
+        self.costLimit = max(0, costLimit ?? .max)
+        self.maxAge = max(0, maxAge ?? .infinity)
+        self.reportsEvictions = reportsEvictions
+        self.clock = clock
+    }
+
+    @inlinable
+    var count: Int { entries.count }
+
+    @inlinable
+    var now: Double { clock.now.timeIntervalSinceReferenceDate }
+
+    // MARK: Reading
+
+    /// The value for `key`, now the most recently used; `nil` when absent or expired.
+    @inlinable
+    mutating func value(forKey key: Key) -> Value? {
+        var time = Double.nan
+        if !deadlines.isEmpty {
+            time = now
+            removeExpired(now: time)
+        }
+        guard let slot = slots[key] else {
+            misses &+= 1
+            return nil
+        }
+        hits &+= 1
+        if !time.isNaN, metadata[slot].sliding > 0 {
+            let entry = metadata[slot]
+            deadlines.setDeadline(min(time + entry.sliding, entry.written + maxAge), for: slot)
+        }
+        moveToNewest(slot)
+        return entries[slot].value
+    }
+
+    /// Whether `key` has a live entry; leaves the recency order and the statistics alone.
+    @inlinable
+    mutating func contains(_ key: Key) -> Bool {
+        removeExpiredIfAny()
+        return slots[key] != nil
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` as the most recently used entry, then enforces the limits.
+    @inlinable
+    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiry: Expiry, now: Double) {
+        if !deadlines.isEmpty { removeExpired(now: now) }
+        let deadline = min(expiry.deadline(fromReferenceSeconds: now), now + maxAge)
+        let sliding: Double
+        if case .sliding(let interval) = expiry { sliding = max(interval, .leastNonzeroMagnitude) } else { sliding = 0 }
+        if !(deadline > now) {
+            // Already expired (or a NaN interval): it replaces the old value with nothing.
+            if let slot = slots[key] { _ = remove(at: slot) }
+            return
+        }
+        let cost = max(0, cost)
+        let newSlot = entries.count
+        let slot = Self.slot(for: key, in: &slots, orNew: newSlot)
+        if slot == newSlot {
+            entries.append(Entry(key: key, value: value, older: newest, newer: -1))
+            metadata.append(Metadata(cost: cost, written: now, sliding: sliding))
+            if newest >= 0 { entries[newest].newer = slot } else { oldest = slot }
+            newest = slot
+        } else {
+            entries[slot].value = value
+            totalCost -= metadata[slot].cost
+            metadata[slot] = Metadata(cost: cost, written: now, sliding: sliding)
+            moveToNewest(slot)
+        }
+        totalCost += cost
+        if deadline < .infinity || !deadlines.isEmpty { deadlines.setDeadline(deadline, for: slot) }
+        enforceLimits()
+    }
+
+    /// The slot of `key`, recording `newSlot` for it when it has none, with one hash lookup.
+    @inlinable
+    static func slot(for key: Key, in slots: inout [Key: Int], orNew newSlot: Int) -> Int {
+        func claim(_ slot: inout Int) -> Int {
+            if slot < 0 { slot = newSlot }
+            return slot
+        }
+        return claim(&slots[key, default: -1])
+    }
+
+    /// Removes the entry for `key` and returns its value; an expired entry counts as absent.
+    @inlinable
+    mutating func removeValue(forKey key: Key) -> Value? {
+        removeExpiredIfAny()
+        guard let slot = slots[key] else { return nil }
+        return remove(at: slot).value
+    }
+
+    /// Drops least recently used entries until the count and cost limits hold.
+    @inlinable
+    mutating func enforceLimits() {
+        while entries.count > countLimit { evict(oldest, .countLimit) }
+        while totalCost > costLimit { evict(oldest, .costLimit) }
+    }
+
+    // MARK: Expiry
+
+    @inlinable
+    mutating func removeExpiredIfAny() {
+        if !deadlines.isEmpty { removeExpired(now: now) }
+    }
+
+    /// Drops every entry whose deadline has come.
+    @inlinable
+    mutating func removeExpired(now: Double) {
+        while let first = deadlines.first, first.deadline <= now {
+            evict(first.slot, .expired)
+        }
+    }
+
+    // MARK: Linking
+
+    /// Makes `slot` the most recently used entry.
+    @inlinable
+    mutating func moveToNewest(_ slot: Int) {
+        guard slot != newest else { return }
+        unlink(slot)
+        entries[slot].older = newest
+        entries[slot].newer = -1
+        entries[newest].newer = slot
+        newest = slot
+    }
+
+    /// Takes `slot` out of the recency list (it stays in `entries`).
+    @inlinable
+    mutating func unlink(_ slot: Int) {
+        let older = entries[slot].older
+        let newer = entries[slot].newer
+        if newer >= 0 { entries[newer].older = older } else { newest = older }
+        if older >= 0 { entries[older].newer = newer } else { oldest = newer }
+    }
+
+    // MARK: Removing
+
+    /// Removes the entry in `slot` and reports it as evicted for `reason`.
+    @inlinable
+    mutating func evict(_ slot: Int, _ reason: EvictionReason) {
+        let removed = remove(at: slot)
+        evictions &+= 1
+        if reportsEvictions {
+            pending.append(Evicted(key: removed.key, value: removed.value, reason: reason))
+        }
+    }
+
+    /// Removes the entry in `slot`, moving the last entry into the hole.
+    @inlinable
+    mutating func remove(at slot: Int) -> (key: Key, value: Value) {
+        unlink(slot)
+        deadlines.remove(slot)
+        totalCost -= metadata[slot].cost
+        let last = entries.count - 1
+        if slot != last {
+            entries.swapAt(slot, last)
+            metadata.swapAt(slot, last)
+            let older = entries[slot].older
+            let newer = entries[slot].newer
+            if older >= 0 { entries[older].newer = slot } else { oldest = slot }
+            if newer >= 0 { entries[newer].older = slot } else { newest = slot }
+            slots[entries[slot].key] = slot
+            deadlines.renumber(last, to: slot)
+        }
+        metadata.removeLast()
+        let removed = entries.removeLast()
+        slots.removeValue(forKey: removed.key)
+        return (removed.key, removed.value)
+    }
+
+    /// Hands over the entries evicted since the last call, to be reported outside the lock.
+    @inlinable
+    mutating func takeEvicted() -> ContiguousArray<Evicted> {
+        guard !pending.isEmpty else { return [] }
+        defer { pending = [] }
+        return pending
+    }
+}
+
+extension Expiry {
+    /// ``deadline(from:)`` in seconds since the reference date, infinity for `.never`.
+    @inlinable
+    func deadline(fromReferenceSeconds now: Double) -> Double {
+        switch self {
+        case .never: return .infinity
+        case .after(let seconds), .sliding(let seconds): return now + seconds
+        case .at(let date): return date.timeIntervalSinceReferenceDate
+        }
+    }
+}

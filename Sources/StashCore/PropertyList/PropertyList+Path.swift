@@ -1,0 +1,37 @@
+/// Where a value sits inside a property list, for error messages: `root["settings"][2]`.
+///
+/// Codecs keep a stack of components while they walk a value and only format it when they
+/// throw, so naming the place of a problem costs nothing on the happy path.
+struct PropertyListPath: Sendable, CustomStringConvertible {
+    enum Component: Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    var components: [Component] = []
+
+    mutating func push(_ key: String) { components.append(.key(key)) }
+    mutating func push(_ index: Int) { components.append(.index(index)) }
+    mutating func pop() { components.removeLast() }
+
+    var description: String {
+        var text = "root"
+        for component in components {
+            switch component {
+            case .key(let key): text += "[\"\(key)\"]"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    /// An ``StashError/Code/unsupportedValue`` error naming this place in its `key`.
+    func unsupported(_ reason: String) -> StashError {
+        StashError(.unsupportedValue, reason, key: description)
+    }
+
+    /// A ``StashError/Code/corruptFile`` error naming this place in its `key`.
+    func corrupt(_ reason: String) -> StashError {
+        StashError(.corruptFile, reason, key: description)
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import StashCore
+
+/// The state of one open suite: the log file, the in-memory index of its live records, the
+/// registered and volatile domains.
+///
+/// Not thread-safe by itself: ``Preferences`` keeps it behind its lock. Cross-process safety
+/// comes from the suite's file lock (`<file>.lock`, flock), taken around every append,
+/// compaction and catch-up, and from the change counter in the file's header, which every
+/// access compares with the last one seen.
+final class PreferencesEngine {
+    /// One live key: its value and where its record sits in the log.
+    struct Entry {
+        var value: PreferenceValue
+        /// Seconds since 1970 after which the value is gone.
+        var expiry: Double?
+        var offset: Int
+        var length: Int
+    }
+
+    let url: URL?
+    let durable: Bool
+    let clock: any StashClock
+    private let fileLock: FileLock?
+    var log: LogFile?
+
+    private(set) var index: [String: Entry] = [:]
+    /// Bytes of the records the index points at; the rest of the log is dead.
+    private(set) var liveBytes = 0
+    /// Where this process believes the log ends.
+    private(set) var localEnd = LogFile.headerSize
+    /// The header's change counter when this process last caught up.
+    private var knownCounter: UInt64 = 0
+    private let buffer = ByteBuffer()
+
+    var registered: [String: PreferenceValue] = [:]
+    var volatile: [String: PreferenceValue] = [:]
+    var recovery: Preferences.RecoveryReport?
+    var isClosed = false
+    /// The error of the last subscript set, which cannot throw.
+    var lastError: StashError?
+    /// Whether changes should be collected for observers.
+    var isObserved = false
+    /// Changes since the last drain, for observers.
+    var pendingChanges: [PreferenceChange] = []
+
+    /// An engine with no file: values live as long as the process.
+    init(clock: any StashClock) {
+        url = nil
+        durable = false
+        self.clock = clock
+        fileLock = nil
+    }
+
+    /// Opens (creating it if missing) the log at `url`, recovering from a torn or corrupt tail.
+    init(url: URL, durable: Bool, clock: any StashClock) throws {
+        self.url = url
+        self.durable = durable
+        self.clock = clock
+        try FileStore.createFolder(url.deletingLastPathComponent())
+        let fileLock = try FileLock(url: URL(fileURLWithPath: url.path + ".lock"))
+        self.fileLock = fileLock
+        try fileLock.withLock(.exclusive) { try openLog(isReopen: false) }
+    }
+
+    func close() {
+        log?.close()
+        log = nil
+        isClosed = true
+    }
+
+    // MARK: Reading
+
+    /// The stored value of `key`, unless it has expired.
+    @inline(__always)
+    func storedValue(_ key: String) -> PreferenceValue? {
+        guard let entry = index[key] else { return nil }
+        if let expiry = entry.expiry, expiry <= clock.now.timeIntervalSince1970 { return nil }
+        return entry.value
+    }
+
+    /// The value `key` resolves to: volatile, then stored, then registered.
+    @inline(__always)
+    func resolvedValue(_ key: String) -> PreferenceValue? {
+        if !volatile.isEmpty, let value = volatile[key] { return value }
+        if let value = storedValue(key) { return value }
+        return registered.isEmpty ? nil : registered[key]
+    }
+
+    /// The keys with a stored, unexpired value.
+    var storedKeys: [String] {
+        let now = clock.now.timeIntervalSince1970
+        return index.compactMap { key, entry in
+            if let expiry = entry.expiry, expiry <= now { return nil }
+            return key
+        }
+    }
+
+    // MARK: Seeing other processes
+
+    /// Catches up with what other processes appended since the last access. Cheap when
+    /// nothing changed: one load from the mapped header.
+    @inline(__always)
+    func refresh() throws {
+        guard let log else {
+            if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
+            return
+        }
+        guard log.changeCounter != knownCounter else { return }
+        try fileLock?.withLock(.exclusive) { try catchUp() }
+    }
+
+    /// Applies other processes' records; the file lock is held.
+    private func catchUp() throws {
+        guard let log else { return }
+        if log.isRetired {
+            // Another process compacted the log into a new file: read that one.
+            let previous = index
+            try openLog(isReopen: true)
+            if isObserved { reportDifferences(from: previous) }
+            return
+        }
+        let end = log.end
+        if end > log.mappedSize { try log.remap() }
+        let stop = scan(from: localEnd, to: min(end, log.mappedSize), byOtherProcess: true)
+        if stop < end {
+            // Only a damaged file gets here: keep what verified, like an open would.
+            log.end = stop
+            recordDamage(droppedBytes: end - stop, at: stop, reason: "a record written by another process failed its checksum")
+        }
+        localEnd = stop
+        knownCounter = log.changeCounter
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` (or removes the key, for `nil`), appending one record to the log.
+    ///
+    /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/unsupportedValue`` (a value
+    ///   too large), ``StashError/Code/diskFull``, ``StashError/Code/closed``.
+    func write(_ key: String, _ value: PreferenceValue?, expiry: Double? = nil) throws {
+        if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
+        let kind: Record.Kind = value == nil ? .remove : (expiry == nil ? .set : .setExpiring)
+        try buffer.encodeRecord(kind, key: key, value: value, expiry: expiry)
+        guard let log, let fileLock else {
+            apply(kind, key: key, value: value, expiry: expiry, offset: 0, length: buffer.count, byOtherProcess: false)
+            return
+        }
+        try fileLock.lock(.exclusive)
+        defer { fileLock.unlock() }
+        if log.changeCounter != knownCounter { try catchUp() }
+        try append(kind, key: key, value: value, expiry: expiry)
+    }
+
+    /// Removes every stored key with one record.
+    func removeAll() throws {
+        if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
+        try buffer.encodeRecord(.removeAll, key: "", value: nil, expiry: nil)
+        guard log != nil, let fileLock else {
+            apply(.removeAll, key: "", value: nil, expiry: nil, offset: 0, length: buffer.count, byOtherProcess: false)
+            return
+        }
+        try fileLock.lock(.exclusive)
+        defer { fileLock.unlock() }
+        if log?.changeCounter != knownCounter { try catchUp() }
+        try append(.removeAll, key: "", value: nil, expiry: nil)
+    }
+
+    /// Stores many values with one lock and one flush: for imports.
+    func write(_ values: [(key: String, value: PreferenceValue)]) throws {
+        if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
+        guard let log, let fileLock else {
+            for (key, value) in values { try write(key, value) }
+            return
+        }
+        try fileLock.lock(.exclusive)
+        defer { fileLock.unlock() }
+        if log.changeCounter != knownCounter { try catchUp() }
+        for (key, value) in values {
+            try buffer.encodeRecord(.set, key: key, value: value, expiry: nil)
+            try append(.set, key: key, value: value, expiry: nil, sync: false)
+        }
+        if durable { try self.log?.sync(metadata: true) }
+    }
+
+    /// Copies the encoded record in `buffer` to the end of the log; the file lock is held.
+    @inline(__always)
+    private func append(_ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?, sync: Bool = true) throws {
+        try reserve(buffer.count)
+        guard let log, let base = log.base else { throw StashError(.closed, "the log is not mapped", path: url?.path) }
+        let offset = localEnd
+        (base + offset).copyMemory(from: buffer.base, byteCount: buffer.count)
+        localEnd = offset + buffer.count
+        // The record is in place before the header says so: a reader (or a crash) never sees
+        // an end that covers a half-copied record.
+        log.end = localEnd
+        log.changeCounter &+= 1
+        knownCounter = log.changeCounter
+        apply(kind, key: key, value: value, expiry: expiry, offset: offset, length: buffer.count, byOtherProcess: false)
+        if sync && durable { try log.sync(metadata: false) }
+    }
+
+    /// Makes room for `count` more bytes: by compacting when most of the log is dead,
+    /// otherwise by growing the file.
+    private func reserve(_ count: Int) throws {
+        guard let log else { return }
+        let needed = localEnd + count
+        guard needed > log.mappedSize else { return }
+        let used = localEnd - LogFile.headerSize
+        if used > 0, used - liveBytes >= used / 2 {
+            try compactLocked(reserving: count)
+            if let log = self.log, localEnd + count <= log.mappedSize { return }
+        }
+        try grow(to: localEnd + count)
+    }
+
+    private func grow(to needed: Int) throws {
+        guard let log else { return }
+        let step = log.mappedSize < 8 << 20 ? max(log.mappedSize, LogFile.minimumSize) : 8 << 20
+        try log.grow(to: PreferencesEngine.pageRounded(max(needed, log.mappedSize + step)))
+        if durable { try log.sync(metadata: true) }
+    }
+
+    static func pageRounded(_ size: Int) -> Int { (size + 4095) & ~4095 }
+
+    // MARK: Index
+
+    /// Applies one record to the index and reports the change to observers.
+    func apply(
+        _ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?,
+        offset: Int, length: Int, byOtherProcess: Bool
+    ) {
+        switch kind {
+        case .set, .setExpiring:
+            guard let value else { return }
+            let entry = Entry(value: value, expiry: expiry, offset: offset, length: length)
+            if let old = index.updateValue(entry, forKey: key) { liveBytes -= old.length }
+            liveBytes += length
+            if isObserved { pendingChanges.append(PreferenceChange(key: key, value: value, isFromOtherProcess: byOtherProcess)) }
+        case .remove:
+            guard let old = index.removeValue(forKey: key) else { return }
+            liveBytes -= old.length
+            if isObserved { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
+        case .removeAll:
+            if isObserved {
+                for key in index.keys { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
+            }
+            index.removeAll(keepingCapacity: true)
+            liveBytes = 0
+        }
+    }
+
+    /// Reads and applies the records in `start..<end` and returns where verification stopped
+    /// (`end` when every record was intact).
+    func scan(from start: Int, to end: Int, byOtherProcess: Bool) -> Int {
+        guard let base = log?.base else { return start }
+        var offset = start
+        while offset < end, let record = Record.read(base, at: offset, limit: end) {
+            apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
+                  offset: offset, length: record.length, byOtherProcess: byOtherProcess)
+            offset += record.length
+        }
+        return offset
+    }
+
+    /// Rebuilds the index from the current file (after a compaction elsewhere or on open).
+    func resetIndex(end: Int, counter: UInt64) {
+        index.removeAll(keepingCapacity: true)
+        liveBytes = 0
+        localEnd = end
+        knownCounter = counter
+    }
+
+    func adopt(index newIndex: [String: Entry], liveBytes newLiveBytes: Int, end: Int, counter: UInt64) {
+        index = newIndex
+        liveBytes = newLiveBytes
+        localEnd = end
+        knownCounter = counter
+    }
+
+    /// Reports, to observers, every key whose value differs from `previous`.
+    private func reportDifferences(from previous: [String: Entry]) {
+        for (key, entry) in index where previous[key]?.value != entry.value {
+            pendingChanges.append(PreferenceChange(key: key, value: entry.value, isFromOtherProcess: true))
+        }
+        for key in previous.keys where index[key] == nil {
+            pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: true))
+        }
+    }
+
+    /// Runs `body` with the suite's file lock held (or directly, for an in-memory store).
+    func withFileLock<T>(_ body: () throws -> T) throws -> T {
+        guard let fileLock else { return try body() }
+        return try fileLock.withLock(.exclusive) {
+            if log?.changeCounter != knownCounter { try catchUp() }
+            return try body()
+        }
+    }
+}

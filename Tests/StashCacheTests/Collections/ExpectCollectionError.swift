@@ -1,0 +1,10 @@
+import StashCore
+import Testing
+
+/// Expects `body` to throw a ``StashError`` with `code`.
+func expectCollectionError<R>(
+    _ code: StashError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
+) {
+    let error = #expect(throws: StashError.self, sourceLocation: sourceLocation) { try body() }
+    #expect(error?.code == code, sourceLocation: sourceLocation)
+}

@@ -1,0 +1,149 @@
+import Foundation
+import StashCache
+import StashCore
+import StashTestSupport
+import Testing
+
+struct DiskCacheRecoveryTests {
+    @Test func aCorruptManifestIsRebuiltEmptyAndLogged() async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 10 }
+        try cache.set(.filled(1, 5), forKey: "inline")
+        try cache.set(.filled(2, 500), forKey: "file")
+        cache.close()
+        let manifest = fixture.directory.appendingPathComponent("manifest.sqlite")
+        for suffix in ["-wal", "-shm"] { try FileStore.delete(URL(fileURLWithPath: manifest.path + suffix)) }
+        try FileStore.write(Data(repeating: 0x5A, count: 8192), to: manifest)
+
+        let log = LockedLines()
+        let reopened = try DiskCache(directory: fixture.directory, configuration: fixture.configuration {
+            $0.log = { log.append($0) }
+        })
+        #expect(reopened.recovery.rebuiltManifest)
+        #expect(log.lines.contains { $0.contains("unusable") })
+        #expect(reopened.count == 0 && reopened.data(forKey: "inline") == nil)
+        #expect(try FileStore.list(fixture.directory.appendingPathComponent("files")).isEmpty)
+        try reopened.set(.filled(3, 500), forKey: "again")
+        try await reopened.flush()
+        reopened.close()
+        let third = try fixture.open()
+        #expect(third.recovery.isClean && third.data(forKey: "again") == .filled(3, 500))
+    }
+
+    @Test func aTruncatedManifestIsRebuilt() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        for index in 0..<200 { try cache.set(.filled(UInt8(index), 1000), forKey: "k\(index)") }
+        cache.close()
+        let manifest = fixture.directory.appendingPathComponent("manifest.sqlite")
+        let data = try FileStore.read(manifest)
+        try FileStore.write(data.prefix(data.count / 2) + Data(repeating: 0xFF, count: 4096), to: manifest)
+        let reopened = try fixture.open()
+        #expect(reopened.recovery.rebuiltManifest || reopened.count <= 200)
+        for entry in try reopened.entries() { #expect(reopened.data(forKey: entry.key)?.count == entry.size) }
+    }
+
+    @Test func aDeletedDataFileRemovesOnlyItsEntryOnReopen() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 10 }
+        try cache.set(.filled(1, 500), forKey: "gone.jpg")
+        try cache.set(.filled(2, 500), forKey: "kept.jpg")
+        try cache.set(.filled(3, 5), forKey: "inline")
+        let url = try #require(cache.fileURL(for: "gone.jpg"))
+        cache.close()
+        try FileStore.delete(url)
+
+        let reopened = try fixture.open { $0.inlineThreshold = 10 }
+        #expect(reopened.recovery.removedEntries == 1 && reopened.recovery.removedFiles == 0)
+        #expect(!reopened.contains("gone.jpg"))
+        #expect(reopened.data(forKey: "kept.jpg") == .filled(2, 500))
+        #expect(reopened.data(forKey: "inline") == .filled(3, 5))
+        reopened.close()
+        let inspection = try ManifestInspection(directory: fixture.directory)
+        #expect(inspection.rowsWithoutFile.isEmpty && inspection.orphanFiles.isEmpty)
+    }
+
+    @Test func aFileDeletedWhileOpenIsAMissAndItsEntryGoes() async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 10 }
+        try cache.set(.filled(1, 500), forKey: "gone")
+        try FileStore.delete(try #require(cache.fileURL(for: "gone")))
+        #expect(cache.data(forKey: "gone") == nil)
+        try await cache.flush()
+        #expect(cache.count == 0)
+    }
+
+    @Test func orphanAndTemporaryFilesAreDeletedOnReopen() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        try cache.set(.filled(1, 50_000), forKey: "big")
+        cache.close()
+        let files = fixture.directory.appendingPathComponent("files")
+        try FileStore.write(Data("stray".utf8), to: files.appendingPathComponent("0123abcd"))
+        try FileStore.write(Data("torn".utf8), to: files.appendingPathComponent(".0123abcd.x1.tmp"))
+        let reopened = try fixture.open()
+        #expect(reopened.recovery.removedFiles == 2)
+        #expect(try FileStore.list(files) == [SHA256.hexDigest(of: "big")])
+        #expect(reopened.data(forKey: "big")?.count == 50_000)
+    }
+
+    /// A child writes in a loop and is killed with SIGKILL at a random moment, several
+    /// times: each reopen must find every row's file, no orphan file, whole values, and
+    /// everything the child reported as flushed.
+    @Test func aWriterKilledMidWriteLeavesAConsistentCache() throws {
+        let fixture = DiskCacheFixture()
+        for round in 0..<4 {
+            let child = try ChildProcess.testHost("cache.write-loop", fixture.directory.path)
+            #expect(child.readLine() == "ready")
+            var lastFlushed = -1
+            let flushesBeforeKill = 1 + round
+            while lastFlushed < 0 || Int.random(in: 0..<flushesBeforeKill) != 0 {
+                guard let line = child.readLine(), line.hasPrefix("flushed ") else { break }
+                lastFlushed = Int(line.dropFirst("flushed ".count)) ?? -1
+            }
+            usleep(UInt32.random(in: 0...3_000))
+            child.kill()
+            #expect(child.wait() == 128 + SIGKILL)
+
+            let cache = try fixture.open { $0.inlineThreshold = 1024 }
+            for entry in try cache.entries() {
+                let data = try #require(cache.data(forKey: entry.key))
+                #expect(data.count == entry.size && isWrittenValue(data, key: entry.key), "torn value for \(entry.key)")
+            }
+            #expect(lastFlushed >= 49)
+            cache.close()
+            let inspection = try ManifestInspection(directory: fixture.directory)
+            #expect(inspection.rowsWithoutFile.isEmpty, "round \(round)")
+            #expect(inspection.orphanFiles.isEmpty, "round \(round)")
+        }
+    }
+}
+
+/// Whether `data` is one of the values `cache.write-loop` writes under `key`: the value of
+/// write `index` is `index % 256` repeated, 3,000 + `index % 500` bytes long for every third
+/// write and 10 + `index % 200` otherwise, under key `item-<index % 64>.bin`.
+private func isWrittenValue(_ data: Data, key: String) -> Bool {
+    guard let slot = Int(key.dropFirst("item-".count).dropLast(".bin".count)), let byte = data.first,
+          Set(data).count == 1 else { return false }
+    return stride(from: slot, to: 1_000_000, by: 64).contains { index in
+        UInt8(truncatingIfNeeded: index) == byte && data.count == (index % 3 == 0 ? 3000 + index % 500 : 10 + index % 200)
+    }
+}
+
+/// Log lines collected from any thread.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        storage.append(line)
+        lock.unlock()
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}

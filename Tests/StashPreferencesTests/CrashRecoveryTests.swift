@@ -1,0 +1,128 @@
+import Foundation
+import StashCore
+import StashTestSupport
+import Testing
+@testable import StashPreferences
+
+@Suite struct CrashRecoveryTests {
+    let folder = TemporaryFolder("prefs-crash")
+    var file: URL { folder.file("crash.stashprefs") }
+
+    @Test func everyAcknowledgedKeySurvivesSIGKILL() throws {
+        var acknowledged: [String] = []
+        for round in 0..<3 {
+            let child = try ChildProcess.testHost("preferences.write-loop", file.path, "r\(round)")
+            #expect(child.readLine() == "ready")
+            // Kill at a different point each round.
+            let target = 200 + round * 350
+            var seen = 0
+            while seen < target, let line = child.readLine() {
+                guard line.hasPrefix("set ") else { continue }
+                acknowledged.append(String(line.dropFirst(4)))
+                seen += 1
+            }
+            child.kill()
+            #expect(child.wait() == 128 + SIGKILL)
+            // Lines printed after the ones read may still be in the pipe: they were acknowledged too.
+            for line in child.readAllLines() where line.hasPrefix("set ") { acknowledged.append(String(line.dropFirst(4))) }
+
+            let prefs = try Preferences(url: file)
+            #expect(prefs.recoveryReport == nil)
+            for key in acknowledged {
+                let i = Int(key.split(separator: "-").last!)!
+                #expect(prefs.value(forKey: key, as: Int.self) == i, "\(key)")
+                #expect(prefs.string(forKey: key + ".text") == "\(key) is \(i)x")
+            }
+            prefs.close()
+        }
+        #expect(acknowledged.count >= 200 + 550 + 900)
+    }
+
+    /// Writes `count` keys, closes, and returns the file's bytes and the header's end.
+    func writeKeys(_ count: Int) throws -> (bytes: Data, end: Int) {
+        let prefs = try Preferences(url: file)
+        for i in 0..<count { try prefs.set("value \(i)", forKey: "key-\(i)") }
+        prefs.close()
+        let bytes = try FileStore.read(file)
+        let end = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 32, as: UInt64.self)) }
+        return (bytes, end)
+    }
+
+    func setHeaderEnd(_ bytes: inout Data, _ end: Int) {
+        withUnsafeBytes(of: UInt64(end).littleEndian) { bytes.replaceSubrange(32..<40, with: $0) }
+    }
+
+    func record(key: String, value: String) throws -> [UInt8] {
+        let buffer = ByteBuffer()
+        try buffer.encodeRecord(.set, key: key, value: .string(value), expiry: nil)
+        return Array(buffer.bytes)
+    }
+
+    @Test func aTornFinalRecordIsCutAndEverythingBeforeItKept() throws {
+        var (bytes, end) = try writeKeys(100)
+        // A power cut after the header reached the disk but before all of the record did.
+        let torn = try record(key: "torn", value: "this record is only half written")
+        bytes.replaceSubrange(end..<(end + torn.count / 2), with: torn[0..<(torn.count / 2)])
+        setHeaderEnd(&bytes, end + torn.count)
+        try FileStore.write(bytes, to: file)
+
+        let prefs = try Preferences(url: file)
+        let report = try #require(prefs.recoveryReport)
+        #expect(report.damageOffset == end)
+        #expect(report.droppedBytes == torn.count)
+        #expect(report.keptRecords == 100)
+        #expect(prefs.keys.count == 100)
+        #expect(prefs.string(forKey: "key-99") == "value 99")
+        #expect(prefs.object(forKey: "torn") == nil)
+        // The store is usable, and the next open is clean.
+        try prefs.set("after", forKey: "after")
+        prefs.close()
+        let again = try Preferences(url: file)
+        #expect(again.recoveryReport == nil)
+        #expect(again.keys.count == 101)
+    }
+
+    @Test func aCorruptRecordIsCutWithTheRecordsAfterIt() throws {
+        var (bytes, end) = try writeKeys(10)
+        let last = try record(key: "key-9", value: "value 9")
+        bytes[end - last.count + 14] ^= 0xFF
+        try FileStore.write(bytes, to: file)
+
+        let prefs = try Preferences(url: file)
+        #expect(prefs.recoveryReport?.keptRecords == 9)
+        #expect(prefs.keys.count == 9)
+        #expect(prefs.object(forKey: "key-9") == nil)
+        #expect(prefs.string(forKey: "key-8") == "value 8")
+    }
+
+    @Test func aTruncatedFileKeepsItsWholeRecords() throws {
+        let (bytes, end) = try writeKeys(20)
+        try FileStore.write(bytes.prefix(end - 3), to: file)
+        let prefs = try Preferences(url: file)
+        #expect(prefs.recoveryReport != nil)
+        #expect(prefs.keys.count == 19)
+        try prefs.set("again", forKey: "key-19")
+        #expect(prefs.string(forKey: "key-19") == "again")
+    }
+
+    @Test func aFileThatIsNotALogIsMovedAsideNotDeleted() throws {
+        let garbage = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try FileStore.write(garbage, to: file)
+        let prefs = try Preferences(url: file)
+        let report = try #require(prefs.recoveryReport)
+        let aside = try #require(report.movedAside)
+        #expect(try FileStore.read(aside) == garbage)
+        #expect(prefs.keys.isEmpty)
+        try prefs.set(1, forKey: "fresh")
+        prefs.close()
+        #expect(try Preferences(url: file).integer(forKey: "fresh") == 1)
+    }
+
+    @Test func aLogFromANewerFormatIsNotTouched() throws {
+        var (bytes, _) = try writeKeys(1)
+        withUnsafeBytes(of: UInt32(99).littleEndian) { bytes.replaceSubrange(8..<12, with: $0) }
+        try FileStore.write(bytes, to: file)
+        #expect(throws: StashError.self) { try Preferences(url: file) }
+        #expect(try FileStore.read(file) == bytes)
+    }
+}
