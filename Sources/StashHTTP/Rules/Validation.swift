@@ -44,7 +44,10 @@ enum Validation {
         let excluded = StorageRules.excludedNames(fields, mode: mode)
         let replacing = Set(fields.map(\.name).filter { !excluded.contains($0.canonicalName) })
         for name in replacing { updated.headerFields[values: name] = fields[values: name] }
+        // The age starts over from this exchange: an `Age` or `Date` the 304 lacks must not
+        // carry the old response's age forward.
         if fields[.age] == nil { updated.headerFields[.age] = nil }
+        if fields[.date] == nil { updated.headerFields[.date] = HTTPDate.format(responseTime) }
         let newExclusions = StorageRules.excludedNames(updated.headerFields, mode: mode)
         updated.headerFields = HTTPFields(updated.headerFields.filter { !newExclusions.contains($0.name.canonicalName) })
         updated.requestTime = requestTime

@@ -47,17 +47,24 @@ public final class HTTPCachingProxy: Sendable {
     /// let (head, body) = await proxy.respond(to: request, body: Data())
     /// ```
     public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {
+        // The cache sees the URL the client used, so that `Location` / `Content-Location`
+        // in client terms invalidate the right entries; the upstream sees its own.
+        let upstreamOrigin = (scheme: upstream.scheme ?? "http", authority: Self.authority(of: upstream))
+        let clientAuthority = request.authority ?? request.headerFields[.hostField] ?? upstreamOrigin.authority
         var outgoing = HTTPRequest(
-            method: request.method,
-            scheme: upstream.scheme ?? "http",
-            authority: Self.authority(of: upstream),
+            method: request.method, scheme: "http", authority: clientAuthority,
             path: Self.prefix(of: upstream) + (request.path ?? "/")
         )
         outgoing.headerFields = HopByHop.removing(from: request.headerFields, also: ["host", "content-length", "proxy-authorization"])
         let transport = transport
         do {
             let answer = try await cache.respond(to: outgoing, body: body) { request, body in
-                try await transport.send(request, body: body)
+                var upstreamRequest = request
+                upstreamRequest.scheme = upstreamOrigin.scheme
+                upstreamRequest.authority = upstreamOrigin.authority
+                var (response, data) = try await transport.send(upstreamRequest, body: body)
+                Self.relocate(&response, from: "\(upstreamOrigin.scheme)://\(upstreamOrigin.authority)", to: "http://\(clientAuthority)")
+                return (response, data)
             }
             return (Self.clientResponse(answer, method: request.method), answer.body)
         } catch {
@@ -67,6 +74,15 @@ public final class HTTPCachingProxy: Sendable {
             fields[.contentLength] = String(message.count)
             fields[.cacheStatus] = "stash; fwd=miss; detail=\"upstream unreachable\""
             return (HTTPResponse(status: .badGateway, headerFields: fields), request.method == .head ? Data() : message)
+        }
+    }
+
+    /// Rewrites upstream-absolute `Location` / `Content-Location` into the client's terms, as
+    /// reverse proxies do.
+    private static func relocate(_ response: inout HTTPResponse, from upstreamOrigin: String, to clientOrigin: String) {
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = response.headerFields[name], value.lowercased().hasPrefix(upstreamOrigin.lowercased()) else { continue }
+            response.headerFields[name] = clientOrigin + value.dropFirst(upstreamOrigin.count)
         }
     }
 
@@ -106,4 +122,6 @@ public final class HTTPCachingProxy: Sendable {
 extension HTTPField.Name {
     /// `Cache-Status` (RFC 9211).
     static let cacheStatus = HTTPField.Name("Cache-Status")!
+    /// `Host`, which an origin-form request carries instead of `:authority`.
+    static let hostField = HTTPField.Name("Host")!
 }

@@ -32,7 +32,8 @@ struct ResponseDirectiveTests {
         ]),
         Scenario(name: "stale-while-revalidate serves stale at once", steps: [
             Step(reply: .ok([("Cache-Control", "max-age=10, stale-while-revalidate=600")], body: "old"), contact: .plain),
-            Step(reply: .ok([("Cache-Control", "max-age=10, stale-while-revalidate=600")], body: "new"), advance: 20, contact: .none, body: "old"),
+            Step(reply: TestOrigin.Reply(fields: [("Cache-Control", "max-age=10, stale-while-revalidate=600")], body: "new", delay: 500),
+                 advance: 20, contact: .none, body: "old"),
         ]),
         Scenario(name: "stale-while-revalidate window ends", steps: [
             Step(reply: .ok([("Cache-Control", "max-age=10, stale-while-revalidate=30")]), contact: .plain),

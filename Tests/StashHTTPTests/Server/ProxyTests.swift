@@ -19,7 +19,10 @@ struct ProxyTests {
             let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
             let origin = try await TestOrigin.start(clock: clock)
             let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
-            let proxy = HTTPCachingProxy(upstream: URL(string: upstream ?? origin.base)!, cache: cache)
+            let proxy = HTTPCachingProxy(
+                upstream: URL(string: upstream ?? origin.base)!, cache: cache,
+                transport: AsyncHTTPClientTransport(timeout: .seconds(2))
+            )
             let ready = AsyncStream<Int>.makeStream()
             let server = Task { try await proxy.run(port: 0) { ready.continuation.yield($0) } }
             var iterator = ready.stream.makeAsyncIterator()
@@ -33,6 +36,18 @@ struct ProxyTests {
             return (response, String(decoding: data, as: UTF8.self))
         }
 
+        /// Runs `body` with a started proxy, stopping everything however `body` ends.
+        static func with(upstream: String? = nil, _ body: (Running) async throws -> Void) async throws {
+            let running = try await start(upstream: upstream)
+            do {
+                try await body(running)
+            } catch {
+                try? await running.stop()
+                throw error
+            }
+            try await running.stop()
+        }
+
         func stop() async throws {
             server.cancel()
             try await proxy.shutdown()
@@ -42,7 +57,7 @@ struct ProxyTests {
     }
 
     @Test func forwardsEveryMethodAndEndToEndField() async throws {
-        let running = try await Running.start()
+        try await Running.with { running in
         running.origin.set("/echo", .ok([("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"), ("Connection", "X-Hop"), ("X-Hop", "1")]))
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .options] {
             let (response, _) = try await running.send(method, "/echo?q=1", [
@@ -58,11 +73,11 @@ struct ProxyTests {
             #expect(seen.headerFields[HTTPField.Name("X-Private")!] == nil)
             #expect(seen.headerFields[HTTPField.Name("Keep-Alive")!] == nil)
         }
-        try await running.stop()
+        }
     }
 
     @Test func reportsCacheStatus() async throws {
-        let running = try await Running.start()
+        try await Running.with { running in
         running.origin.set("/status", .ok([("Cache-Control", "max-age=60")]))
         let (first, _) = try await running.send(.get, "/status")
         let (second, body) = try await running.send(.get, "/status")
@@ -70,13 +85,34 @@ struct ProxyTests {
         #expect(second.headerFields[HTTPField.Name("Cache-Status")!] == "stash; hit")
         #expect(second.headerFields[.age] == "0")
         #expect(body == "hello")
-        try await running.stop()
+        }
+    }
+
+    /// `Location` naming the upstream or the proxy itself, absolutely, invalidates the entry
+    /// the client knows by the proxy's URL.
+    @Test func absoluteLocationsInvalidateInClientTerms() async throws {
+        try await Running.with { running in
+            let fresh: [(String, String)] = [("Cache-Control", "max-age=600")]
+            running.origin.set("/one", .ok(fresh))
+            running.origin.set("/two", .ok(fresh))
+            _ = try await running.send(.get, "/one")
+            _ = try await running.send(.get, "/two")
+            running.origin.set("/post", .status(201, [
+                ("Location", "\(running.origin.base)/one"), ("Content-Location", "http://127.0.0.1:\(running.port)/two"),
+            ]))
+            let (created, _) = try await running.send(.post, "/post")
+            #expect(created.headerFields[.location] == "http://127.0.0.1:\(running.port)/one")
+            _ = try await running.send(.get, "/one")
+            _ = try await running.send(.get, "/two")
+            #expect(running.origin.requests("/one").count == 2)
+            #expect(running.origin.requests("/two").count == 2)
+        }
     }
 
     @Test func unreachableUpstreamIsBadGateway() async throws {
-        let running = try await Running.start(upstream: "http://127.0.0.1:9")
-        let (response, _) = try await running.send(.get, "/nowhere")
-        #expect(response.status == .badGateway)
-        try await running.stop()
+        try await Running.with(upstream: "http://127.0.0.1:9") { running in
+            let (response, _) = try await running.send(.get, "/nowhere")
+            #expect(response.status == .badGateway)
+        }
     }
 }

@@ -38,12 +38,19 @@ final class TestOrigin: Sendable {
         let server = try HTTPServerBuilder.http1().buildServer(
             configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: 0)),
             eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: Logger(label: "test-origin"),
+            logger: {
+                var logger = Logger(label: "test-origin")
+                logger.logLevel = .critical
+                return logger
+            }(),
             responder: { request, writer, channel in
                 guard let origin = holder.withLock({ $0 }) else { return }
                 for try await _ in request.body {}
+                // The delay comes before recording so that a request still in flight (a
+                // background revalidation) is not yet counted.
+                let pending = origin.reply(for: request.head)
+                if pending.delay > 0 { try await Task.sleep(for: .milliseconds(pending.delay)) }
                 let reply = origin.record(request.head)
-                if reply.delay > 0 { try await Task.sleep(for: .milliseconds(reply.delay)) }
                 if reply.disconnect {
                     channel.close(promise: nil)
                     return
@@ -81,9 +88,16 @@ final class TestOrigin: Sendable {
     /// The requests `path` has received.
     func requests(_ path: String) -> [HTTPRequest] { received.withLock { $0[path] ?? [] } }
 
+    private static func path(of request: HTTPRequest) -> String {
+        request.path.map { String($0.split(separator: "?", maxSplits: 1)[0]) } ?? "/"
+    }
+
+    private func reply(for request: HTTPRequest) -> Reply {
+        replies.withLock { $0[Self.path(of: request)] } ?? Reply(status: 404, body: "no reply set")
+    }
+
     private func record(_ request: HTTPRequest) -> Reply {
-        let path = request.path.map { String($0.split(separator: "?", maxSplits: 1)[0]) } ?? "/"
-        received.withLock { $0[path, default: []].append(request) }
-        return replies.withLock { $0[path] } ?? Reply(status: 404, body: "no reply set")
+        received.withLock { $0[Self.path(of: request), default: []].append(request) }
+        return reply(for: request)
     }
 }
