@@ -4,7 +4,7 @@ import StashCore
 
 /// YYCache's memory benchmark: 200,000 integer keys with 4-byte values, written, rewritten
 /// and read by `MemoryCache`, Foundation's `NSCache` and a plain `Dictionary` behind a lock
-/// (the ceiling: no recency, no limits). Same data, same order for all.
+/// (the ceiling: no recency, no limits). Same data, same order for all; best of three rounds.
 enum MemorySuite {
     static let suite = "memory"
 
@@ -32,51 +32,69 @@ enum MemorySuite {
         var get: (Int) -> Bool
     }
 
+    /// Rounds per case; each result is the best round, which filters out the noise of a
+    /// shared machine. Every round starts from fresh caches.
+    static let rounds = 3
+
     @Sendable static func run(_ context: BenchContext) async throws {
         let count = context.scaled(200_000)
         let workload = Workload(count: count)
-        let contenders = [
-            stash(workload, limit: count * 2), nsCache(workload), dictionaryBehindALock(workload),
-        ]
-
-        measureEach(contenders, "set", context, workload) { contender in
-            for key in workload.keys { contender.set(key) }
-            return count
+        var best = Timings()
+        for _ in 0..<rounds {
+            let contenders = [
+                stash(workload, limit: count * 2), nsCache(workload), dictionaryBehindALock(workload),
+            ]
+            best.time(contenders, "set", context, workload) { contender in
+                for key in workload.keys { contender.set(key) }
+                return count
+            }
+            best.time(contenders, "set-no-resize", context, workload) { contender in
+                for key in workload.keys { contender.set(key) }
+                return count
+            }
+            best.time(contenders, "get-sequential", context, workload) { contender in
+                var found = 0
+                for key in workload.keys where contender.get(key) { found += 1 }
+                return found
+            }
+            best.time(contenders, "get-random", context, workload) { contender in
+                var found = 0
+                for key in workload.randomOrder where contender.get(key) { found += 1 }
+                return found
+            }
+            best.time(contenders, "get-miss", context, workload) { contender in
+                var found = 0
+                for key in workload.missingKeys where contender.get(key) { found += 1 }
+                return count - found
+            }
         }
-        measureEach(contenders, "set-no-resize", context, workload) { contender in
-            for key in workload.keys { contender.set(key) }
-            return count
-        }
-        measureEach(contenders, "get-sequential", context, workload) { contender in
-            var found = 0
-            for key in workload.keys where contender.get(key) { found += 1 }
-            return found
-        }
-        measureEach(contenders, "get-random", context, workload) { contender in
-            var found = 0
-            for key in workload.randomOrder where contender.get(key) { found += 1 }
-            return found
-        }
-        measureEach(contenders, "get-miss", context, workload) { contender in
-            var found = 0
-            for key in workload.missingKeys where contender.get(key) { found += 1 }
-            return count - found
+        for result in best.results {
+            context.reporter.record(BenchResult(suite: suite, case: result.case, impl: result.impl, ops: count, seconds: result.seconds))
         }
     }
 
-    /// Times `body` for each contender in turn; `body` returns how many operations behaved as
-    /// expected (hits, or misses for `get-miss`), which must be all of them.
-    static func measureEach(
-        _ contenders: [Contender], _ name: String, _ context: BenchContext, _ workload: Workload,
-        _ body: (Contender) -> Int
-    ) {
-        for contender in contenders {
-            var expected = 0
-            context.measure(suite: suite, case: name, impl: contender.name, ops: workload.keys.count) {
-                expected = body(contender)
-            }
-            if expected != workload.keys.count {
-                context.reporter.note("warning: \(contender.name) \(name): \(expected) of \(workload.keys.count) as expected")
+    /// The best time of each case and implementation, in the order first measured.
+    struct Timings {
+        var results: [(case: String, impl: String, seconds: Double)] = []
+
+        /// Times `body` for each contender in turn; `body` returns how many operations behaved
+        /// as expected (hits, or misses for `get-miss`), which must be all of them.
+        mutating func time(
+            _ contenders: [Contender], _ name: String, _ context: BenchContext, _ workload: Workload,
+            _ body: (Contender) -> Int
+        ) {
+            for contender in contenders {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let expected = body(contender)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                if expected != workload.keys.count {
+                    context.reporter.note("warning: \(contender.name) \(name): \(expected) of \(workload.keys.count) as expected")
+                }
+                if let index = results.firstIndex(where: { $0.case == name && $0.impl == contender.name }) {
+                    results[index].seconds = min(results[index].seconds, seconds)
+                } else {
+                    results.append((name, contender.name, seconds))
+                }
             }
         }
     }
