@@ -18,9 +18,11 @@ import StashCore
 /// methods, `HEAD` from stored `GET`, `stale-while-revalidate` and `stale-if-error`.
 /// Partial responses (`206`) are never stored and `Range` requests go to the origin.
 ///
-/// - Durability: every stored response is written to `directory` by an atomic rename, so a
-///   crash leaves each URL's entry either old or new, never torn; a power cut may lose
-///   recent entries. Without a `directory` the cache lives in memory only.
+/// - Durability: with a `directory`, responses are kept in a StashCache `HybridCache`
+///   (decoded in memory, encoded in a `DiskCache` on disk), which never leaves a torn entry;
+///   a crash of the process loses at most the stores of the last 50 ms (``flush()`` writes
+///   them at once). One `HTTPCache` writes a folder at a time. Without a `directory` the
+///   cache lives in memory only.
 /// - Thread safety: all methods may be called from any thread or task concurrently.
 public final class HTTPCache: Sendable {
     /// Private (one user) or shared (a proxy).
@@ -68,8 +70,11 @@ public final class HTTPCache: Sendable {
         self.diskCapacity = directory == nil ? 0 : max(0, diskCapacity)
         self.collapsesRequests = collapsesRequests
         self.clock = clock
-        let disk = try directory.map { try DiskResponseStorage(folder: $0, capacity: diskCapacity) }
-        storage = TieredResponseStorage(memory: MemoryResponseStorage(capacity: memoryCapacity), disk: disk)
+        if let directory {
+            storage = try HybridResponseStorage(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory)
+        } else {
+            storage = MemoryResponseStorage(capacity: memoryCapacity)
+        }
     }
 
     /// Opens the cache in a sandbox's `Caches/HTTPCache` folder.
@@ -94,8 +99,30 @@ public final class HTTPCache: Sendable {
     /// Bytes held on disk now.
     public var currentDiskUsage: Int { storage.diskUsage }
 
-    /// Forgets every stored response.
-    public func removeAllResponses() { storage.removeAll() }
+    /// Forgets every stored response, in memory and on disk.
+    ///
+    /// ```swift
+    /// await cache.removeAllResponses()
+    /// ```
+    public func removeAllResponses() async { await storage.removeAll() }
+
+    /// Writes stored responses still staged in memory to disk now.
+    ///
+    /// ```swift
+    /// try await cache.flush()
+    /// ```
+    ///
+    /// - throws: ``StashCore/StashError`` when the disk cannot be written.
+    public func flush() async throws { try await storage.flush() }
+
+    /// Flushes and releases the cache folder, so that another `HTTPCache` (in this process
+    /// or another) may open it. Later stores are dropped; lookups miss.
+    ///
+    /// ```swift
+    /// cache.close()
+    /// let reopened = try HTTPCache(directory: folder)
+    /// ```
+    public func close() { storage.close() }
 
     /// Forgets the responses stored for `request`'s URL (every variant).
     public func removeResponses(for request: HTTPRequest) {

@@ -50,12 +50,14 @@ extension Tour {
             _ = try await client.send(post)
             show("after POST /news (invalidated, fetched again)", try await client.send(news))
             tour.say("Statistics: \(cache.statistics)")
+            try await cache.flush()
             tour.showFiles(under: tour.sandbox.caches.appendingPathComponent("HTTPCache"))
         } catch {
             try? await transport.shutdown()
             server.cancel()
             throw error
         }
+        cache.close()
         try await transport.shutdown()
         server.cancel()
     }

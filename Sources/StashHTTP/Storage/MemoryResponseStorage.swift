@@ -43,6 +43,8 @@ final class MemoryResponseStorage: ResponseStorage {
     }
 
     func removeAll() { state.withLock { $0 = State() } }
+    func flush() {}
+    func close() {}
 
     var memoryUsage: Int { state.withLock { $0.totalCost } }
     var diskUsage: Int { 0 }

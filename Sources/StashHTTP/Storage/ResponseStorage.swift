@@ -6,7 +6,11 @@ protocol ResponseStorage: Sendable {
     /// Replaces the variants of `key`; an empty array removes the key.
     func setVariants(_ variants: [StoredResponse], for key: String)
     /// Forgets everything.
-    func removeAll()
+    func removeAll() async
+    /// Writes staged entries to disk now.
+    func flush() async throws
+    /// Flushes and releases the storage; later writes are dropped.
+    func close()
     /// Bytes currently held in memory.
     var memoryUsage: Int { get }
     /// Bytes currently held on disk.

@@ -5,7 +5,8 @@ import Stash
 /// Scenarios named "http.…".
 let httpScenarios: [String: Scenario] = [
     // http.store-loop FOLDER: stores responses for /item/0, /item/1, … in an HTTPCache on
-    // disk, printing "stored N" after each store returns, until killed.
+    // disk, printing "stored N" after each store returns and "flushed N" after every tenth
+    // store has been flushed, until killed.
     "http.store-loop": { arguments in
         guard let folder = arguments.first else { throw StashError(.invalidKey, "usage: http.store-loop FOLDER") }
         let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 256 << 20, directory: URL(fileURLWithPath: folder))
@@ -19,6 +20,10 @@ let httpScenarios: [String: Scenario] = [
             let body = Data(repeating: UInt8(truncatingIfNeeded: index), count: 16_384 + index)
             cache.storeResponse(HTTPResponse(status: .ok, headerFields: fields), body: body, for: request)
             report("stored \(index)")
+            if index % 10 == 9 {
+                try await cache.flush()
+                report("flushed \(index)")
+            }
             index += 1
         }
     },
