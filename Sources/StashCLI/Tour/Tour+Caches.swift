@@ -39,7 +39,7 @@ extension Tour {
         try store.set(["A-1"], for: orders)
         clock.advance(by: 900)
         if let cached = store.value(for: products) {
-            tour.say("  products \(cached.value), \(Int(cached.age)) s old, stale: \(cached.isStale)")
+            tour.say("  products \(cached.value), \(Int(cached.age.rounded())) s old, stale: \(cached.isStale)")
         }
         tour.say("  user 42 holds \(store.size(of: .user("42"))) bytes; logging out clears them:")
         let removed = try await store.clear(.user("42"))

@@ -45,10 +45,15 @@ extension DiskCache {
             state.index.values[position] = record
             state.recordHit()
             if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
+                // A new sequence number: a flush already writing the older record must not
+                // clear this one, or the new access date and deadline would never be saved.
+                state.sequence += 1
                 change.value = .write(record, inlineValue: inlineValue)
+                change.sequence = state.sequence
                 state.pending[key] = change
-                if let inlineValue { return (record, .staged(inlineValue), nil) }
-                return (record, .file, nil)
+                let flushDelay = state.scheduleFlush(urgent: false, delay: delay)
+                if let inlineValue { return (record, .staged(inlineValue), flushDelay) }
+                return (record, .file, flushDelay)
             }
             state.touched.insert(key)
             return (record, record.isInline ? .manifest : .file, state.scheduleFlush(urgent: false, delay: delay))

@@ -26,7 +26,8 @@ import StashCore
 ///
 /// **Durability.** A cache is disposable, so nothing is fsynced. A crash of the process loses
 /// the writes staged in the last ``Configuration/flushDelay`` (call ``flush()`` to write
-/// them now), never more: flushed entries survive. It never leaves a manifest entry whose
+/// them now; ``close()`` and releasing the cache flush too), never more: flushed entries
+/// survive. It never leaves a manifest entry whose
 /// file is missing nor an orphan file: a file is written before its row is committed and a
 /// row is deleted before its file, and opening the cache reconciles the two (which also
 /// absorbs a power cut rolling back the last commits). A corrupt manifest is rebuilt empty
