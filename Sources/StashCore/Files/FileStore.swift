@@ -48,18 +48,9 @@ public enum FileStore {
                 total += n
             }
         }
+        // Files are replaced by rename, never grown in place, so the size fstat saw is the
+        // size to read; a file cut short meanwhile is returned as far as it goes.
         if total < data.count { data.removeSubrange(total...) }
-        // A file that grew since fstat (a writer appending) is read to its end.
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StashError.posix("read", path: path)
-            }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-        }
         return data
     }
 
