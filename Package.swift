@@ -48,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "StashCache",
-            dependencies: ["StashCore", "StashSQL", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .target(name: "StashPreferences", dependencies: ["StashCore"], swiftSettings: strictSettings),
