@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Stash
 import StashHTTPAsyncClient
 
@@ -24,7 +25,8 @@ extension Tour {
         let app = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) }
+            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) },
+            logger: Tour.quietLogger
         )
         let server = Task { try await app.run() }
         var ports = ready.stream.makeAsyncIterator()
@@ -68,4 +70,14 @@ private final class LockedCounter: Sendable {
     private let count = LockedValue(1)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
+}
+
+extension Tour {
+    /// The loopback origin's server logs only what would stop the tour, so that its start and
+    /// shutdown lines do not interleave with what the tour prints.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "stash.tour.origin")
+        logger.logLevel = .critical
+        return logger
+    }
 }
