@@ -5,9 +5,15 @@ import StashCore
 /// registered and volatile domains.
 ///
 /// Not thread-safe by itself: ``Preferences`` keeps it behind its lock. Cross-process safety
-/// comes from the suite's file lock (`<file>.lock`, flock), taken around every append,
+/// comes from the suite's file lock (`<file>.lock`, flock), held for every append,
 /// compaction and catch-up, and from the change counter in the file's header, which every
 /// access compares with the last one seen.
+///
+/// The file lock lingers: once taken, it stays held for ``lockLinger`` so that a burst of
+/// sets pays for two flock calls once, not per set (they were half the cost of a set).
+/// Another process waits at most that long; the lock is still released when the process
+/// dies, and every record is complete in the log before the header counts it, so a crash
+/// while the lock is held loses nothing that was acknowledged.
 final class PreferencesEngine {
     /// One live key: its value and where its record sits in the log.
     struct Entry {
@@ -21,7 +27,14 @@ final class PreferencesEngine {
     let url: URL?
     let durable: Bool
     let clock: any StashClock
-    private let fileLock: FileLock?
+    private let fileLock: SuiteLock?
+    /// Whether this engine holds the file lock (between a write and the linger's end).
+    private var holdsFileLock = false
+    /// Arranges for ``releaseFileLock()`` to run after ``lockLinger``; without it (while
+    /// opening, for instance) the lock is released as soon as the work is done.
+    var scheduleRelease: (@Sendable () -> Void)?
+    /// How long the file lock stays held after a write, for the writes that follow.
+    static let lockLinger: TimeInterval = 0.001
     var log: LogFile?
 
     private(set) var index: [String: Entry] = [:]
@@ -58,12 +71,12 @@ final class PreferencesEngine {
         self.durable = durable
         self.clock = clock
         try FileStore.createFolder(url.deletingLastPathComponent())
-        let fileLock = try FileLock(url: URL(fileURLWithPath: url.path + ".lock"))
-        self.fileLock = fileLock
-        try fileLock.withLock(.exclusive) { try openLog(isReopen: false) }
+        fileLock = try SuiteLock(url: URL(fileURLWithPath: url.path + ".lock"))
+        try withFileLock { try openLog(isReopen: false) }
     }
 
     func close() {
+        releaseFileLock()
         log?.close()
         log = nil
         isClosed = true
@@ -107,7 +120,7 @@ final class PreferencesEngine {
             return
         }
         guard log.changeCounter != knownCounter else { return }
-        try fileLock?.withLock(.exclusive) { try catchUp() }
+        try withFileLock {}
     }
 
     /// Applies other processes' records; the file lock is held.
@@ -145,45 +158,38 @@ final class PreferencesEngine {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
         let kind: Record.Kind = value == nil ? .remove : (expiry == nil ? .set : .setExpiring)
         try buffer.encodeRecord(kind, key: key, value: value, expiry: expiry)
-        guard let log, let fileLock else {
+        guard log != nil, fileLock != nil else {
             apply(kind, key: key, value: value, expiry: expiry, offset: 0, length: buffer.count, byOtherProcess: false)
             return
         }
-        try fileLock.lock(.exclusive)
-        defer { fileLock.unlock() }
-        if log.changeCounter != knownCounter { try catchUp() }
-        try append(kind, key: key, value: value, expiry: expiry)
+        try withFileLock { try append(kind, key: key, value: value, expiry: expiry) }
     }
 
     /// Removes every stored key with one record.
     func removeAll() throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
         try buffer.encodeRecord(.removeAll, key: "", value: nil, expiry: nil)
-        guard log != nil, let fileLock else {
+        guard log != nil, fileLock != nil else {
             apply(.removeAll, key: "", value: nil, expiry: nil, offset: 0, length: buffer.count, byOtherProcess: false)
             return
         }
-        try fileLock.lock(.exclusive)
-        defer { fileLock.unlock() }
-        if log?.changeCounter != knownCounter { try catchUp() }
-        try append(.removeAll, key: "", value: nil, expiry: nil)
+        try withFileLock { try append(.removeAll, key: "", value: nil, expiry: nil) }
     }
 
     /// Stores many values with one lock and one flush: for imports.
     func write(_ values: [(key: String, value: PreferenceValue)]) throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
-        guard let log, let fileLock else {
+        guard log != nil, fileLock != nil else {
             for (key, value) in values { try write(key, value) }
             return
         }
-        try fileLock.lock(.exclusive)
-        defer { fileLock.unlock() }
-        if log.changeCounter != knownCounter { try catchUp() }
-        for (key, value) in values {
-            try buffer.encodeRecord(.set, key: key, value: value, expiry: nil)
-            try append(.set, key: key, value: value, expiry: nil, sync: false)
+        try withFileLock {
+            for (key, value) in values {
+                try buffer.encodeRecord(.set, key: key, value: value, expiry: nil)
+                try append(.set, key: key, value: value, expiry: nil, sync: false)
+            }
+            if durable { try log?.sync(metadata: true) }
         }
-        if durable { try self.log?.sync(metadata: true) }
     }
 
     /// Copies the encoded record in `buffer` to the end of the log; the file lock is held.
@@ -291,12 +297,25 @@ final class PreferencesEngine {
         }
     }
 
-    /// Runs `body` with the suite's file lock held (or directly, for an in-memory store).
+    /// Runs `body` with the suite's file lock held, once caught up with other processes
+    /// (or directly, for an in-memory store). The lock then lingers (see ``lockLinger``).
+    @inline(__always)
     func withFileLock<T>(_ body: () throws -> T) throws -> T {
         guard let fileLock else { return try body() }
-        return try fileLock.withLock(.exclusive) {
-            if log?.changeCounter != knownCounter { try catchUp() }
-            return try body()
+        if !holdsFileLock {
+            try fileLock.lock()
+            holdsFileLock = true
+            scheduleRelease?()
         }
+        defer { if scheduleRelease == nil { releaseFileLock() } }
+        if log?.changeCounter != knownCounter { try catchUp() }
+        return try body()
+    }
+
+    /// Lets other processes have the file lock (the linger's end, or closing).
+    func releaseFileLock() {
+        guard holdsFileLock else { return }
+        fileLock?.unlock()
+        holdsFileLock = false
     }
 }

@@ -31,7 +31,9 @@ import StashCore
 /// **Threads and processes.** Every method is thread-safe. Several processes (and several
 /// instances in one process) may use one suite: appends take the suite's file lock, and
 /// every access first looks at the change counter in the file's header, so each sees the
-/// others' writes on its next access, and observers see them within ``watchInterval``.
+/// others' writes on its next access, and observers see them within ``watchInterval``. A
+/// store keeps the file lock for a millisecond after a set, so that a burst of sets takes
+/// it once; another process's access to a changed suite waits at most that long.
 public final class Preferences: Sendable {
     /// How a store writes.
     public struct Options: OptionSet, Sendable, Hashable {
@@ -138,7 +140,17 @@ public final class Preferences: Sendable {
         self.suite = suite
         self.url = url
         self.options = options
-        engine = LockedValue(try PreferencesEngine(url: url, durable: options.contains(.durable), clock: clock))
+        let engine = LockedValue(try PreferencesEngine(url: url, durable: options.contains(.durable), clock: clock))
+        // The file lock lingers after a write for the writes that follow; this lets it go.
+        engine.withLock {
+            $0.scheduleRelease = { [weak engine] in
+                guard let engine else { return }
+                DispatchQueue.global().asyncAfter(deadline: .now() + PreferencesEngine.lockLinger) { [weak engine] in
+                    engine?.withLock { $0.releaseFileLock() }
+                }
+            }
+        }
+        self.engine = engine
     }
 
     /// A store that keeps its values in memory only: for previews and tests.
