@@ -9,11 +9,16 @@ extension DiskCache {
     /// ```
     ///
     /// Staged writes are seen at once. A hit updates the last-access date (and extends a
-    /// sliding expiry) in memory; the next flush records it. An expired entry is never
-    /// returned and its removal is staged.
+    /// sliding expiry) in memory, in steps of ``accessDateResolution``; the next flush
+    /// records it. An expired entry is never returned and its removal is staged.
     public func data(forKey key: String) -> Data? {
         entry(forKey: key)?.data
     }
+
+    /// How far apart two reads of an entry must be for the second to move its last-access
+    /// date (and sliding deadline) again: least-recently-used order and sliding expiry are
+    /// kept to the second, as in most disk caches, rather than to the read.
+    public static let accessDateResolution: TimeInterval = 1
 
     /// The value of `key` with its dates, size and metadata.
     ///
@@ -40,10 +45,16 @@ extension DiskCache {
                 state.recordMiss()
                 return nil
             }
+            state.recordHit()
+            // Reading the same entry again within the resolution leaves its dates (and the
+            // manifest) alone, so that a burst of reads costs no bookkeeping and no flush.
+            if now >= record.accessed, now - record.accessed < Self.accessDateResolution {
+                if case .write(_, let inlineValue?)? = state.pending[key]?.value { return (record, .staged(inlineValue), nil) }
+                return (record, record.isInline ? .manifest : .file, nil)
+            }
             record.accessed = now
             if let sliding = record.sliding { record.expires = now + sliding }
             state.index.values[position] = record
-            state.recordHit()
             if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
                 // A new sequence number: a flush already writing the older record must not
                 // clear this one, or the new access date and deadline would never be saved.
@@ -64,7 +75,7 @@ extension DiskCache {
         switch source {
         case .staged(let value): data = value
         case .manifest: data = reader.inlineValue(forKey: key)
-        case .file: data = try? FileStore.read(fileURL(forFileOf: key))
+        case .file: data = try? FileStore.read(atPath: filePath(forFileOf: key))
         }
         guard let data else {
             // The value vanished: removed meanwhile, or its file deleted behind our back.
@@ -177,7 +188,7 @@ extension DiskCache {
 
     private func readOnlyEntry(forKey key: String) -> Entry? {
         guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
-        let data = row.inlineValue ?? (try? FileStore.read(fileURL(forFileOf: key)))
+        let data = row.inlineValue ?? (try? FileStore.read(atPath: filePath(forFileOf: key)))
         return data.map { Entry(data: $0, info: row.record.info(key: key)) }
     }
 

@@ -53,6 +53,8 @@ public final class DiskCache: Sendable {
     public let recovery: Recovery
 
     let filesDirectory: URL
+    /// `filesDirectory` as a path ending in a slash.
+    let filesDirectoryPath: String
     let manifest: Manifest
     let reader: ManifestReader
     let state: LockedValue<DiskCacheState>
@@ -99,6 +101,8 @@ public final class DiskCache: Sendable {
         self.directory = directory
         self.configuration = configuration
         filesDirectory = directory.appendingPathComponent("files", isDirectory: true)
+        let filesPath = filesDirectory.path
+        filesDirectoryPath = filesPath.hasSuffix("/") ? filesPath : filesPath + "/"
         let manifestURL = directory.appendingPathComponent("manifest.sqlite")
         let now = configuration.clock.now.timeIntervalSince1970
         let opened: OpenedManifest
@@ -165,5 +169,10 @@ public final class DiskCache: Sendable {
 
     func fileURL(forFileOf key: String) -> URL {
         filesDirectory.appendingPathComponent(DiskFileName.forKey(key), isDirectory: false)
+    }
+
+    /// The path of ``fileURL(forFileOf:)``, built without a `URL` for reads.
+    func filePath(forFileOf key: String) -> String {
+        filesDirectoryPath + DiskFileName.forKey(key)
     }
 }

@@ -17,6 +17,9 @@ enum DiskFileName {
 
     /// The extension of the last path component, ignoring a URL's query and fragment.
     static func pathExtension(of key: String) -> String? {
+        // Read on every file-backed hit: ASCII keys (nearly all of them, URLs included) are
+        // scanned byte by byte, which gives the same answer as the `Character` scan below.
+        if key.utf8.allSatisfy({ $0 < 0x80 }) { return asciiPathExtension(of: key.utf8) }
         var path = Substring(key)
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
         if let slash = path.lastIndex(of: "/") { path = path[path.index(after: slash)...] }
@@ -26,5 +29,16 @@ enum DiskFileName {
               candidate.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
         else { return nil }
         return String(candidate).lowercased()
+    }
+
+    private static func asciiPathExtension(of bytes: String.UTF8View) -> String? {
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        guard let dot = bytes[start..<end].lastIndex(of: UInt8(ascii: ".")), dot != start else { return nil }
+        let candidate = bytes[bytes.index(after: dot)..<end]
+        guard !candidate.isEmpty, candidate.count <= maxExtensionLength,
+              candidate.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { return nil }
+        return String(decoding: candidate, as: UTF8.self).lowercased()
     }
 }

@@ -109,4 +109,23 @@ struct DiskCacheLimitTests {
         fixture.clock.advance(by: 61)
         #expect(reopened.data(forKey: "session") == nil)
     }
+
+    @Test func readsWithinTheAccessResolutionLeaveTheDatesThenALaterReadMovesThemDurably() async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        try cache.set(.filled(1, 10), forKey: "session", expiry: .sliding(60))
+        fixture.clock.advance(by: DiskCache.accessDateResolution / 2)
+        let early = try #require(cache.entry(forKey: "session"))
+        #expect(early.info.lastAccessedAt == Date(timeIntervalSince1970: 1_000_000))
+        #expect(early.info.expiresAt == Date(timeIntervalSince1970: 1_000_060))
+        fixture.clock.advance(by: DiskCache.accessDateResolution)
+        let later = try #require(cache.entry(forKey: "session"))
+        let moved = 1_000_000 + DiskCache.accessDateResolution * 1.5
+        #expect(later.info.lastAccessedAt == Date(timeIntervalSince1970: moved))
+        #expect(later.info.expiresAt == Date(timeIntervalSince1970: moved + 60))
+        try await cache.flush()
+        cache.close()
+        let reopened = try fixture.open()
+        #expect(reopened.info(forKey: "session")?.lastAccessedAt == Date(timeIntervalSince1970: moved))
+    }
 }
