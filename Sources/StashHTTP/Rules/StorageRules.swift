@@ -13,7 +13,7 @@ enum StorageRules {
         let status = response.status.code
         guard (200..<600).contains(status), status != 206, status != 304 else { return false }
         let requestDirectives = CacheControl(fieldValues: request.headerFields[values: .cacheControl])
-        let directives = CacheControl(fieldValues: response.headerFields[values: .cacheControl])
+        let directives = CacheControl.governing(response.headerFields, mode: mode)
         if requestDirectives.contains("no-store") || directives.contains("no-store") { return false }
         if mode == .shared {
             if directives.isUnqualified("private") { return false }
@@ -44,7 +44,7 @@ enum StorageRules {
         var excluded = hopByHopFields
         excluded.insert("content-length")
         for name in FieldList.members(fields[values: .connection]) { excluded.insert(name.lowercased()) }
-        let directives = CacheControl(fieldValues: fields[values: .cacheControl])
+        let directives = CacheControl.governing(fields, mode: mode)
         excluded.formUnion(directives.listedFieldNames("no-cache"))
         if mode == .shared { excluded.formUnion(directives.listedFieldNames("private")) }
         return excluded
