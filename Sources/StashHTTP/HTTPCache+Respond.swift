@@ -151,7 +151,7 @@ extension HTTPCache {
             let freshened = Validation.freshen(
                 stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode
             )
-            if !CacheControl(fieldValues: response.headerFields[values: .cacheControl]).contains("no-store") {
+            if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
                 replace(freshened, key: trip.key)
             }
             record { $0.revalidations += 1; $0.bytesSaved += stored.body.count }

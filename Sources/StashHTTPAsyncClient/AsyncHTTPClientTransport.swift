@@ -49,6 +49,18 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, Data) {
+        do {
+            return try await exchange(request, body: body)
+        } catch is HTTPParserError where Self.idempotentMethods.contains(request.method) {
+            // A pooled connection can carry leftovers of an earlier, mis-framed response (an
+            // origin that sent more bytes than its Content-Length); the parser then fails on
+            // this one. The broken connection is discarded, and RFC 9110 §9.2.2 lets an
+            // idempotent request be sent again, once, on another.
+            return try await exchange(request, body: body)
+        }
+    }
+
+    private func exchange(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, Data) {
         let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
@@ -66,6 +78,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
         return (HTTPResponse(status: status, headerFields: fields), Data(buffer.readableBytesView))
     }
+
+    /// Methods that may be retried automatically (RFC 9110 §9.2.2).
+    private static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace, .put, .delete]
 
     /// Fields the client sets itself from the URL and the body.
     private static let managedByClient: Set<String> = ["host", "content-length", "transfer-encoding"]

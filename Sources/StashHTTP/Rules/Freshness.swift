@@ -12,7 +12,7 @@ extension StoredResponse {
     /// An invalid argument, an invalid `Expires` (such as `0`) or several `Expires` lines
     /// all mean "already stale".
     func freshnessLifetime(mode: HTTPCacheMode) -> TimeInterval {
-        let directives = cacheControl
+        let directives = cacheControl(mode: mode)
         if mode == .shared, let sharedMaxAge = directives.seconds("s-maxage") {
             return Self.lifetime(sharedMaxAge)
         }
@@ -32,12 +32,6 @@ extension StoredResponse {
         return 0
     }
 
-    /// Whether the response carries explicit freshness information.
-    var hasExplicitFreshness: Bool {
-        let directives = cacheControl
-        return directives.contains("max-age") || directives.contains("s-maxage") || headerFields[.expires] != nil
-    }
-
     private static func lifetime(_ seconds: CacheControl.DeltaSeconds) -> TimeInterval {
         if case .seconds(let value) = seconds { return TimeInterval(value) }
         return 0
@@ -46,11 +40,12 @@ extension StoredResponse {
 
 /// Age (RFC 9111 §4.2.3): how old a stored response is now.
 extension StoredResponse {
-    /// The `Age` field when it is exactly one non-negative integer; anything else (several
-    /// values, a float, a negative number) counts as zero.
+    /// The `Age` field (RFC 9111 §5.1): a list or several lines count by their first member
+    /// alone; a first member that is not a non-negative integer (a float, a negative number)
+    /// is ignored and counts as zero.
     var ageValue: TimeInterval {
-        let values = FieldList.members(headerFields[values: .age])
-        guard values.count == 1, let seconds = CacheControl.deltaSeconds(values[0]) else { return 0 }
+        guard let first = FieldList.members(headerFields[values: .age]).first,
+              let seconds = CacheControl.deltaSeconds(first) else { return 0 }
         return TimeInterval(seconds)
     }
 

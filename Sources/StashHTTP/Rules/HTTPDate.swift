@@ -7,22 +7,41 @@ enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
 
-    /// Parses any of the three formats; `nil` when the text is not a date.
+    /// Parses any of the three formats, exactly as RFC 9110 spells them (names in any case);
+    /// `nil` when the text is not a date. Near misses (a missing comma, doubled spaces, a
+    /// two-digit year in IMF-fixdate, dashes in it) are rejected: for `Expires` a date that
+    /// is wrong in form means "already expired", which is safer than guessing.
     static func parse(_ text: String) -> Date? {
-        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" || $0 == "\t" }).map(String.init)
-        switch tokens.count {
-        case 6 where tokens[5] == "GMT":
-            // IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT" or RFC 850 "Sunday, 06-Nov-94 08:49:37 GMT"
-            guard let day = Int(tokens[1]), let month = month(tokens[2]), var year = Int(tokens[3]) else { return nil }
-            if tokens[3].count == 2 { year += year < 70 ? 2000 : 1900 } else if tokens[3].count != 4 { return nil }
-            return make(year: year, month: month, day: day, time: tokens[4])
-        case 5:
-            // asctime "Sun Nov  6 08:49:37 1994"
-            guard let month = month(tokens[1]), let day = Int(tokens[2]), tokens[4].count == 4, let year = Int(tokens[4]) else { return nil }
-            return make(year: year, month: month, day: day, time: tokens[3])
-        default:
-            return nil
-        }
+        let scalars = Array(text.utf8)
+        return parseIMFFixdate(scalars) ?? parseRFC850(scalars) ?? parseAsctime(scalars)
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`
+    private static func parseIMFFixdate(_ s: [UInt8]) -> Date? {
+        guard s.count == 29, weekday(s[0..<3]), s[3] == comma, s[4] == space,
+              let day = digits(s[5..<7]), s[7] == space, let month = month(s[8..<11]), s[11] == space,
+              let year = digits(s[12..<16]), s[16] == space, s[25] == space, gmt(s[26..<29]) else { return nil }
+        return make(year: year, month: month, day: day, time: s[17..<25])
+    }
+
+    /// `Sunday, 06-Nov-94 08:49:37 GMT`
+    private static func parseRFC850(_ s: [UInt8]) -> Date? {
+        guard let commaIndex = s.firstIndex(of: comma), longWeekdays.contains(lowercased(s[0..<commaIndex])) else { return nil }
+        let rest = Array(s[(commaIndex + 1)...])
+        guard rest.count == 23, rest[0] == space, let day = digits(rest[1..<3]), rest[3] == dash,
+              let month = month(rest[4..<7]), rest[7] == dash, let shortYear = digits(rest[8..<10]), rest[10] == space,
+              rest[19] == space, gmt(rest[20..<23]) else { return nil }
+        // RFC 9110 §5.6.7: a two-digit year more than 50 years ahead means the past century.
+        let year = shortYear + (shortYear < 70 ? 2000 : 1900)
+        return make(year: year, month: month, day: day, time: rest[11..<19])
+    }
+
+    /// `Sun Nov  6 08:49:37 1994`
+    private static func parseAsctime(_ s: [UInt8]) -> Date? {
+        guard s.count == 24, weekday(s[0..<3]), s[3] == space, let month = month(s[4..<7]), s[7] == space,
+              let day = s[8] == space ? digits(s[9..<10]) : digits(s[8..<10]), s[10] == space,
+              s[19] == space, let year = digits(s[20..<24]) else { return nil }
+        return make(year: year, month: month, day: day, time: s[11..<19])
     }
 
     /// Formats `date` as an IMF-fixdate.
@@ -38,14 +57,39 @@ enum HTTPDate {
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    private static func month(_ name: String) -> Int? {
-        months.firstIndex(of: name.lowercased()).map { $0 + 1 }
+    private static let space = UInt8(ascii: " ")
+    private static let comma = UInt8(ascii: ",")
+    private static let dash = UInt8(ascii: "-")
+    private static let colon = UInt8(ascii: ":")
+    private static let longWeekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+    private static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self).lowercased()
     }
 
-    private static func make(year: Int, month: Int, day: Int, time: String) -> Date? {
-        let parts = time.split(separator: ":")
-        guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), let second = Int(parts[2]),
+    private static func weekday(_ bytes: ArraySlice<UInt8>) -> Bool {
+        weekdays.contains { $0.lowercased() == lowercased(bytes) }
+    }
+
+    private static func month(_ bytes: ArraySlice<UInt8>) -> Int? {
+        months.firstIndex(of: lowercased(bytes)).map { $0 + 1 }
+    }
+
+    private static func gmt(_ bytes: ArraySlice<UInt8>) -> Bool {
+        lowercased(bytes) == "gmt"
+    }
+
+    /// Exactly `bytes.count` ASCII digits.
+    private static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+
+    /// `HH:MM:SS`, then the calendar date.
+    private static func make(year: Int, month: Int, day: Int, time: ArraySlice<UInt8>) -> Date? {
+        let t = Array(time)
+        guard t.count == 8, t[2] == colon, t[5] == colon,
+              let hour = digits(t[0..<2]), let minute = digits(t[3..<5]), let second = digits(t[6..<8]),
               (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))

@@ -18,7 +18,7 @@ enum Reuse: Sendable, Equatable {
         _ stored: StoredResponse, request: HTTPRequest, directives: RequestDirectives,
         mode: HTTPCacheMode, now: Date
     ) -> Reuse {
-        let responseDirectives = stored.cacheControl
+        let responseDirectives = stored.cacheControl(mode: mode)
         if directives.noCache || responseDirectives.isUnqualified("no-cache") { return .mustValidate }
         if mode == .shared, request.headerFields[.authorization] != nil,
            !(responseDirectives.contains("public") || responseDirectives.contains("s-maxage")
@@ -50,7 +50,7 @@ enum Reuse: Sendable, Equatable {
     static func mayServeStaleOnError(
         _ stored: StoredResponse, directives: RequestDirectives, mode: HTTPCacheMode, now: Date, disconnected: Bool
     ) -> Bool {
-        let responseDirectives = stored.cacheControl
+        let responseDirectives = stored.cacheControl(mode: mode)
         guard !forbidsStale(responseDirectives), !responseDirectives.isUnqualified("no-cache") else { return false }
         let staleness = max(0, stored.currentAge(now: now) - stored.freshnessLifetime(mode: mode))
         if case .seconds(let window) = responseDirectives.seconds("stale-if-error"), staleness <= TimeInterval(window) {

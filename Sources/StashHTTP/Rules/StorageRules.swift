@@ -7,14 +7,27 @@ enum StorageRules {
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
     ]
 
+    /// The final status codes RFC 9110 defines, whose caching requirements this cache follows.
+    static let understoodStatuses: Set<Int> = Set(200...205)
+        .union([300, 301, 302, 303, 307, 308])
+        .union(400...417).union([421, 422, 426])
+        .union(500...505)
+
     /// Whether `response` to `request` may be stored by a cache in `mode`.
     static func canStore(request: HTTPRequest, response: HTTPResponse, mode: HTTPCacheMode) -> Bool {
         guard request.method == .get else { return false }
         let status = response.status.code
         guard (200..<600).contains(status), status != 206, status != 304 else { return false }
         let requestDirectives = CacheControl(fieldValues: request.headerFields[values: .cacheControl])
-        let directives = CacheControl(fieldValues: response.headerFields[values: .cacheControl])
-        if requestDirectives.contains("no-store") || directives.contains("no-store") { return false }
+        let directives = CacheControl.governing(response.headerFields, mode: mode)
+        if requestDirectives.contains("no-store") { return false }
+        if directives.contains("must-understand") {
+            // RFC 9111 §5.2.2.3: store only status codes whose caching rules this cache knows,
+            // and then `no-store` (sent alongside for older caches) no longer applies.
+            guard understoodStatuses.contains(status) else { return false }
+        } else if directives.contains("no-store") {
+            return false
+        }
         if mode == .shared {
             if directives.isUnqualified("private") { return false }
             if request.headerFields[.authorization] != nil,
@@ -44,7 +57,7 @@ enum StorageRules {
         var excluded = hopByHopFields
         excluded.insert("content-length")
         for name in FieldList.members(fields[values: .connection]) { excluded.insert(name.lowercased()) }
-        let directives = CacheControl(fieldValues: fields[values: .cacheControl])
+        let directives = CacheControl.governing(fields, mode: mode)
         excluded.formUnion(directives.listedFieldNames("no-cache"))
         if mode == .shared { excluded.formUnion(directives.listedFieldNames("private")) }
         return excluded

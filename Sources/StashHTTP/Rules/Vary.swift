@@ -24,6 +24,15 @@ enum Vary {
 
     private static func value(of name: String, in fields: HTTPFields) -> String? {
         guard let fieldName = HTTPField.Name(name) else { return nil }
-        return FieldList.normalized(fields[values: fieldName])
+        let lines = fields[values: fieldName]
+        guard unorderedCaseInsensitiveFields.contains(name), !lines.isEmpty else { return FieldList.normalized(lines) }
+        return FieldList.members(lines)
+            .map { $0.lowercased().filter { $0 != " " && $0 != "\t" } }
+            .sorted()
+            .joined(separator: ",")
     }
+
+    /// Fields whose members are case-insensitive and weighted by `q` rather than by position
+    /// (RFC 9110 §12.5.3, §12.5.4), so `en, DE` and `de, en` select the same variant.
+    private static let unorderedCaseInsensitiveFields: Set<String> = ["accept-language", "accept-encoding"]
 }

@@ -17,7 +17,9 @@ struct StoredResponse: Sendable, Equatable {
     /// when the request did not carry the field.
     var selectingFields: [String: String?]
 
-    var cacheControl: CacheControl { CacheControl(fieldValues: headerFields[values: .cacheControl]) }
+    /// The directives that govern a cache in `mode` (targeted fields included, see
+    /// ``CacheControl/governing(_:mode:)``).
+    func cacheControl(mode: HTTPCacheMode) -> CacheControl { CacheControl.governing(headerFields, mode: mode) }
 
     /// The `Date` field, when present and valid.
     var date: Date? { headerFields[.date].flatMap(HTTPDate.parse) }

@@ -52,7 +52,7 @@ public final class HTTPCachingProxy: Sendable {
         let upstreamOrigin = (scheme: upstream.scheme ?? "http", authority: Self.authority(of: upstream))
         let clientAuthority = request.authority ?? request.headerFields[.hostField] ?? upstreamOrigin.authority
         var outgoing = HTTPRequest(
-            method: request.method, scheme: "http", authority: clientAuthority,
+            method: Self.wireMethod(request.method), scheme: "http", authority: clientAuthority,
             path: Self.prefix(of: upstream) + (request.path ?? "/")
         )
         outgoing.headerFields = HopByHop.removing(from: request.headerFields, also: ["host", "content-length", "proxy-authorization"])
@@ -75,6 +75,13 @@ public final class HTTPCachingProxy: Sendable {
             fields[.cacheStatus] = "stash; fwd=miss; detail=\"upstream unreachable\""
             return (HTTPResponse(status: .badGateway, headerFields: fields), request.method == .head ? Data() : message)
         }
+    }
+
+    /// The method as the client spelled it. SwiftNIO's HTTP/1 parser reports `M-SEARCH` as
+    /// `MSEARCH` (a name it cannot have been sent as, since the parser rejects it), and
+    /// forwarding that would make the origin answer `400`.
+    private static func wireMethod(_ method: HTTPRequest.Method) -> HTTPRequest.Method {
+        method.rawValue == "MSEARCH" ? HTTPRequest.Method("M-SEARCH") ?? method : method
     }
 
     /// Rewrites upstream-absolute `Location` / `Content-Location` into the client's terms, as

@@ -6,12 +6,15 @@ import Testing
 struct HTTPDateTests {
     static let reference = Date(timeIntervalSince1970: 784_111_777) // Sun, 06 Nov 1994 08:49:37 GMT
 
-    @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
+    @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+                      "SUN, 06 NOV 1994 08:49:37 gmt"])
     func acceptedFormats(_ text: String) {
         #expect(HTTPDate.parse(text) == Self.reference)
     }
 
-    @Test(arguments: ["0", "", "-1", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT", "tomorrow"])
+    @Test(arguments: ["0", "", "-1", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT", "tomorrow",
+                      "Sun, 06 Nov 94 08:49:37 GMT", "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 06  Nov  1994 08:49:37 GMT",
+                      "Sun, 06-Nov-1994 08:49:37 GMT", "Sun, 06 Nov 1994 08.49.37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC"])
     func rejected(_ text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

@@ -21,7 +21,15 @@ struct AgeTests {
             Step(contact: .none, expectFields: [("Age", "600")]),
         ]),
         Scenario(name: "invalid Age counts as zero", steps: [
+            Step(reply: .ok([("Cache-Control", "max-age=600"), ("Age", "7200.0")]), contact: .plain),
+            Step(advance: 5, contact: .none, expectFields: [("Age", "5")]),
+        ]),
+        Scenario(name: "a list Age counts by its first member", steps: [
             Step(reply: .ok([("Cache-Control", "max-age=600"), ("Age", "7200, 0")]), contact: .plain),
+            Step(contact: .plain),
+        ]),
+        Scenario(name: "several Age lines count by the first", steps: [
+            Step(reply: .ok([("Cache-Control", "max-age=600"), ("Age", "0"), ("Age", "7200")]), contact: .plain),
             Step(advance: 5, contact: .none, expectFields: [("Age", "5")]),
         ]),
         Scenario(name: "Date is passed through unchanged", steps: [

@@ -34,6 +34,12 @@ struct FreshnessTests {
             Step(reply: .ok([("Expires", "next tuesday")]), contact: .plain),
             Step(contact: .plain),
         ]),
+        Scenario(name: "Expires almost in IMF-fixdate form is already stale", steps: [
+            Step(reply: .ok([("Expires", "Wed, 15 Nov 23 22:13:20 GMT")]), contact: .plain),
+            Step(contact: .plain),
+            Step(reply: .ok([("Expires", "Wed, 15-Nov-2023 22:13:20 GMT")]), contact: .plain),
+            Step(contact: .plain),
+        ]),
         Scenario(name: "RFC 850 and asctime Expires are understood", steps: [
             Step(reply: .ok([("Expires", "Wednesday, 15-Nov-23 22:13:20 GMT")]), contact: .plain),
             Step(advance: 60, contact: .none),

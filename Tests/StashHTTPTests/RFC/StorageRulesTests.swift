@@ -12,6 +12,14 @@ struct StorageRulesTests {
             Step(reply: .ok([("Cache-Control", "max-age=600, no-store")]), contact: .plain),
             Step(contact: .plain),
         ]),
+        Scenario(name: "must-understand lifts no-store for a known status", steps: [
+            Step(reply: .ok([("Cache-Control", "max-age=600, no-store, must-understand")]), contact: .plain),
+            Step(contact: .none),
+        ]),
+        Scenario(name: "must-understand with an unknown status is not stored", steps: [
+            Step(reply: .status(599, [("Cache-Control", "max-age=600, must-understand")]), contact: .plain, status: 599),
+            Step(contact: .plain, status: 599),
+        ]),
         Scenario(name: "NO-STORE matches case-insensitively", steps: [
             Step(reply: .ok([("Cache-Control", "max-age=600, No-StOrE")]), contact: .plain),
             Step(contact: .plain),

@@ -33,6 +33,15 @@ struct VaryTests {
             Step(fields: [("Foo", " 1, 2 ")], contact: .none),
             Step(fields: [("Foo", "1"), ("Foo", "2")], contact: .none),
         ]),
+        Scenario(name: "Accept-Language matches regardless of case and order", steps: [
+            Step(fields: [("Accept-Language", "en, de;q=0.5")], reply: .ok([("Cache-Control", "max-age=600"), ("Vary", "Accept-Language")]), contact: .plain),
+            Step(fields: [("Accept-Language", "DE; q=0.5, En")], contact: .none),
+            Step(fields: [("Accept-Language", "en, fr")], contact: .plain),
+        ]),
+        Scenario(name: "other fields keep their order", steps: [
+            Step(fields: [("Foo", "a, b")], reply: .ok([("Cache-Control", "max-age=600"), ("Vary", "Foo")]), contact: .plain),
+            Step(fields: [("Foo", "b, a")], contact: .plain),
+        ]),
         Scenario(name: "field names match case-insensitively", steps: [
             Step(fields: [("foo", "1"), ("Bar", "x")], reply: .ok([("Cache-Control", "max-age=600"), ("Vary", "FOO, bar")]), contact: .plain),
             Step(fields: [("FOO", "1"), ("bar", "x")], contact: .none),

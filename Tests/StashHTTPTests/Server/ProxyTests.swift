@@ -115,4 +115,40 @@ struct ProxyTests {
             #expect(response.status == .badGateway)
         }
     }
+
+    /// SwiftNIO parses `M-SEARCH` as `MSEARCH`; the origin must still see `M-SEARCH`, and the
+    /// successful unsafe method invalidates the stored response.
+    @Test func forwardsExtensionMethodsAsSpelled() async throws {
+        let origin = try RawOrigin(replies: [
+            "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 2\r\n\r\nv1",
+            "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 2\r\n\r\nv2",
+        ])
+        defer { origin.stop() }
+        try await Running.with(upstream: "http://127.0.0.1:\(origin.port)") { running in
+            _ = try await running.send(.get, "/thing")
+            let (searched, _) = try await running.send(HTTPRequest.Method("M-SEARCH")!, "/thing")
+            let (after, body) = try await running.send(.get, "/thing")
+            #expect(searched.status == .ok)
+            #expect(after.status == .ok && body == "v2")
+            #expect(origin.requestLines == ["GET /thing HTTP/1.1", "M-SEARCH /thing HTTP/1.1", "GET /thing HTTP/1.1"])
+        }
+    }
+
+    /// An origin that sends more bytes than its `Content-Length` leaves garbage on the pooled
+    /// connection; the next idempotent request is retried on a fresh one instead of failing.
+    @Test func misframedUpstreamResponseDoesNotBreakTheNextRequest() async throws {
+        let origin = try RawOrigin(replies: [
+            "HTTP/1.1 200 OK\r\nCache-Control: no-store\r\nContent-Length: 2\r\n\r\nhe\(RawOrigin.pause)llo",
+            "HTTP/1.1 200 OK\r\nCache-Control: no-store\r\nContent-Length: 2\r\n\r\nok",
+        ])
+        defer { origin.stop() }
+        try await Running.with(upstream: "http://127.0.0.1:\(origin.port)") { running in
+            let (first, _) = try await running.send(.get, "/first")
+            let (second, body) = try await running.send(.get, "/second")
+            #expect(first.status == .ok)
+            #expect(second.status == .ok)
+            #expect(body == "ok")
+        }
+    }
 }

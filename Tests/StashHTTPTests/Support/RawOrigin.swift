@@ -1,0 +1,95 @@
+import Foundation
+import StashCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An origin on 127.0.0.1 that speaks HTTP/1.1 byte for byte: it records each request line
+/// and answers the n-th request of the whole run with the n-th scripted reply, verbatim, so
+/// tests can send what a well-behaved server never would (more bytes than `Content-Length`).
+final class RawOrigin: @unchecked Sendable {
+    /// Written inside a reply: the origin waits 300 ms before sending the rest, so the rest
+    /// arrives after the client considers the response complete.
+    static let pause = "<pause>"
+
+    let port: Int
+    private let listener: Int32
+    private let replies: [String]
+    private let seen = LockedValue<[String]>([])
+
+    /// The request lines received so far, in order.
+    var requestLines: [String] { seen.withLock { $0 } }
+
+    init(replies: [String]) throws {
+        self.replies = replies
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let size = length
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(listener, generic, size) == 0 && listen(listener, 8) == 0
+                    && getsockname(listener, generic, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw StashError(.io, "cannot listen on 127.0.0.1")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// Stops accepting; open connections end when their peer closes them.
+    func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            Thread { [self] in serve(connection) }.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var buffer = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            while let end = headEnd(buffer) {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                let bodyLength = head.split(separator: "\r\n").compactMap { line -> Int? in
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                    return Int(parts[1].trimmingCharacters(in: .whitespaces))
+                }.first ?? 0
+                guard buffer.count >= end + 4 + bodyLength else { break }
+                buffer.removeFirst(end + 4 + bodyLength)
+                let index = seen.withLock { lines in
+                    lines.append(head.components(separatedBy: "\r\n")[0])
+                    return lines.count - 1
+                }
+                for (position, part) in replies[min(index, replies.count - 1)].components(separatedBy: Self.pause).enumerated() {
+                    if position > 0 { usleep(300_000) }
+                    let bytes = Array(part.utf8)
+                    _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
+            }
+            let count = recv(connection, &chunk, chunk.count, 0)
+            guard count > 0 else { return }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}
