@@ -113,7 +113,10 @@ let package = Package(
         .executableTarget(
             name: "StashBench",
             dependencies: [
-                "Stash", "StashHTTPAsyncClient", "StashHTTPServer",
+                // The modules measured are named directly, not only through the umbrella, so
+                // that an incremental release build recompiles the suites when they change.
+                "Stash", "StashCore", "StashCache", "StashPreferences", "StashHTTP",
+                "StashHTTPAsyncClient", "StashHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
