@@ -5,30 +5,8 @@ import Testing
 
 /// Runs the built `stash` binary as a user would.
 struct StashCLITests {
-    struct Result {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    static func run(_ arguments: String...) throws -> Result {
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("stash")
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: err, as: UTF8.self)
-        )
+    static func run(_ arguments: String...) throws -> StashExecutable.Result {
+        try StashExecutable.run(arguments)
     }
 
     @Test func pathsWithARootListEveryFolderAndCreateNothing() throws {

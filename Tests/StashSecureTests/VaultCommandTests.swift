@@ -6,34 +6,11 @@ import Testing
 
 /// `stash vault …` run as a real process, secrets on stdin.
 struct VaultCommandTests {
-    private struct Result {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    private func stash(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("stash")
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        merged["STASH_VAULT_PASSPHRASE"] = nil
-        process.environment = merged.merging(environment) { _, new in new }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            output: String(decoding: output, as: UTF8.self),
-            errors: String(decoding: errors, as: UTF8.self)
-        )
+    /// Never inherits a passphrase from the environment the tests run in.
+    private func stash(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> StashExecutable.Result {
+        var overrides: [String: String?] = ["STASH_VAULT_PASSPHRASE": nil]
+        for (name, value) in environment { overrides[name] = value }
+        return try StashExecutable.run(arguments, input: input, environment: overrides)
     }
 
     @Test func setGetListDeleteWithTheKeyFile() throws {
