@@ -134,26 +134,15 @@ extension DiskCache {
         do {
             try FileStore.writeAll(fd, data, path: path)
         } catch {
-            closeFile(fd)
+            SystemCalls.close(fd)
             unlink(path)
             throw error
         }
-        guard closeFile(fd) == 0 else {
+        guard SystemCalls.close(fd) == 0 else {
             let error = StashError.posix("close", path: path)
             unlink(path)
             throw error
         }
-    }
-
-    @discardableResult
-    private static func closeFile(_ fd: Int32) -> Int32 {
-        #if canImport(Darwin)
-        return Darwin.close(fd)
-        #elseif canImport(Glibc)
-        return Glibc.close(fd)
-        #else
-        return Musl.close(fd)
-        #endif
     }
 
     /// Past this many staged bytes or changes, a flush starts at once instead of waiting for

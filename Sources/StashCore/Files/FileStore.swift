@@ -50,7 +50,7 @@ public enum FileStore {
         }
         var total = 0
         while total < size {
-            let n = Glibc_read(fd, bytes + total, size - total)
+            let n = SystemCalls.read(fd, bytes + total, size - total)
             if n < 0 {
                 if errno == EINTR { continue }
                 let error = StashError.posix("read", path: path)
@@ -128,16 +128,4 @@ public enum FileStore {
             throw StashError(.io, "exists and is not a folder", path: path, errno: ENOTDIR)
         }
     }
-}
-
-/// read(2), named apart from `FileStore.read`.
-@inline(__always)
-func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    return Darwin.read(fd, buffer, count)
-    #elseif canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Musl.read(fd, buffer, count)
-    #endif
 }

@@ -54,7 +54,7 @@ final class LogFile {
     /// Unmaps and closes the file. Idempotent.
     func close() {
         unmap()
-        if fd >= 0 { _ = Glibc_close(fd) }
+        if fd >= 0 { SystemCalls.close(fd) }
         fd = -1
     }
 
@@ -173,13 +173,3 @@ final class LogFile {
     }
 }
 
-@inline(__always)
-private func Glibc_close(_ fd: Int32) -> Int32 {
-    #if canImport(Darwin)
-    return Darwin.close(fd)
-    #elseif canImport(Glibc)
-    return Glibc.close(fd)
-    #else
-    return Musl.close(fd)
-    #endif
-}
