@@ -21,6 +21,12 @@ struct StashBench: AsyncParsableCommand {
     @Option(name: .long, help: "Scale every workload by this factor (for a quick smoke run, e.g. 0.1).")
     var scale: Double = 1
 
+    @Option(name: .long, help: "Samples per implementation and case (median and spread are reported).")
+    var samples: Int = 5
+
+    @Option(name: .long, help: "The shortest a sample may last, in seconds; workloads repeat until it does.")
+    var sampleSeconds: Double = 0.2
+
     func run() async throws {
         let chosen = suites.isEmpty ? BenchSuite.all : try suites.map { name in
             guard let suite = BenchSuite.all.first(where: { $0.name == name }) else {
@@ -33,7 +39,10 @@ struct StashBench: AsyncParsableCommand {
         #endif
         let reporter = BenchReporter(json: json)
         for suite in chosen {
-            try await suite.run(BenchContext(reporter: reporter, scale: scale))
+            let context = BenchContext(
+                reporter: reporter, scale: scale, sampleCount: max(1, samples), minimumSampleSeconds: max(0, sampleSeconds)
+            )
+            try await suite.run(context)
         }
         reporter.finish()
     }

@@ -27,14 +27,28 @@ public final class FileLock: Sendable {
         case exclusive
     }
 
+    /// Whom the lock keeps apart.
+    public enum Scope: Sendable {
+        /// Other processes and other threads of this one (the default).
+        case processesAndThreads
+        /// Other processes only. The caller keeps its own threads in turn (for example
+        /// under its own lock), and may release the lock from another thread than the
+        /// one that took it.
+        case processesOnly
+    }
+
     /// The lock file.
     public let url: URL
+    /// Whom the lock keeps apart.
+    public let scope: Scope
     private let fd: Int32
-    private let threads = Lock()
+    private let threads: Lock?
 
     /// Opens (creating it if needed, owner-only) the lock file at `url`. Does not lock.
-    public init(url: URL) throws {
+    public init(url: URL, scope: Scope = .processesAndThreads) throws {
         self.url = url
+        self.scope = scope
+        self.threads = scope == .processesAndThreads ? Lock() : nil
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StashError.posix("open lock file", path: url.path) }
         self.fd = fd
@@ -44,11 +58,11 @@ public final class FileLock: Sendable {
 
     /// Waits until the lock is held in `mode`.
     public func lock(_ mode: Mode = .exclusive) throws {
-        threads.lock()
+        threads?.lock()
         while flock(fd, mode == .exclusive ? LOCK_EX : LOCK_SH) != 0 {
             if errno == EINTR { continue }
             let error = StashError.posix("flock", path: url.path)
-            threads.unlock()
+            threads?.unlock()
             throw error
         }
     }
@@ -58,11 +72,11 @@ public final class FileLock: Sendable {
     public func tryLock(_ mode: Mode = .exclusive) throws -> Bool {
         // Another thread of this process holding this FileLock counts as "taken" too:
         // waiting for it here would make tryLock block.
-        guard threads.tryLock() else { return false }
+        if let threads, !threads.tryLock() { return false }
         while flock(fd, (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let code = errno
-            threads.unlock()
+            threads?.unlock()
             if code == EWOULDBLOCK { return false }
             throw StashError.posix(code, "flock", path: url.path)
         }
@@ -72,7 +86,7 @@ public final class FileLock: Sendable {
     /// Releases a lock taken by `lock(_:)` or a successful `tryLock(_:)`.
     public func unlock() {
         flock(fd, LOCK_UN)
-        threads.unlock()
+        threads?.unlock()
     }
 
     /// Runs `body` while holding the lock in `mode`.

@@ -14,10 +14,14 @@ struct BenchSuite: Sendable {
     ]
 }
 
-/// What a suite gets: where to report, and how much to scale its workloads.
+/// What a suite gets: where to report, how much to scale its workloads, and how to sample.
 struct BenchContext: Sendable {
     let reporter: BenchReporter
     let scale: Double
+    /// Samples per implementation and case (`--samples`, default 5).
+    var sampleCount = 5
+    /// The shortest a sample may last; workloads repeat until it does (`--sample-seconds`).
+    var minimumSampleSeconds = 0.2
 
     /// `count` scaled by `--scale`, at least 1.
     func scaled(_ count: Int) -> Int { max(1, Int((Double(count) * scale).rounded())) }
@@ -32,7 +36,8 @@ struct BenchContext: Sendable {
 
     func removeScratch(_ url: URL) { try? FileManager.default.removeItem(at: url) }
 
-    /// Times `body`, which performs `ops` operations, and reports it.
+    /// Times `body` once, which performs `ops` operations, and reports it as one sample.
+    /// Prefer ``compare(suite:case:_:extra:)``, which samples and interleaves.
     @discardableResult
     func measure(
         suite: String, case name: String, impl: String, ops: Int,
@@ -41,11 +46,12 @@ struct BenchContext: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        reporter.record(BenchResult(suite: suite, case: name, impl: impl, ops: ops, seconds: seconds, extra: extra))
+        reporter.record(BenchResult(suite: suite, case: name, impl: impl, ops: ops, samples: [seconds], extra: extra))
         return seconds
     }
 
-    /// Times an async `body`, which performs `ops` operations, and reports it.
+    /// Times an async `body` once, which performs `ops` operations, and reports it as one
+    /// sample. Prefer ``compareAsync(suite:case:_:extra:)``.
     @discardableResult
     func measureAsync(
         suite: String, case name: String, impl: String, ops: Int,
@@ -54,7 +60,7 @@ struct BenchContext: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         try await body()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        reporter.record(BenchResult(suite: suite, case: name, impl: impl, ops: ops, seconds: seconds, extra: extra))
+        reporter.record(BenchResult(suite: suite, case: name, impl: impl, ops: ops, samples: [seconds], extra: extra))
         return seconds
     }
 }
