@@ -125,6 +125,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The parsers of untrusted bytes for libFuzzer (Scripts/fuzz.sh builds it with
+        // `-sanitize=fuzzer,address -DSTASH_FUZZ`) and for replaying the committed corpora.
+        .executableTarget(
+            name: "StashFuzz",
+            dependencies: ["StashCore", "StashSecure"],
+            swiftSettings: strictSettings
+        ),
         // Child processes for crash and multi-process tests: the tests launch it, write
         // through it and kill it with SIGKILL.
         .executableTarget(

@@ -107,7 +107,7 @@ public final class Archive<Value: Codable>: Sendable {
             // The common case, a file at the current version, decodes once, straight into
             // `Value`; anything else (a migration, damage, a mismatch) takes the untyped path,
             // which checks the checksum before it says anything about the value.
-            if let envelope = try? Self.decodeDirectly(data, format: fileFormat),
+            if let envelope: ArchiveEnvelope.Reading<Value> = try? ArchiveEnvelope.decodeDirectly(data, format: fileFormat),
                envelope.version == version, let value = envelope.value {
                 if let checksum = envelope.checksum { try ArchiveEnvelope.verify(data, checksum: checksum) }
                 return value
@@ -122,12 +122,6 @@ public final class Archive<Value: Codable>: Sendable {
         }
     }
 
-    private static func decodeDirectly(_ data: Data, format: PropertyListFormat) throws -> ArchiveEnvelope.Reading<Value> {
-        switch format {
-        case .binary, .xml: return try PropertyListDecoder().decode(ArchiveEnvelope.Reading<Value>.self, from: data)
-        case .json: return try JSONDecoder().decode(ArchiveEnvelope.Reading<Value>.self, from: data)
-        }
-    }
 
     /// Like ``load()``, but `nil` when the file does not exist yet.
     ///

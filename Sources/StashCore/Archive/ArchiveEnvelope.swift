@@ -122,6 +122,17 @@ enum ArchiveEnvelope {
         return Data(bytes)
     }
 
+    // MARK: - Decoding
+
+    /// Decodes the envelope and its value in one pass, with the coder a file in `format`
+    /// needs.
+    static func decodeDirectly<Value: Decodable>(_ data: Data, format: PropertyListFormat) throws -> Reading<Value> {
+        switch format {
+        case .binary, .xml: return try PropertyListDecoder().decode(Reading<Value>.self, from: data)
+        case .json: return try JSONDecoder().decode(Reading<Value>.self, from: data)
+        }
+    }
+
     // MARK: - Checking
 
     /// Checks the file's bytes against `checksum` (the text read from the file).
