@@ -26,7 +26,7 @@ let package = Package(
         .library(name: "StashHTTPServer", targets: ["StashHTTPServer"]),
         .executable(name: "stash", targets: ["StashCLI"]),
         .executable(name: "stash-bench", targets: ["StashBench"]),
-        .executable(name: "stash-testhost", targets: ["StashTestHost"]),
+        .library(name: "StashTesting", targets: ["StashTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -91,9 +91,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // For users' own tests: a temporary sandbox and the manual clock.
+        .target(name: "StashTesting", dependencies: ["StashCore"], swiftSettings: strictSettings),
         .target(
             name: "Stash",
-            dependencies: ["StashCore", "StashSQL", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
+            dependencies: ["StashCore", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
             swiftSettings: strictSettings
         ),
 
@@ -102,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "StashCLI",
             dependencies: [
-                "Stash", "StashHTTPAsyncClient", "StashHTTPServer",
+                "Stash", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -133,7 +135,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Child processes for crash and multi-process tests: the tests launch it, write
-        // through it and kill it with SIGKILL.
+        // through it and kill it with SIGKILL. Not a product: users never see it.
         .executableTarget(
             name: "StashTestHost",
             dependencies: ["Stash"],
@@ -144,13 +146,13 @@ let package = Package(
 
         .target(
             name: "StashTestSupport",
-            dependencies: ["StashCore"],
+            dependencies: ["StashCore", "StashTesting"],
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StashCoreTests",
-            dependencies: ["StashCore", "StashTestSupport"],
+            dependencies: ["StashCore", "StashTesting", "StashTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -176,6 +178,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "StashFuzzTests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
     ]
 )

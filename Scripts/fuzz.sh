@@ -14,14 +14,16 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 scratch=.build-fuzz
+mkdir -p "$scratch"
 
+echo "fuzz: building with libFuzzer and AddressSanitizer (first time: several minutes)"
 if ! swift build --scratch-path "$scratch" --product StashFuzz \
-        --sanitize fuzzer --sanitize address -Xswiftc -DSTASH_FUZZ >"$scratch.log" 2>&1; then
-    if grep -q -i "fuzzer" "$scratch.log" && grep -q -i -E "unsupported|not found|cannot find" "$scratch.log"; then
+        --sanitize fuzzer --sanitize address -Xswiftc -DSTASH_FUZZ >"$scratch/build.log" 2>&1; then
+    if grep -q -i "fuzzer" "$scratch/build.log" && grep -q -i -E "unsupported|not found|cannot find" "$scratch/build.log"; then
         echo "fuzz: libFuzzer is not available with this toolchain; skipped" >&2
         exit 3
     fi
-    tail -n 30 "$scratch.log" >&2
+    tail -n 30 "$scratch/build.log" >&2
     exit 1
 fi
 binary=$(swift build --scratch-path "$scratch" --product StashFuzz --sanitize fuzzer --sanitize address \
