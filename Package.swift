@@ -167,6 +167,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            exclude: ["Cookies/Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
