@@ -88,14 +88,20 @@ public final class CookieJar: Sendable {
         }
         let file = directory.appendingPathComponent(Self.fileName)
         var loaded: [Cookie.Identity: Cookie] = [:]
+        var dropped = 0
         if FileStore.exists(file) {
             let now = configuration.clock.now
-            for cookie in try Self.decode(FileStore.read(file), path: file.path)
-            where !cookie.isExpired(at: now) && (!cookie.isSession || configuration.keepsSessionCookies) {
-                loaded[cookie.identity] = cookie
+            for cookie in try Self.decode(FileStore.read(file), path: file.path) {
+                if cookie.isExpired(at: now) || (cookie.isSession && !configuration.keepsSessionCookies) {
+                    dropped += 1
+                } else {
+                    loaded[cookie.identity] = cookie
+                }
             }
         }
         state = LockedValue(State(cookies: loaded))
+        // The last session's cookies leave the disk at this launch, not at some later change.
+        if dropped > 0, configuration.access == .readWrite { try save(loaded) }
     }
 
     /// Creates a jar kept in memory only, lost when released.
