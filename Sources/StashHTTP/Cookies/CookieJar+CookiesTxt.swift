@@ -25,7 +25,7 @@ extension CookieJar {
     public func importCookiesTxt(_ text: String) throws -> Int {
         let now = configuration.clock.now
         var imported: [Cookie] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             var line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             var isHTTPOnly = false
             if line.hasPrefix("#HttpOnly_") {

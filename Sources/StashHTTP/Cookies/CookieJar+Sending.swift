@@ -61,7 +61,9 @@ extension CookieJar {
             for identity in expired { state.cookies[identity] = nil }
             if !found.isEmpty || !expired.isEmpty, configuration.access == .readWrite { state.isDirty = true }
             return found.sorted { a, b in
-                a.path.utf8.count != b.path.utf8.count ? a.path.utf8.count > b.path.utf8.count : a.created < b.created
+                if a.path.utf8.count != b.path.utf8.count { return a.path.utf8.count > b.path.utf8.count }
+                if a.created != b.created { return a.created < b.created }
+                return a.name < b.name  // only so that the order is stable
             }
         }
     }
