@@ -33,17 +33,17 @@ extension Tour {
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
         do {
             let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 0, directory: nil)
-            var jar: CookieJar? = try CookieJar(sandbox: tour.sandbox)
+            let jar = try CookieJar(sandbox: tour.sandbox)
             let client = CachingHTTPClient(cache: cache, transport: transport, cookieJar: jar)
             let base = "127.0.0.1:\(port)"
             _ = try await client.send(HTTPRequest(method: .get, scheme: "http", authority: base, path: "/login"))
             tour.say("After GET /login the jar holds (evil was refused: com is a public suffix):")
-            for cookie in jar?.cookies() ?? [] { tour.say("  \(cookie)") }
+            for cookie in jar.cookies() { tour.say("  \(cookie)") }
             let me = try await client.send(HTTPRequest(method: .get, scheme: "http", authority: base, path: "/me"))
             tour.say("GET /me sent: \(String(decoding: me.body, as: UTF8.self))")
             tour.say("As cookies.txt (what curl -b reads):")
-            for line in (jar?.exportCookiesTxt() ?? "").split(separator: "\n") where !line.hasPrefix("#") { tour.say("  \(line)") }
-            jar = nil
+            for line in jar.exportCookiesTxt().split(separator: "\n") where !line.hasPrefix("# ") { tour.say("  \(line)") }
+            jar.close() // as when the app quits
             let relaunched = try CookieJar(sandbox: tour.sandbox)
             tour.say("Next launch: \(relaunched.cookies().map(\.name).joined(separator: ", ")) (the session cookie is gone)")
             relaunched.close()

@@ -93,7 +93,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
 
     /// `name=value; Domain=…; Path=…; …`, like a `Set-Cookie` line.
     public var description: String {
-        var parts = ["\(name)=\(value)", isHostOnly ? "Host=\(domain)" : "Domain=\(domain)", "Path=\(path)"]
+        var parts = ["\(name)=\(value)", isHostOnly ? "Domain=\(domain) (host-only)" : "Domain=\(domain)", "Path=\(path)"]
         if let expires { parts.append("Expires=\(HTTPDate.format(expires))") }
         if isSecure { parts.append("Secure") }
         if isHTTPOnly { parts.append("HttpOnly") }
