@@ -18,16 +18,7 @@ extension Tour {
         router.get("/me") { request, _ -> Response in
             Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: request.headers[.cookie] ?? "(no cookie)")))
         }
-        let ready = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) },
-            logger: Tour.quietLogger
-        )
-        let server = Task { try await app.run() }
-        var ports = ready.stream.makeAsyncIterator()
-        let port = await ports.next() ?? 0
+        let (port, server) = await Tour.startOrigin(router)
         tour.say("A loopback origin on 127.0.0.1:\(port): /login sets session (no expiry), theme (1 day) and evil (Domain=com).")
 
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
