@@ -73,9 +73,17 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the cookie lasts only as long as the session (no `Expires` nor `Max-Age`).
+    ///
+    /// ```swift
+    /// let kept = jar.cookies().filter { !$0.isSession }
+    /// ```
     public var isSession: Bool { expires == nil }
 
     /// Whether the cookie has expired at `date`.
+    ///
+    /// ```swift
+    /// if cookie.isExpired(at: Date().addingTimeInterval(3600)) { print("gone within the hour") }
+    /// ```
     public func isExpired(at date: Date) -> Bool {
         if let expires { return expires <= date }
         return false

@@ -175,7 +175,9 @@ extension CookieJar {
         cookies[cookie.identity] = cookie
         let limits = configuration.limits
         let now = configuration.clock.now
-        let group = { (domain: String) in self.configuration.publicSuffixes.registrableDomain(ofCanonical: domain) ?? domain }
+        let group = { (domain: String) in
+            CookieDomain.isIPAddress(domain) ? domain : self.configuration.publicSuffixes.registrableDomain(ofCanonical: domain) ?? domain
+        }
         let home = group(cookie.domain)
         let neighbours = cookies.values.filter { group($0.domain) == home }
         if neighbours.count > limits.perDomain {

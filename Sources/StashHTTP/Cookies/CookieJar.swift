@@ -150,6 +150,10 @@ public final class CookieJar: Sendable {
     }
 
     /// How many cookies the jar holds (expired ones not yet removed included).
+    ///
+    /// ```swift
+    /// print("\(jar.count) cookies")
+    /// ```
     public var count: Int { state.withLock { $0.cookies.count } }
 
     /// Runs a change on the cookies and saves it before returning.

@@ -167,6 +167,16 @@ struct CookieJarTests {
         #expect(Set(jar.cookies().map(\.name)).contains("o3"))
     }
 
+    @Test func ipAddressesAreTheirOwnDomainForLimits() throws {
+        let jar = jar(CookieJar.Limits(perDomain: 1, total: 10))
+        try jar.setCookie("a=1", for: url("http://10.0.0.1/"))
+        try jar.setCookie("b=1", for: url("http://192.168.0.1/"))
+        try jar.setCookie("c=1", for: url("http://[::1]:8080/"))
+        #expect(jar.count == 3)
+        try jar.setCookie("d=1", for: url("http://10.0.0.1/"))
+        #expect(jar.cookies().map(\.name).sorted() == ["b", "c", "d"])
+    }
+
     @Test func responsesStoreEverySetCookieAndIgnoreTheBadOnes() {
         let jar = jar()
         var response = HTTPResponse(status: .ok)
