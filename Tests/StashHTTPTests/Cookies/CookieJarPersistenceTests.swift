@@ -130,6 +130,26 @@ struct CookieJarPersistenceTests {
         #expect(try open().cookies().map(\.name) == ["early", "later"])
     }
 
+    @Test func concurrentTasksShareOneJar() async throws {
+        var configuration = configuration()
+        configuration.durability = .processSafe
+        configuration.limits = CookieJar.Limits(perDomain: 1000, total: 1000)
+        let jar = try CookieJar(sandbox: folder.sandbox(), configuration: configuration)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<25 {
+                        #expect(throws: Never.self) { try jar.setCookie("t\(task)-\(index)=\(index); Max-Age=600", for: site) }
+                        _ = jar.cookieHeader(for: HTTPRequest(url: site))
+                    }
+                }
+            }
+        }
+        #expect(jar.count == 200)
+        jar.close()
+        #expect(try open().count == 200)
+    }
+
     @Test func aKilledWriterLosesNothingItAcknowledged() throws {
         let directory = folder.url.appendingPathComponent("jar")
         let child = try ChildProcess.testHost("cookies.set-loop", directory.path)
