@@ -70,6 +70,14 @@ struct CookieJarTests {
         expectCookieError(.invalidHost) { try jar.setCookie("a=1", for: url("https://a%00b.example/")) }
     }
 
+    @Test func unicodeURLsFromFoundationMatchPunycodeRequests() throws {
+        let jar = jar()
+        let unicode = try #require(URL(string: "https://www.bücher.example/"))
+        let stored = try #require(try jar.setCookie("a=1; Domain=bücher.example", for: unicode))
+        #expect(stored.domain == "xn--bcher-kva.example")
+        #expect(try jar.cookies(for: URL(string: "https://shop.xn--bcher-kva.example/")!).map(\.name) == ["a"])
+    }
+
     @Test func secureCookiesNeedASecureOrigin() throws {
         let jar = jar()
         expectCookieError(.invalidCookie) { try jar.setCookie("s=1; Secure", for: url("http://example.com/")) }
