@@ -61,7 +61,7 @@ extension CookieJar {
     /// the same name, domain and path.
     ///
     /// ```swift
-    /// try jar.insert(Cookie(name: "consent", value: "yes", domain: "example.com",
+    /// try jar.insert(CookieJar.Cookie(name: "consent", value: "yes", domain: "example.com",
     ///                       expires: Date().addingTimeInterval(86_400 * 365)))
     /// ```
     ///

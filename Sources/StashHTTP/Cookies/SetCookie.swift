@@ -18,7 +18,7 @@ struct SetCookie: Sendable, Equatable {
     var path: String?
     var isSecure = false
     var isHTTPOnly = false
-    var sameSite: Cookie.SameSite?
+    var sameSite: CookieJar.Cookie.SameSite?
 
     /// Why a field was ignored, for the jar's log and errors.
     enum Refusal: Error, Equatable {
@@ -79,7 +79,7 @@ struct SetCookie: Sendable, Equatable {
             case "httponly":
                 cookie.isHTTPOnly = true
             case "samesite":
-                cookie.sameSite = Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == argument.lowercased() }
+                cookie.sameSite = CookieJar.Cookie.SameSite.allCases.first { $0.rawValue.lowercased() == argument.lowercased() }
             default:
                 continue
             }

@@ -57,7 +57,7 @@ struct CookieJarTests {
         #expect(own.isHostOnly && own.domain == "github.io")
         #expect(header(jar, "https://me.github.io/") == nil)
         expectCookieError(.invalidCookie) {
-            try jar.insert(Cookie(name: "a", value: "1", domain: ".co.uk"))
+            try jar.insert(CookieJar.Cookie(name: "a", value: "1", domain: ".co.uk"))
         }
     }
 
@@ -206,12 +206,12 @@ struct CookieJarTests {
 
     @Test func hostileInsertsAreRefused() {
         let jar = jar()
-        expectCookieError(.invalidCookie) { try jar.insert(Cookie(name: "", value: "1", domain: "example.com")) }
-        expectCookieError(.invalidCookie) { try jar.insert(Cookie(name: "a\u{0}", value: "1", domain: "example.com")) }
-        expectCookieError(.invalidCookie) { try jar.insert(Cookie(name: "a", value: "1\n2", domain: "example.com")) }
-        expectCookieError(.invalidCookie) { try jar.insert(Cookie(name: "a", value: "1;b=2", domain: "example.com")) }
-        expectCookieError(.invalidCookie) { try jar.insert(Cookie(name: "a", value: String(repeating: "v", count: 5000), domain: "example.com")) }
-        expectCookieError(.invalidHost) { try jar.insert(Cookie(name: "a", value: "1", domain: "exa mple.com")) }
+        expectCookieError(.invalidCookie) { try jar.insert(CookieJar.Cookie(name: "", value: "1", domain: "example.com")) }
+        expectCookieError(.invalidCookie) { try jar.insert(CookieJar.Cookie(name: "a\u{0}", value: "1", domain: "example.com")) }
+        expectCookieError(.invalidCookie) { try jar.insert(CookieJar.Cookie(name: "a", value: "1\n2", domain: "example.com")) }
+        expectCookieError(.invalidCookie) { try jar.insert(CookieJar.Cookie(name: "a", value: "1;b=2", domain: "example.com")) }
+        expectCookieError(.invalidCookie) { try jar.insert(CookieJar.Cookie(name: "a", value: String(repeating: "v", count: 5000), domain: "example.com")) }
+        expectCookieError(.invalidHost) { try jar.insert(CookieJar.Cookie(name: "a", value: "1", domain: "exa mple.com")) }
         #expect(jar.count == 0)
     }
 

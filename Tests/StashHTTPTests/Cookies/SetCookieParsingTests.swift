@@ -88,7 +88,7 @@ struct SetCookieParsingTests {
 
     @Test func sameSiteValues() throws {
         #expect(try parse("a=1; SameSite=Strict").sameSite == .strict)
-        #expect(try parse("a=1; samesite=NONE").sameSite == Cookie.SameSite.none)
+        #expect(try parse("a=1; samesite=NONE").sameSite == CookieJar.Cookie.SameSite.none)
         #expect(try parse("a=1; SameSite=bogus").sameSite == nil)
     }
 }
