@@ -176,6 +176,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            exclude: ["Cookies/Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StashFuzzTests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),

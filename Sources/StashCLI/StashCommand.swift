@@ -14,6 +14,7 @@ struct StashCommand: AsyncParsableCommand {
             VaultCommand.self,
             HTTPCommand.self,
             HTTPProxyCommand.self,
+            CookiesCommand.self,
         ]
     )
 }
