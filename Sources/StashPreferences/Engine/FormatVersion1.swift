@@ -29,6 +29,7 @@ enum FormatVersion1 {
             guard let kind = Record.Kind(rawValue: try reader.readByte()) else { return nil }
             let tag = try reader.readByte()
             let keyLength = Int(try reader.read(UInt16.self))
+            guard keyLength > 0 || kind == .removeAll else { return nil }
             var expiry: Double?
             if kind == .setExpiring { expiry = Double(bitPattern: try reader.read(UInt64.self)) }
             let key = String(decoding: try reader.readBytes(count: keyLength), as: UTF8.self)

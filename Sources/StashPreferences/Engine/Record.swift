@@ -133,7 +133,7 @@ extension Record {
         let tag = kindAndTag & 0x0F
         if kind == .removeAll { return Record(kind: kind, key: "", value: nil, expiry: nil, length: length) }
         let keyLength = try reader.readCount()
-        guard keyLength > 0 else { throw BinaryReader.malformedRecord }
+        guard keyLength > 0, keyLength <= maximumKeyLength else { throw BinaryReader.malformedRecord }
         let key = String(decoding: try reader.readBytes(count: keyLength), as: UTF8.self)
         var expiry: Double?
         if kind == .setExpiring { expiry = Double(bitPattern: try reader.read(UInt64.self)) }
