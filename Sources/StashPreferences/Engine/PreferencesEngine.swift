@@ -195,9 +195,10 @@ final class PreferencesEngine {
             for (key, value) in values { try write(key, value) }
             return
         }
+        // Every key is checked before the first is written.
+        let keys = try values.map { try PreferencesEngine.storedKey($0.key) }
         try withFileLock {
-            for (key, value) in values {
-                let key = try PreferencesEngine.storedKey(key)
+            for ((_, value), key) in zip(values, keys) {
                 try encoder.encode(.set, key: key, value: value, expiry: nil)
                 try append(.set, key: key, value: value, expiry: nil, sync: false)
             }
