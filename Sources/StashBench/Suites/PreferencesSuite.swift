@@ -50,11 +50,11 @@ enum PreferencesSuite {
         var sink = 0
 
         try context.compare(suite: suite, case: "write-int", [
-            Contender("stash") { try writeInts(stash, work, count) },
-            Contender("stash-durable") { try writeInts(durable, work, durableCount) },
-            Contender("UserDefaults") { writeInts(defaults.plain, work, count, synchronize: false) },
-            Contender("UserDefaults+synchronize") { writeInts(defaults.synchronized, work, synchronizedCount, synchronize: true) },
-        ], extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try writeInts($0, work, count) })])
+            Contender("stash") { try write(stash, work.intKeys, work.ints, count) },
+            Contender("stash-durable") { try write(durable, work.intKeys, work.ints, durableCount) },
+            Contender("UserDefaults") { write(defaults.plain, work.intKeys, work.ints, count, synchronize: false) },
+            Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.intKeys, work.ints, synchronizedCount, synchronize: true) },
+        ], extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })])
         try context.compare(suite: suite, case: "read-int", [
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.integer(forKey: work.intKeys[i]) }
@@ -66,11 +66,11 @@ enum PreferencesSuite {
             },
         ])
         try context.compare(suite: suite, case: "write-string", [
-            Contender("stash") { try writeStrings(stash, work, count) },
-            Contender("stash-durable") { try writeStrings(durable, work, durableCount) },
-            Contender("UserDefaults") { writeStrings(defaults.plain, work, count, synchronize: false) },
-            Contender("UserDefaults+synchronize") { writeStrings(defaults.synchronized, work, synchronizedCount, synchronize: true) },
-        ], extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try writeStrings($0, work, count) })])
+            Contender("stash") { try write(stash, work.stringKeys, work.strings, count) },
+            Contender("stash-durable") { try write(durable, work.stringKeys, work.strings, durableCount) },
+            Contender("UserDefaults") { write(defaults.plain, work.stringKeys, work.strings, count, synchronize: false) },
+            Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.stringKeys, work.strings, synchronizedCount, synchronize: true) },
+        ], extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })])
         try context.compare(suite: suite, case: "read-string", [
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.string(forKey: work.stringKeys[i])?.utf8.count ?? 0 }
@@ -89,27 +89,17 @@ enum PreferencesSuite {
         if sink == 42 { context.reporter.note("") }
     }
 
-    private static func writeInts(_ prefs: Preferences, _ work: Workload, _ count: Int) throws -> Int {
-        for i in 0..<count { try prefs.set(work.ints[i], forKey: work.intKeys[i]) }
+    /// Sets `values[i]` under `keys[i]` for the first `count`.
+    private static func write<Value: PreferenceStorable>(_ prefs: Preferences, _ keys: [String], _ values: [Value], _ count: Int) throws -> Int {
+        for i in 0..<count { try prefs.set(values[i], forKey: keys[i]) }
         return count
     }
 
-    private static func writeStrings(_ prefs: Preferences, _ work: Workload, _ count: Int) throws -> Int {
-        for i in 0..<count { try prefs.set(work.strings[i], forKey: work.stringKeys[i]) }
-        return count
-    }
-
-    private static func writeInts(_ defaults: UserDefaults, _ work: Workload, _ count: Int, synchronize: Bool) -> Int {
+    /// Sets `values[i]` under `keys[i]` for the first `count`, synchronizing after each set
+    /// when asked.
+    private static func write<Value>(_ defaults: UserDefaults, _ keys: [String], _ values: [Value], _ count: Int, synchronize: Bool) -> Int {
         for i in 0..<count {
-            defaults.set(work.ints[i], forKey: work.intKeys[i])
-            if synchronize { defaults.synchronize() }
-        }
-        return count
-    }
-
-    private static func writeStrings(_ defaults: UserDefaults, _ work: Workload, _ count: Int, synchronize: Bool) -> Int {
-        for i in 0..<count {
-            defaults.set(work.strings[i], forKey: work.stringKeys[i])
+            defaults.set(values[i], forKey: keys[i])
             if synchronize { defaults.synchronize() }
         }
         return count

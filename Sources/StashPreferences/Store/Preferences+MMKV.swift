@@ -3,6 +3,10 @@ import StashCore
 
 extension Preferences {
     /// How to read an MMKV value, whose file does not say (see ``importMMKV(file:types:)``).
+    ///
+    /// ```swift
+    /// try prefs.importMMKV(file: mmkv, types: ["volume": .double, "muted": .bool, "avatar": .data])
+    /// ```
     public enum MMKVValueType: Sendable, Hashable {
         /// `encode(bool)`: a varint, 0 or 1.
         case bool

@@ -31,6 +31,10 @@ extension Preferences {
         /// The keys of the damaged records that were dropped, when their key was still
         /// readable (the values were not trusted). A key may still have an older or a
         /// newer intact value.
+        ///
+        /// ```swift
+        /// for key in prefs.recoveryReport?.damagedKeys ?? [] { logger.warning("preference \(key) may be lost") }
+        /// ```
         public var damagedKeys: [String]
         /// What happened, in one sentence.
         public var reason: String

@@ -131,6 +131,10 @@ extension Preferences {
         fileprivate init(engine: PreferencesEngine) { self.engine = engine }
 
         /// The stored value of `key` (this transaction's write, if it made one), or `nil`.
+        ///
+        /// ```swift
+        /// if case .string(let theme)? = transaction.object(forKey: "theme") { … }
+        /// ```
         public func object(forKey key: String) -> PreferenceValue? {
             guard let engine, let key = try? PreferencesEngine.storedKey(key) else { return nil }
             if let written = pending[key] { return written }
@@ -138,14 +142,26 @@ extension Preferences {
         }
 
         /// The stored value of `key` as `type`, or `nil` when it has none or another type.
+        ///
+        /// ```swift
+        /// let tags = transaction.value(forKey: "tags", as: [String].self) ?? []
+        /// ```
         public func value<Value: PreferenceStorable>(forKey key: String, as type: Value.Type = Value.self) -> Value? {
             object(forKey: key).flatMap { try? Value(preferenceValue: $0) }
         }
 
         /// The integer value of `key`, or 0.
+        ///
+        /// ```swift
+        /// try transaction.set(transaction.integer(forKey: "count") + 1, forKey: "count")
+        /// ```
         public func integer(forKey key: String) -> Int { value(forKey: key, as: Int.self) ?? 0 }
 
         /// The value of a typed key, or its default when it has none.
+        ///
+        /// ```swift
+        /// let volume = try transaction.value(for: .volume)
+        /// ```
         ///
         /// - throws: ``StashError/Code/typeMismatch`` when the stored value has another type.
         public func value<Value>(for key: Key<Value>) throws -> Value {
@@ -158,6 +174,10 @@ extension Preferences {
 
         /// Stores `value` under `key` when the body returns (`nil` removes the key).
         ///
+        /// ```swift
+        /// try transaction.set(.string("dark"), forKey: "theme")
+        /// ```
+        ///
         /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/closed`` after the body.
         public func set(_ value: PreferenceValue?, forKey key: String) throws {
             guard let engine else { throw StashError(.closed, "the transaction has ended", key: key) }
@@ -168,11 +188,19 @@ extension Preferences {
         }
 
         /// Stores a Swift value under `key` when the body returns.
+        ///
+        /// ```swift
+        /// try transaction.set(Date(), forKey: "lastPurchase")
+        /// ```
         public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String) throws {
             try set(try value.preferenceValue(), forKey: key)
         }
 
         /// Stores the value of a typed key when the body returns.
+        ///
+        /// ```swift
+        /// try transaction.set(0.5, for: .volume)
+        /// ```
         public func set<Value>(_ value: Value, for key: Key<Value>) throws {
             let stored: PreferenceValue?
             do { stored = try key.encode(value) } catch var error as StashError {
@@ -183,6 +211,10 @@ extension Preferences {
         }
 
         /// Removes the stored value of `key` when the body returns.
+        ///
+        /// ```swift
+        /// try transaction.removeObject(forKey: "pendingOrder")
+        /// ```
         public func removeObject(forKey key: String) throws {
             try set(nil as PreferenceValue?, forKey: key)
         }

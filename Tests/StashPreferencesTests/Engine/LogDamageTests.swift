@@ -107,7 +107,7 @@ import Testing
     @Test func aBadByteInRecord10Of600LosesOnlyThatRecord() throws {
         let seed: UInt64 = 0x5EED_0010
         print("LogDamageTests seed \(seed)")
-        var generator = DamageGenerator(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let count = 600
         var bytes = try writeKeys(count)
         let record = try recordRange(10)
@@ -153,18 +153,5 @@ import Testing
         let report = try #require(prefs.recoveryReport)
         #expect(report.keptRecords == count - 4)
         expectAllKeys(prefs, count, except: [3, 40, 41, 77])
-    }
-}
-
-/// SplitMix64: the damage tests' fixed-seed choices replay exactly.
-struct DamageGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

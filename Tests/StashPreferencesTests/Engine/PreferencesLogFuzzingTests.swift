@@ -39,7 +39,7 @@ import Testing
     @Test func flippedBytes() throws {
         let seed: UInt64 = 0xF0_22ED
         print("PreferencesLogFuzzingTests seed \(seed)")
-        var generator = DamageGenerator(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         for log in [FormatVersion1Fixture.bytes, try currentLog()] {
             for _ in 0..<150 {
                 var bytes = log

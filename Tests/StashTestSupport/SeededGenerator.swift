@@ -1,0 +1,22 @@
+/// A small deterministic random number generator (SplitMix64), so that a randomized test
+/// replays exactly from the seed it logs.
+///
+/// ```swift
+/// let seed: UInt64 = 42
+/// print("seed \(seed)")
+/// var generator = SeededGenerator(seed: seed)
+/// let index = Int.random(in: 0..<100, using: &generator)
+/// ```
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
