@@ -48,14 +48,17 @@ import Testing
         return (bytes, end)
     }
 
+    /// Sets the header's end as a writer would: the header's checksum with it.
     func setHeaderEnd(_ bytes: inout Data, _ end: Int) {
         withUnsafeBytes(of: UInt64(end).littleEndian) { bytes.replaceSubrange(32..<40, with: $0) }
+        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0.baseAddress!, count: 48) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(48..<52, with: $0) }
     }
 
     func record(key: String, value: String) throws -> [UInt8] {
-        let buffer = ByteBuffer()
-        try buffer.encodeRecord(.set, key: key, value: .string(value), expiry: nil)
-        return Array(buffer.bytes)
+        var encoder = RecordEncoder()
+        try encoder.encode(.set, key: key, value: .string(value), expiry: nil)
+        return encoder.withBytes { Array($0) }
     }
 
     @Test func aTornFinalRecordIsCutAndEverythingBeforeItKept() throws {
@@ -90,6 +93,7 @@ import Testing
 
         let prefs = try Preferences(url: file)
         #expect(prefs.recoveryReport?.keptRecords == 9)
+        #expect(prefs.recoveryReport?.damagedKeys == ["key-9"])
         #expect(prefs.keys.count == 9)
         #expect(prefs.object(forKey: "key-9") == nil)
         #expect(prefs.string(forKey: "key-8") == "value 8")
@@ -120,9 +124,14 @@ import Testing
 
     @Test func aLogFromANewerFormatIsNotTouched() throws {
         var (bytes, _) = try writeKeys(1)
+        // A newer version writes its header whole, checksum included.
         withUnsafeBytes(of: UInt32(99).littleEndian) { bytes.replaceSubrange(8..<12, with: $0) }
+        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0.baseAddress!, count: 48) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(48..<52, with: $0) }
         try FileStore.write(bytes, to: file)
-        #expect(throws: StashError.self) { try Preferences(url: file) }
+        let error = try #require(throws: StashError.self) { try Preferences(url: file) }
+        #expect(error.code == .unsupportedVersion)
+        #expect(error.reason.contains("format version 99"))
         #expect(try FileStore.read(file) == bytes)
     }
 }

@@ -142,15 +142,50 @@ struct DefaultsExport: AsyncParsableCommand {
 struct DefaultsImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add every entry of a plist file (such as a UserDefaults plist) to a suite."
+        abstract: "Add every entry of a plist file (such as a UserDefaults plist) or of an MMKV file to a suite.",
+        discussion: """
+            stash defaults import settings ~/Library/Preferences/com.example.plist
+            stash defaults import settings mmkv/settings --from mmkv --type volume=double --type muted=bool
+
+            MMKV files do not store types: name them with --type KEY=TYPE (bool, integer,
+            unsigned, float, double, string, data); other values are guessed.
+            """
     )
 
     @OptionGroup var sandbox: SandboxOptions
     @Argument(help: "The suite.") var suite: String
-    @Argument(help: "The plist file to read (XML, binary or JSON).") var file: String
+    @Argument(help: "The file to read: a plist (XML, binary or JSON), or an MMKV file with its .crc beside it.") var file: String
+    @Option(help: "plist or mmkv.") var from: String = "plist"
+    @Option(name: .customLong("type"), help: "For MMKV: KEY=TYPE, the type of a key's value (repeatable).") var types: [String] = []
 
     func run() async throws {
-        let count = try sandbox.preferences(suite).importPropertyList(from: URL(fileURLWithPath: file))
+        let url = URL(fileURLWithPath: file)
+        let count: Int
+        switch from {
+        case "plist":
+            guard types.isEmpty else { throw ValidationError("--type applies to --from mmkv only") }
+            count = try sandbox.preferences(suite).importPropertyList(from: url)
+        case "mmkv":
+            count = try sandbox.preferences(suite).importMMKV(file: url, types: try mmkvTypes())
+        default:
+            throw ValidationError("unknown source '\(from)'; use plist or mmkv")
+        }
         print("imported \(count) keys into \(suite)")
+    }
+
+    private func mmkvTypes() throws -> [String: Preferences.MMKVValueType] {
+        let names: [String: Preferences.MMKVValueType] = [
+            "bool": .bool, "integer": .integer, "unsigned": .unsignedInteger, "float": .float,
+            "double": .double, "string": .string, "data": .data,
+        ]
+        var types: [String: Preferences.MMKVValueType] = [:]
+        for pair in self.types {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let type = names[parts[1]] else {
+                throw ValidationError("--type takes KEY=TYPE with TYPE one of \(names.keys.sorted().joined(separator: ", "))")
+            }
+            types[parts[0]] = type
+        }
+        return types
     }
 }

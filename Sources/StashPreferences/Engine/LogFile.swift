@@ -15,11 +15,15 @@ import Musl
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `STASHPRF` |
-/// | 8 | 4 | format version (1) |
+/// | 8 | 4 | format version (2; 1 for logs written before compact records) |
 /// | 16 | 8 | generation: +1 for each compaction |
 /// | 24 | 8 | change counter: +1 for each append, by any process |
 /// | 32 | 8 | end: offset just past the last acknowledged record |
 /// | 40 | 8 | retired: nonzero once a compaction replaced this file |
+/// | 48 | 4 | CRC-32 of bytes 0..<48 (from version 2; every later version keeps it here) |
+///
+/// Every change to the header rewrites its checksum, so a damaged header is recognised
+/// instead of trusted (see ``PreferencesEngine/openLog(isReopen:)``).
 ///
 /// The file is always allocated for real (posix_fallocate) before the mapping covers it, so
 /// a full disk is an error at growth time, never a SIGBUS on a store into the mapping.
@@ -27,7 +31,8 @@ import Musl
 /// anything another process could see.
 final class LogFile {
     static let headerSize = 64
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
+    static let checksumOffset = 48
     static let minimumSize = 16 * 1024
     private static let magic = Array("STASHPRF".utf8)
 
@@ -110,55 +115,82 @@ final class LogFile {
         try remap()
     }
 
+    /// Grows the file (doubling) until it has at least `size` bytes.
+    func ensureRoom(_ size: Int) throws {
+        guard size > mappedSize else { return }
+        var target = max(mappedSize, LogFile.minimumSize)
+        while target < size { target *= 2 }
+        try grow(to: target)
+    }
+
     // MARK: Header
 
-    /// Whether the file starts with a header this build can read.
-    var hasValidHeader: Bool {
+    /// Whether the file starts with the magic bytes of a preferences log.
+    var hasMagic: Bool {
         guard let base, mappedSize >= LogFile.headerSize else { return false }
         return LogFile.magic.withUnsafeBytes { memcmp(base, $0.baseAddress!, 8) == 0 }
     }
 
+    /// Whether the header's checksum matches its fields.
+    var hasValidChecksum: Bool {
+        guard let base, mappedSize >= LogFile.headerSize else { return false }
+        return header(LogFile.checksumOffset, as: UInt32.self) == CRC32.checksum(base, count: LogFile.checksumOffset)
+    }
+
     var version: UInt32 { header(8, as: UInt32.self) }
 
-    var generation: UInt64 {
-        get { header(16, as: UInt64.self) }
-        set { setHeader(16, newValue) }
+    var generation: UInt64 { header(16, as: UInt64.self) }
+
+    var changeCounter: UInt64 { header(24, as: UInt64.self) }
+
+    var end: Int { Int(clamping: header(32, as: UInt64.self)) }
+
+    var isRetired: Bool { header(40, as: UInt64.self) != 0 }
+
+    /// Publishes appended records: the end and the change counter, then the checksum.
+    @inline(__always)
+    func commit(end: Int, changeCounter: UInt64) {
+        setHeader(32, UInt64(end))
+        setHeader(24, changeCounter)
+        seal()
     }
 
-    var changeCounter: UInt64 {
-        get { header(24, as: UInt64.self) }
-        set { setHeader(24, newValue) }
+    /// Marks the file replaced by a compaction (or not), counting it as a change.
+    func setRetired(_ retired: Bool) {
+        setHeader(40, UInt64(retired ? 1 : 0))
+        setHeader(24, changeCounter &+ 1)
+        seal()
     }
 
-    var end: Int {
-        get { Int(clamping: header(32, as: UInt64.self)) }
-        set { setHeader(32, UInt64(newValue)) }
-    }
-
-    var isRetired: Bool {
-        get { header(40, as: UInt64.self) != 0 }
-        set { setHeader(40, UInt64(newValue ? 1 : 0)) }
-    }
-
-    /// Writes a fresh header for an empty log.
+    /// Writes a fresh header for an empty log in the current format.
     func writeHeader(generation: UInt64, changeCounter: UInt64) {
         guard let base else { return }
         memset(base, 0, LogFile.headerSize)
         LogFile.magic.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: 8) }
         setHeader(8, LogFile.version)
-        self.generation = generation
-        self.changeCounter = changeCounter
-        end = LogFile.headerSize
+        setHeader(16, generation)
+        setHeader(24, changeCounter)
+        setHeader(32, UInt64(LogFile.headerSize))
+        seal()
+    }
+
+    /// Rewrites the header's checksum. A version 1 header has none (its readers ignore the
+    /// bytes where it goes).
+    @inline(__always)
+    private func seal() {
+        guard let base, mappedSize >= LogFile.headerSize else { return }
+        setHeader(LogFile.checksumOffset, CRC32.checksum(base, count: LogFile.checksumOffset))
     }
 
     @inline(__always)
     private func header<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
-        guard let base else { return 0 }
+        guard let base, mappedSize >= LogFile.headerSize else { return 0 }
         return T(littleEndian: base.load(fromByteOffset: offset, as: T.self))
     }
 
     @inline(__always)
     private func setHeader<T: FixedWidthInteger>(_ offset: Int, _ value: T) {
+        guard mappedSize >= LogFile.headerSize else { return }
         base?.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
     }
 

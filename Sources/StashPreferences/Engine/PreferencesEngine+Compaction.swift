@@ -9,16 +9,21 @@ extension PreferencesEngine {
         try withFileLock { try compactLocked(reserving: 0) }
     }
 
-    /// Copies the live records into a fresh file and renames it over the log; the file lock
-    /// is held.
+    /// Copies the live records into a fresh file in the current format and renames it over
+    /// the log; the file lock is held.
     ///
     /// The new file is complete and fsynced before the rename, so a crash at any moment
     /// leaves either the old log or the new one, each whole. The old file is marked retired
     /// (and its change counter bumped) before the rename, so that other processes reopen
-    /// the suite on their next access.
-    func compactLocked(reserving extra: Int) throws {
+    /// the suite on their next access. Records of an older format are re-encoded (this is
+    /// how a version 1 log migrates); current ones are copied as they are.
+    ///
+    /// - parameter reencoding: Whether to encode every record again (the records were
+    ///   salvaged from a file whose header, version field included, is not trusted).
+    func compactLocked(reserving extra: Int, reencoding: Bool = false) throws {
         guard let url, let old = log, let oldBase = old.base else { return }
         let now = clock.now.timeIntervalSince1970
+        let copiesRecords = old.version == LogFile.version && !reencoding
         var newIndex: [String: Entry] = [:]
         newIndex.reserveCapacity(index.count)
         var live = 0
@@ -34,38 +39,45 @@ extension PreferencesEngine {
             try? FileStore.delete(temporary)
             throw error
         }
-        guard let newBase = fresh.base else { return }
-        fresh.writeHeader(generation: old.generation &+ 1, changeCounter: old.changeCounter &+ 2)
-        var offset = LogFile.headerSize
-        for (key, entry) in index where entry.expiry.map({ $0 > now }) ?? true {
-            (newBase + offset).copyMemory(from: oldBase + entry.offset, byteCount: entry.length)
-            var moved = entry
-            moved.offset = offset
-            newIndex[key] = moved
-            offset += entry.length
-        }
-        fresh.end = offset
         do {
+            let counter = old.changeCounter &+ 2
+            fresh.writeHeader(generation: old.generation &+ 1, changeCounter: counter)
+            var offset = LogFile.headerSize
+            var encoder = RecordEncoder()
+            for (key, entry) in index where entry.expiry.map({ $0 > now }) ?? true {
+                var moved = entry
+                if copiesRecords {
+                    try fresh.ensureRoom(offset + entry.length)
+                    (fresh.base! + offset).copyMemory(from: oldBase + entry.offset, byteCount: entry.length)
+                } else {
+                    try encoder.encode(entry.expiry == nil ? .set : .setExpiring, key: key, value: entry.value, expiry: entry.expiry)
+                    try fresh.ensureRoom(offset + encoder.count)
+                    encoder.withBytes { (fresh.base! + offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    moved.length = encoder.count
+                }
+                moved.offset = offset
+                newIndex[key] = moved
+                offset += moved.length
+            }
+            live = offset - LogFile.headerSize
+            fresh.commit(end: offset, changeCounter: counter)
             try fresh.sync(metadata: true)
+            old.setRetired(true)
+            do {
+                try FileStore.move(temporary, to: url)
+            } catch {
+                old.setRetired(false)
+                throw error
+            }
+            fresh.url = url
+            FileStore.syncFolder(url.deletingLastPathComponent().path)
+            old.close()
+            log = fresh
+            adopt(index: newIndex, liveBytes: live, end: offset, counter: fresh.changeCounter)
         } catch {
             fresh.close()
             try? FileStore.delete(temporary)
             throw error
         }
-        old.isRetired = true
-        old.changeCounter &+= 1
-        do {
-            try FileStore.move(temporary, to: url)
-        } catch {
-            old.isRetired = false
-            fresh.close()
-            try? FileStore.delete(temporary)
-            throw error
-        }
-        fresh.url = url
-        FileStore.syncFolder(url.deletingLastPathComponent().path)
-        old.close()
-        log = fresh
-        adopt(index: newIndex, liveBytes: live, end: offset, counter: fresh.changeCounter)
     }
 }

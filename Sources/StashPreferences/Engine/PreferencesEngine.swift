@@ -27,7 +27,7 @@ final class PreferencesEngine {
     let url: URL?
     let durable: Bool
     let clock: any StashClock
-    private let fileLock: SuiteLock?
+    private let fileLock: FileLock?
     /// Whether this engine holds the file lock (between a write and the linger's end).
     private var holdsFileLock = false
     /// Arranges for ``releaseFileLock()`` to run after ``lockLinger``; without it (while
@@ -44,7 +44,7 @@ final class PreferencesEngine {
     private(set) var localEnd = LogFile.headerSize
     /// The header's change counter when this process last caught up.
     private var knownCounter: UInt64 = 0
-    private let buffer = ByteBuffer()
+    private var encoder = RecordEncoder()
 
     var registered: [String: PreferenceValue] = [:]
     var volatile: [String: PreferenceValue] = [:]
@@ -71,7 +71,7 @@ final class PreferencesEngine {
         self.durable = durable
         self.clock = clock
         try FileStore.createFolder(url.deletingLastPathComponent())
-        fileLock = try SuiteLock(url: URL(fileURLWithPath: url.path + ".lock"))
+        fileLock = try FileLock(url: URL(fileURLWithPath: url.path + ".lock"), scope: .processesOnly)
         try withFileLock { try openLog(isReopen: false) }
     }
 
@@ -84,7 +84,8 @@ final class PreferencesEngine {
 
     // MARK: Reading
 
-    /// The stored value of `key`, unless it has expired.
+    /// The stored value of `key` (already in its stored form, see ``storedKey(_:)``),
+    /// unless it has expired.
     @inline(__always)
     func storedValue(_ key: String) -> PreferenceValue? {
         guard let entry = index[key] else { return nil }
@@ -95,6 +96,7 @@ final class PreferencesEngine {
     /// The value `key` resolves to: volatile, then stored, then registered.
     @inline(__always)
     func resolvedValue(_ key: String) -> PreferenceValue? {
+        guard let key = try? PreferencesEngine.storedKey(key) else { return nil }
         if !volatile.isEmpty, let value = volatile[key] { return value }
         if let value = storedValue(key) { return value }
         return registered.isEmpty ? nil : registered[key]
@@ -107,6 +109,15 @@ final class PreferencesEngine {
             if let expiry = entry.expiry, expiry <= now { return nil }
             return key
         }
+    }
+
+    /// The form a key is stored and looked up in (``StoredKey``): its NFC normalization, so
+    /// that canonically equivalent keys are one key before and after a reopen.
+    ///
+    /// - throws: ``StashError/Code/invalidKey`` for a key holding NUL.
+    @inline(__always)
+    static func storedKey(_ key: String) throws -> String {
+        try StoredKey.normalized(key)
     }
 
     // MARK: Seeing other processes
@@ -141,7 +152,7 @@ final class PreferencesEngine {
         let stop = scan(from: localEnd, to: min(end, log.mappedSize), byOtherProcess: true)
         if stop < end {
             // Only a damaged file gets here: keep what verified, like an open would.
-            log.end = stop
+            log.commit(end: stop, changeCounter: log.changeCounter &+ 1)
             recordDamage(droppedBytes: end - stop, at: stop, reason: "a record written by another process failed its checksum")
         }
         localEnd = stop
@@ -156,10 +167,11 @@ final class PreferencesEngine {
     ///   too large), ``StashError/Code/diskFull``, ``StashError/Code/closed``.
     func write(_ key: String, _ value: PreferenceValue?, expiry: Double? = nil) throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
+        let key = try PreferencesEngine.storedKey(key)
         let kind: Record.Kind = value == nil ? .remove : (expiry == nil ? .set : .setExpiring)
-        try buffer.encodeRecord(kind, key: key, value: value, expiry: expiry)
+        try encoder.encode(kind, key: key, value: value, expiry: expiry)
         guard log != nil, fileLock != nil else {
-            apply(kind, key: key, value: value, expiry: expiry, offset: 0, length: buffer.count, byOtherProcess: false)
+            apply(kind, key: key, value: value, expiry: expiry, offset: 0, length: encoder.count, byOtherProcess: false)
             return
         }
         try withFileLock { try append(kind, key: key, value: value, expiry: expiry) }
@@ -168,9 +180,9 @@ final class PreferencesEngine {
     /// Removes every stored key with one record.
     func removeAll() throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
-        try buffer.encodeRecord(.removeAll, key: "", value: nil, expiry: nil)
+        try encoder.encode(.removeAll, key: "", value: nil, expiry: nil)
         guard log != nil, fileLock != nil else {
-            apply(.removeAll, key: "", value: nil, expiry: nil, offset: 0, length: buffer.count, byOtherProcess: false)
+            apply(.removeAll, key: "", value: nil, expiry: nil, offset: 0, length: encoder.count, byOtherProcess: false)
             return
         }
         try withFileLock { try append(.removeAll, key: "", value: nil, expiry: nil) }
@@ -183,29 +195,31 @@ final class PreferencesEngine {
             for (key, value) in values { try write(key, value) }
             return
         }
+        // Every key is checked before the first is written.
+        let keys = try values.map { try PreferencesEngine.storedKey($0.key) }
         try withFileLock {
-            for (key, value) in values {
-                try buffer.encodeRecord(.set, key: key, value: value, expiry: nil)
+            for ((_, value), key) in zip(values, keys) {
+                try encoder.encode(.set, key: key, value: value, expiry: nil)
                 try append(.set, key: key, value: value, expiry: nil, sync: false)
             }
             if durable { try log?.sync(metadata: true) }
         }
     }
 
-    /// Copies the encoded record in `buffer` to the end of the log; the file lock is held.
+    /// Copies the record in `encoder` to the end of the log; the file lock is held.
     @inline(__always)
     private func append(_ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?, sync: Bool = true) throws {
-        try reserve(buffer.count)
+        let length = encoder.count
+        try reserve(length)
         guard let log, let base = log.base else { throw StashError(.closed, "the log is not mapped", path: url?.path) }
         let offset = localEnd
-        (base + offset).copyMemory(from: buffer.base, byteCount: buffer.count)
-        localEnd = offset + buffer.count
+        encoder.withBytes { (base + offset).copyMemory(from: $0.baseAddress!, byteCount: length) }
+        localEnd = offset + length
         // The record is in place before the header says so: a reader (or a crash) never sees
         // an end that covers a half-copied record.
-        log.end = localEnd
-        log.changeCounter &+= 1
+        log.commit(end: localEnd, changeCounter: log.changeCounter &+ 1)
         knownCounter = log.changeCounter
-        apply(kind, key: key, value: value, expiry: expiry, offset: offset, length: buffer.count, byOtherProcess: false)
+        apply(kind, key: key, value: value, expiry: expiry, offset: offset, length: length, byOtherProcess: false)
         if sync && durable { try log.sync(metadata: false) }
     }
 
@@ -213,6 +227,11 @@ final class PreferencesEngine {
     /// otherwise by growing the file.
     private func reserve(_ count: Int) throws {
         guard let log else { return }
+        if log.version != LogFile.version {
+            // A log of an older format: the first write migrates it to the current one.
+            try compactLocked(reserving: count)
+            if let log = self.log, localEnd + count <= log.mappedSize { return }
+        }
         let needed = localEnd + count
         guard needed > log.mappedSize else { return }
         let used = localEnd - LogFile.headerSize
@@ -262,9 +281,10 @@ final class PreferencesEngine {
     /// Reads and applies the records in `start..<end` and returns where verification stopped
     /// (`end` when every record was intact).
     func scan(from start: Int, to end: Int, byOtherProcess: Bool) -> Int {
-        guard let base = log?.base else { return start }
+        guard let log, let base = log.base else { return start }
+        let scanner = LogScanner(version: log.version)
         var offset = start
-        while offset < end, let record = Record.read(base, at: offset, limit: end) {
+        while offset < end, let record = scanner.read(base, at: offset, limit: end) {
             apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
                   offset: offset, length: record.length, byOtherProcess: byOtherProcess)
             offset += record.length

@@ -3,25 +3,32 @@ import StashCore
 
 /// One entry of the log: a set, a set with an expiry date, a removal, or a removal of all.
 ///
-/// On disk (little-endian):
+/// On disk (format version 2; integers little-endian, lengths LEB128 varints):
 ///
-/// | offset | size | field |
+/// | field | size | |
 /// |---|---|---|
-/// | 0 | 4 | total length of the record, header included |
-/// | 4 | 4 | CRC-32 of bytes 0..<4 and 8..<length |
-/// | 8 | 1 | kind |
-/// | 9 | 1 | value tag (0 when there is no value) |
-/// | 10 | 2 | key length in bytes |
-/// | 12 | 8 | expiry (seconds since 1970, as a Double), only for `setExpiring` |
-/// | … | | key (UTF-8), then the value's payload up to the end |
+/// | checksum | 4 | CRC-32 of every byte that follows, up to the record's end |
+/// | body length | 1-5 | varint: how many bytes the body has |
+/// | kind and tag | 1 | kind in the high 4 bits, the value's tag in the low 4 (0: none) |
+/// | key length | 1-3 | varint, absent for `removeAll` |
+/// | key | | UTF-8 (NFC), absent for `removeAll` |
+/// | expiry | 8 | seconds since 1970 as a Double, only for `setExpiring` |
+/// | payload | | the value (see `ValueCoding.swift`), up to the body's end |
+///
+/// A record is self-delimiting and checksummed, so a reader that meets a damaged one looks
+/// for the next offset where an intact record starts (see ``LogScanner``). Format version 1
+/// records are read by ``FormatVersion1``.
 struct Record {
     enum Kind: UInt8 {
         case set = 1, setExpiring, remove, removeAll
     }
 
-    static let headerSize = 12
+    /// Checksum, a one-byte length and the kind: the smallest record.
+    static let minimumLength = 6
     static let maximumKeyLength = Int(UInt16.max)
     static let maximumLength = 256 << 20
+    /// Room left in front of the body while encoding: checksum and the longest length varint.
+    static let headRoom = 4 + 5
 
     var kind: Kind
     var key: String
@@ -32,75 +39,123 @@ struct Record {
     var length: Int
 }
 
-extension ByteBuffer {
-    /// Replaces the buffer's content with one complete record, checksum included.
+/// A record encoded in a reusable writer: ``bytes`` lends it, checksum included.
+struct RecordEncoder {
+    private var writer = BinaryWriter(capacity: 256)
+    /// Where the record starts in the writer (the length varint's size decides it).
+    private var start = Record.headRoom
+
+    /// How many bytes the last encoded record has.
+    var count: Int { writer.count - start }
+
+    /// Lends the last encoded record.
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try writer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// Encodes one complete record, replacing the previous one.
     ///
     /// - throws: ``StashError/Code/invalidKey`` for an empty or over-long key,
     ///   ``StashError/Code/unsupportedValue`` for a value too large for one record.
-    func encodeRecord(_ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?) throws {
-        removeAll()
-        let keyLength = key.utf8.count
+    mutating func encode(_ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?) throws {
+        writer.removeAll()
+        for _ in 0..<Record.headRoom { writer.write(UInt8(0)) }
+        writer.write(kind.rawValue << 4 | (value?.tag.rawValue ?? 0))
         if kind != .removeAll {
+            let keyLength = key.utf8.count
             guard keyLength > 0 else { throw StashError(.invalidKey, "a key may not be empty", key: key) }
             guard keyLength <= Record.maximumKeyLength else {
                 throw StashError(.invalidKey, "a key may not be longer than \(Record.maximumKeyLength) bytes", key: String(key.prefix(64)))
             }
+            writer.writeVarInt(UInt64(keyLength))
+            writer.write(key)
         }
-        append(UInt32(0))
-        append(UInt32(0))
-        append(kind.rawValue)
-        append(value?.tag.rawValue ?? 0)
-        append(UInt16(kind == .removeAll ? 0 : keyLength))
-        if kind == .setExpiring { append((expiry ?? 0).bitPattern) }
-        if kind != .removeAll { append(key) }
-        if let value { appendPayload(value) }
-        guard count <= Record.maximumLength else {
+        if kind == .setExpiring { writer.write((expiry ?? 0).bitPattern) }
+        if let value { writer.writePayload(value) }
+        let bodyLength = writer.count - Record.headRoom
+        guard bodyLength + Record.headRoom <= Record.maximumLength else {
             throw StashError(.unsupportedValue, "a value may not be larger than \(Record.maximumLength >> 20) MB", key: key)
         }
-        patch(UInt32(count), at: 0)
-        patch(Record.checksum(base, length: count), at: 4)
+        // The length varint goes just before the body, the checksum just before it.
+        var lengthBytes: [UInt8] = []
+        var remaining = UInt64(bodyLength)
+        repeat {
+            lengthBytes.append(UInt8(truncatingIfNeeded: remaining) & 0x7F | (remaining >= 0x80 ? 0x80 : 0))
+            remaining >>= 7
+        } while remaining > 0
+        start = Record.headRoom - lengthBytes.count - 4
+        for (index, byte) in lengthBytes.enumerated() { writer.patch(byte, at: start + 4 + index) }
+        let checksum = writer.withUnsafeBytes { CRC32.checksum($0.baseAddress! + start + 4, count: writer.count - start - 4) }
+        writer.patch(checksum, at: start)
     }
 }
 
 extension Record {
-    /// The checksum of the record of `length` bytes at `start`.
-    static func checksum(_ start: UnsafeRawPointer, length: Int) -> UInt32 {
-        var crc = CRC32()
-        crc.update(UnsafeRawBufferPointer(start: start, count: 4))
-        crc.update(UnsafeRawBufferPointer(start: start + 8, count: length - 8))
-        return crc.value
-    }
-
     /// Reads and verifies the record at `offset`, which must end at or before `limit`.
     ///
     /// - returns: `nil` when the bytes are not a whole, intact record (torn, corrupt, or the
     ///   zeroes after the last record).
+    @inline(__always)
     static func read(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> Record? {
-        guard limit - offset >= headerSize else { return nil }
-        let start = base + offset
-        let length = Int(UInt32(littleEndian: start.loadUnaligned(as: UInt32.self)))
-        guard length >= headerSize, length <= limit - offset else { return nil }
-        let stored = UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-        guard checksum(start, length: length) == stored else { return nil }
-        guard let kind = Kind(rawValue: start.load(fromByteOffset: 8, as: UInt8.self)) else { return nil }
-        let tag = start.load(fromByteOffset: 9, as: UInt8.self)
-        let keyLength = Int(UInt16(littleEndian: start.loadUnaligned(fromByteOffset: 10, as: UInt16.self)))
-        var cursor = headerSize
-        var expiry: Double?
-        if kind == .setExpiring {
-            guard length - cursor >= 8 else { return nil }
-            expiry = Double(bitPattern: UInt64(littleEndian: start.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)))
-            cursor += 8
+        guard let (bodyStart, length) = frame(base, at: offset, limit: limit) else { return nil }
+        let stored = UInt32(littleEndian: (base + offset).loadUnaligned(as: UInt32.self))
+        guard CRC32.checksum(base + offset + 4, count: length - 4) == stored else { return nil }
+        var reader = BinaryReader(UnsafeRawBufferPointer(start: base + bodyStart, count: offset + length - bodyStart))
+        return try? decodeBody(&reader, length: length)
+    }
+
+    /// Where the body of a plausible record at `offset` starts and how long the record is,
+    /// without verifying its checksum; `nil` when the bytes cannot start a record.
+    @inline(__always)
+    static func frame(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> (bodyStart: Int, length: Int)? {
+        guard limit - offset >= minimumLength else { return nil }
+        var cursor = offset + 4
+        var bodyLength = 0
+        var shift = 0
+        while true {
+            guard cursor < limit, shift <= 28 else { return nil }
+            let byte = base.load(fromByteOffset: cursor, as: UInt8.self)
+            cursor += 1
+            bodyLength |= Int(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { break }
+            shift += 7
         }
-        guard length - cursor >= keyLength else { return nil }
-        let key = String(decoding: UnsafeRawBufferPointer(start: start + cursor, count: keyLength), as: UTF8.self)
-        cursor += keyLength
+        guard bodyLength > 0, bodyLength <= limit - cursor else { return nil }
+        let kind = base.load(fromByteOffset: cursor, as: UInt8.self) >> 4
+        guard kind >= 1, kind <= 4 else { return nil }
+        return (cursor, cursor + bodyLength - offset)
+    }
+
+    /// Decodes a verified body.
+    private static func decodeBody(_ reader: inout BinaryReader, length: Int) throws -> Record {
+        let kindAndTag = try reader.readByte()
+        guard let kind = Kind(rawValue: kindAndTag >> 4) else { throw BinaryReader.malformedRecord }
+        let tag = kindAndTag & 0x0F
+        if kind == .removeAll { return Record(kind: kind, key: "", value: nil, expiry: nil, length: length) }
+        let keyLength = try reader.readCount()
+        guard keyLength > 0, keyLength <= maximumKeyLength else { throw BinaryReader.malformedRecord }
+        let key = String(decoding: try reader.readBytes(count: keyLength), as: UTF8.self)
+        var expiry: Double?
+        if kind == .setExpiring { expiry = Double(bitPattern: try reader.read(UInt64.self)) }
         var value: PreferenceValue?
         if kind == .set || kind == .setExpiring {
-            let payload = UnsafeRawBufferPointer(start: start + cursor, count: length - cursor)
-            guard let decoded = try? PreferenceValue(tag: tag, payload: payload) else { return nil }
-            value = decoded
+            value = try PreferenceValue(tag: tag, payload: try reader.readBytes(count: reader.remaining))
         }
         return Record(kind: kind, key: key, value: value, expiry: expiry, length: length)
     }
+
+    /// The key of a record that failed its checksum, when its bytes still hold one that
+    /// reads as text: what a recovery report can name as possibly lost.
+    static func damagedKey(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> String? {
+        guard let (bodyStart, length) = frame(base, at: offset, limit: limit) else { return nil }
+        var reader = BinaryReader(UnsafeRawBufferPointer(start: base + bodyStart, count: offset + length - bodyStart))
+        guard let kindAndTag = try? reader.readByte(), kindAndTag >> 4 != Kind.removeAll.rawValue,
+              let keyLength = try? reader.readCount(), keyLength > 0,
+              let key = try? reader.readString(count: keyLength) else { return nil }
+        return key
+    }
+}
+
+extension BinaryReader {
+    static let malformedRecord = StashError(.corruptFile, "malformed preferences record")
 }

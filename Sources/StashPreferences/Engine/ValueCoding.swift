@@ -1,7 +1,8 @@
 import Foundation
 import StashCore
 
-/// The one-byte type tag of a stored value. Part of the file format: never renumber.
+/// The type tag of a stored value (4 bits in a record). Part of the file format: never
+/// renumber.
 enum ValueTag: UInt8 {
     case bool = 1, integer, unsignedInteger, double, float, string, date, data, url, uuid, array, dictionary, json
 }
@@ -26,92 +27,97 @@ extension PreferenceValue {
     }
 }
 
-extension ByteBuffer {
+/// Payloads, format version 2: integers as LEB128 varints (signed ones zigzag-encoded, so
+/// small negative numbers stay small), floating-point numbers and dates as their 8 or 4
+/// little-endian bytes, text and data as they are (their length is the record's), arrays and
+/// dictionaries as a varint count of nested values, each a tag byte, a varint length and its
+/// payload (a dictionary's keys as a varint length and UTF-8 before each value).
+extension BinaryWriter {
     /// Appends the value's bytes without tag or length: at the top of a record both are
-    /// known from the record header.
-    func appendPayload(_ value: PreferenceValue) {
+    /// known from the record itself.
+    mutating func writePayload(_ value: PreferenceValue) {
         switch value {
-        case .bool(let value): append(UInt8(value ? 1 : 0))
-        case .integer(let value): append(value)
-        case .unsignedInteger(let value): append(value)
-        case .double(let value): append(value.bitPattern)
-        case .float(let value): append(value.bitPattern)
-        case .string(let value): append(value)
-        case .date(let value): append(value.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let value), .json(let value): append(value)
-        case .url(let value): append(value.absoluteString)
-        case .uuid(let value):
-            withUnsafeBytes(of: value.uuid) { append($0) }
+        case .bool(let value): write(UInt8(value ? 1 : 0))
+        case .integer(let value): writeVarInt(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+        case .unsignedInteger(let value): writeVarInt(value)
+        case .double(let value): write(value.bitPattern)
+        case .float(let value): write(value.bitPattern)
+        case .string(let value): write(value)
+        case .date(let value): write(value.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let value), .json(let value): write(contentsOf: value)
+        case .url(let value): write(value.absoluteString)
+        case .uuid(let value): Swift.withUnsafeBytes(of: value.uuid) { write($0) }
         case .array(let values):
-            append(UInt32(values.count))
-            for element in values { appendNested(element) }
+            writeVarInt(UInt64(values.count))
+            for element in values { writeNested(element) }
         case .dictionary(let values):
-            append(UInt32(values.count))
-            for (key, element) in values {
-                append(UInt32(key.utf8.count))
-                append(key)
-                appendNested(element)
+            writeVarInt(UInt64(values.count))
+            for (key, element) in values.sorted(by: { $0.key < $1.key }) {
+                writeCounted(key)
+                writeNested(element)
             }
         }
     }
 
     /// Appends tag, length and payload: how values sit inside arrays and dictionaries.
-    private func appendNested(_ value: PreferenceValue) {
-        append(value.tag.rawValue)
-        let lengthOffset = count
-        append(UInt32(0))
-        appendPayload(value)
-        patch(UInt32(count - lengthOffset - 4), at: lengthOffset)
+    private mutating func writeNested(_ value: PreferenceValue) {
+        write(value.tag.rawValue)
+        var nested = BinaryWriter()
+        nested.writePayload(value)
+        writeCounted(nested.bytes)
     }
 }
 
 extension PreferenceValue {
-    /// Decodes a payload written by `appendPayload`. Throws on any inconsistency, never traps.
+    /// Decodes a format version 2 payload. Throws on any inconsistency, never traps.
     init(tag rawTag: UInt8, payload: UnsafeRawBufferPointer) throws {
-        guard let tag = ValueTag(rawValue: rawTag) else { throw ByteReader.malformed }
-        var reader = ByteReader(payload)
+        guard let tag = ValueTag(rawValue: rawTag) else { throw BinaryReader.malformedRecord }
+        var reader = BinaryReader(payload)
         switch tag {
-        case .bool: self = .bool(try reader.read(UInt8.self) != 0)
-        case .integer: self = .integer(try reader.read(Int64.self))
-        case .unsignedInteger: self = .unsignedInteger(try reader.read(UInt64.self))
+        case .bool: self = .bool(try reader.readByte() != 0)
+        case .integer:
+            let raw = try reader.readVarInt()
+            self = .integer(Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1))
+        case .unsignedInteger: self = .unsignedInteger(try reader.readVarInt())
         case .double: self = .double(Double(bitPattern: try reader.read(UInt64.self)))
         case .float: self = .float(Float(bitPattern: try reader.read(UInt32.self)))
         case .string: self = .string(String(decoding: payload, as: UTF8.self))
         case .date: self = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.read(UInt64.self))))
         case .data: self = .data(Data(payload))
         case .json: self = .json(Data(payload))
-        case .url:
-            guard let url = URL(string: String(decoding: payload, as: UTF8.self)) else { throw ByteReader.malformed }
-            self = .url(url)
-        case .uuid:
-            let raw = try reader.read(count: 16)
-            var uuid = UUID().uuid
-            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: raw) }
-            self = .uuid(UUID(uuid: uuid))
+        case .url: self = .url(try PreferenceValue.url(payload))
+        case .uuid: self = .uuid(try PreferenceValue.uuid(try reader.readBytes(count: 16)))
         case .array:
-            let count = Int(try reader.read(UInt32.self))
-            guard count <= reader.remaining / 5 else { throw ByteReader.malformed }
+            let count = try reader.readCount()
             var values: [PreferenceValue] = []
             values.reserveCapacity(count)
             for _ in 0..<count { values.append(try PreferenceValue.readNested(&reader)) }
             self = .array(values)
         case .dictionary:
-            let count = Int(try reader.read(UInt32.self))
-            guard count <= reader.remaining / 9 else { throw ByteReader.malformed }
+            let count = try reader.readCount()
             var values: [String: PreferenceValue] = [:]
             values.reserveCapacity(count)
             for _ in 0..<count {
-                let keyLength = Int(try reader.read(UInt32.self))
-                let key = String(decoding: try reader.read(count: keyLength), as: UTF8.self)
+                let key = String(decoding: try reader.readBytes(count: try reader.readCount()), as: UTF8.self)
                 values[key] = try PreferenceValue.readNested(&reader)
             }
             self = .dictionary(values)
         }
     }
 
-    private static func readNested(_ reader: inout ByteReader) throws -> PreferenceValue {
-        let tag = try reader.read(UInt8.self)
-        let length = Int(try reader.read(UInt32.self))
-        return try PreferenceValue(tag: tag, payload: try reader.read(count: length))
+    private static func readNested(_ reader: inout BinaryReader) throws -> PreferenceValue {
+        let tag = try reader.readByte()
+        return try PreferenceValue(tag: tag, payload: try reader.readBytes(count: try reader.readCount()))
+    }
+
+    static func url(_ payload: UnsafeRawBufferPointer) throws -> URL {
+        guard let url = URL(string: String(decoding: payload, as: UTF8.self)) else { throw BinaryReader.malformedRecord }
+        return url
+    }
+
+    static func uuid(_ raw: UnsafeRawBufferPointer) throws -> UUID {
+        var uuid = UUID().uuid
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: raw) }
+        return UUID(uuid: uuid)
     }
 }

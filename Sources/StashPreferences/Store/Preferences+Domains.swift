@@ -9,6 +9,7 @@ extension Preferences {
     /// prefs.register(defaults: ["volume": .double(0.8), "theme": .string("light")])
     /// ```
     public func register(defaults: [String: PreferenceValue]) {
+        let defaults = Dictionary(defaults.map { ((try? PreferencesEngine.storedKey($0.key)) ?? $0.key, $0.value) }) { _, last in last }
         engine.withLock { $0.registered.merge(defaults) { _, new in new } }
     }
 
@@ -31,6 +32,7 @@ extension Preferences {
     /// prefs.setVolatile(.bool(true), forKey: "demoMode")
     /// ```
     public func setVolatile(_ value: PreferenceValue?, forKey key: String) {
+        let key = (try? PreferencesEngine.storedKey(key)) ?? key
         engine.withLock { $0.volatile[key] = value }
     }
 
@@ -79,6 +81,7 @@ extension Preferences {
     public func contains(_ key: String) -> Bool {
         engine.withLock { engine in
             try? engine.refresh()
+            guard let key = try? PreferencesEngine.storedKey(key) else { return false }
             return engine.storedValue(key) != nil
         }
     }

@@ -84,7 +84,8 @@ extension Preferences {
         let id = observers.withLock { registry in
             // Under the registry's lock, so that no change is delivered before the current value.
             current()
-            let id = registry.add(ObserverRegistry.Observer(key: key, deliver: deliver, finish: finish))
+            let stored = key.map { (try? PreferencesEngine.storedKey($0)) ?? $0 }
+            let id = registry.add(ObserverRegistry.Observer(key: stored, deliver: deliver, finish: finish))
             engine.withLock { $0.isObserved = true }
             if url != nil, registry.timer == nil { registry.timer = startWatching() }
             return id

@@ -5,8 +5,11 @@ extension Preferences {
     ///
     /// A crash of the process never damages the log (an acknowledged record is in the
     /// kernel's page cache before `set` returns). A power cut before ``Preferences/flush()``
-    /// can leave a torn last record; a disk error can corrupt one. Opening keeps every record
-    /// before the first damaged one and reports the rest here.
+    /// can leave a torn last record; a disk error can corrupt any byte. Every record carries
+    /// a checksum, and so does the file's header: opening keeps every intact record (also
+    /// those after a damaged one), names the keys of damaged records when they are still
+    /// readable, and keeps a damaged file aside (``movedAside``) before rewriting it. A report
+    /// with `droppedBytes == 0` lost nothing.
     ///
     /// ```swift
     /// let prefs = try Preferences(suite: "settings")
@@ -17,19 +20,37 @@ extension Preferences {
     public struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
         /// How many bytes of records were dropped (0 when a whole file was moved aside).
         public var droppedBytes: Int
-        /// How many records before the damage were kept.
+        /// How many intact records were kept.
         public var keptRecords: Int
-        /// Where in the file the damage starts.
+        /// Where in the file the (first) damage starts.
         public var damageOffset: Int
-        /// Where an unreadable file was moved to, when it was not a preferences log at all.
+        /// Where the damaged file was kept, as it was, before the log was rewritten (a
+        /// damaged header, damage followed by intact records, or a file that is not a
+        /// preferences log at all).
         public var movedAside: URL?
+        /// The keys of the damaged records that were dropped, when their key was still
+        /// readable (the values were not trusted). A key may still have an older or a
+        /// newer intact value.
+        ///
+        /// ```swift
+        /// for key in prefs.recoveryReport?.damagedKeys ?? [] { logger.warning("preference \(key) may be lost") }
+        /// ```
+        public var damagedKeys: [String]
         /// What happened, in one sentence.
         public var reason: String
 
         public var description: String {
             var text = "\(reason) (kept \(keptRecords) records, dropped \(droppedBytes) bytes"
+            if !damagedKeys.isEmpty { text += ", damaged keys: \(damagedKeys.joined(separator: ", "))" }
             if let movedAside { text += ", old file at \(movedAside.path)" }
             return text + ")"
+        }
+
+        func with(movedAside: URL?, reason: String) -> RecoveryReport {
+            var report = self
+            report.movedAside = movedAside
+            report.reason = reason
+            return report
         }
     }
 }

@@ -78,7 +78,7 @@ public final class Preferences: Sendable {
             let memory = Preferences(inMemory: sandbox.app)
             memory.engine.withLock {
                 $0.recovery = RecoveryReport(
-                    droppedBytes: 0, keptRecords: 0, damageOffset: 0, movedAside: nil,
+                    droppedBytes: 0, keptRecords: 0, damageOffset: 0, movedAside: nil, damagedKeys: [],
                     reason: "the preferences could not be opened (\(error)); values are kept in memory only"
                 )
             }
@@ -205,21 +205,21 @@ public final class Preferences: Sendable {
     }
 
     /// Figures about the log file: for tools, tests and benchmarks.
-    public struct Storage: Sendable, Hashable {
+    package struct Storage: Sendable, Hashable {
         /// The file's size on disk (allocated ahead of need).
-        public var fileSize: Int
+        package var fileSize: Int
         /// Bytes of header and records written so far.
-        public var usedBytes: Int
+        package var usedBytes: Int
         /// Bytes of records holding live values.
-        public var liveBytes: Int
+        package var liveBytes: Int
         /// How many keys have a stored value.
-        public var keyCount: Int
+        package var keyCount: Int
         /// How many times the log has been compacted since it was created.
-        public var generation: UInt64
+        package var generation: UInt64
     }
 
     /// The current size and use of the log.
-    public var storage: Storage {
+    package var storage: Storage {
         engine.withLock { engine in
             try? engine.refresh()
             return Storage(

@@ -43,7 +43,7 @@ extension Bool: PreferenceStorable {
 }
 
 /// The integer types share one conversion: exact, or a type mismatch.
-public protocol PreferenceStorableInteger: PreferenceStorable, FixedWidthInteger {}
+package protocol PreferenceStorableInteger: PreferenceStorable, FixedWidthInteger {}
 
 extension PreferenceStorableInteger {
     public init(preferenceValue: PreferenceValue) throws {

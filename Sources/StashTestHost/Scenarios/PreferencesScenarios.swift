@@ -32,6 +32,25 @@ let preferencesScenarios: [String: Scenario] = [
         while prefs.keys.count < total, Date() < deadline { usleep(10_000) }
         report("saw \(prefs.keys.count)")
     },
+    // preferences.count FILE KEY COUNT: adds 1 to the integer KEY COUNT times, alternating
+    // `increment(forKey:)` and `update(forKey:_:)`, then prints "done".
+    "preferences.count": { arguments in
+        guard arguments.count == 3, let count = Int(arguments[2]) else { throw usage("preferences.count FILE KEY COUNT") }
+        let prefs = try Preferences(url: URL(fileURLWithPath: arguments[0]))
+        let key = arguments[1]
+        report("ready")
+        for i in 0..<count {
+            if i % 2 == 0 {
+                try prefs.increment(forKey: key)
+            } else {
+                try prefs.update(forKey: key) { old in
+                    guard case .integer(let value)? = old else { return .integer(1) }
+                    return .integer(value + 1)
+                }
+            }
+        }
+        report("done")
+    },
     // preferences.foundation-write SUITE KEY=VALUE…: Foundation's UserDefaults sets the values
     // (integers when they parse, strings otherwise), synchronizes, and prints "done".
     // Run it with HOME / XDG_CONFIG_HOME pointing at a temporary folder.

@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashTestSupport
 import Testing
 @testable import StashCache
 
