@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashPreferences
 import StashSecure
 
 /// One parser of untrusted bytes that `stash-fuzz` exercises. `run` must return for every
@@ -38,6 +39,11 @@ struct FuzzTarget: Sendable {
             name: "archive", summary: "Archive files: envelope, checksum, migration and decoding",
             run: { bytes in ArchiveFuzzing.run(bytes) },
             seeds: { try ArchiveFuzzing.seeds() }
+        ),
+        FuzzTarget(
+            name: "preferences-log", summary: "preferences logs: header, records, salvage, migration of format 1",
+            run: { bytes in PreferencesLogFuzzing.run(bytes) },
+            seeds: { try PreferencesSamples.logFiles() }
         ),
         FuzzTarget(
             name: "vault-file", summary: "Linux vault files: header, digest, key check, MAC, records",
