@@ -121,8 +121,9 @@ let package = Package(
         .executableTarget(
             name: "StashCLI",
             dependencies: [
-                "Stash", "StashHTTPAsyncClient", "StashHTTPServer",
+                "Stash", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
