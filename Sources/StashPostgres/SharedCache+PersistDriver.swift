@@ -27,7 +27,7 @@ extension SharedCache: PersistDriver {
         let stored = try SharedCacheKey(key)
         let data = try JSONCodec(Object.self).encode(value)
         try checkSize(data, key: stored)
-        let statement = SharedCacheCreate(key: stored, value: ByteBuffer(bytes: data), timeToLiveMilliseconds: expires?.milliseconds ?? -1)
+        let statement = SharedCacheCreate(key: stored, value: ByteBuffer(bytes: data), timeToLiveMilliseconds: expires.map { max(0, $0.milliseconds) } ?? -1)
         let client = self.client
         let created = try await perform("creating '\(stored.text)'") { () -> Bool in
             var created = false
@@ -41,7 +41,7 @@ extension SharedCache: PersistDriver {
 
     public func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let data = try JSONCodec(Object.self).encode(value)
-        try await store(data, forKey: try SharedCacheKey(key), timeToLive: expires?.milliseconds ?? -1, keepTimeToLive: expires == nil)
+        try await store(data, forKey: try SharedCacheKey(key), timeToLive: expires.map { max(0, $0.milliseconds) } ?? -1, keepTimeToLive: expires == nil)
     }
 
     public func get<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> Object? {

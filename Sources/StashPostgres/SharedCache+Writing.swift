@@ -116,7 +116,7 @@ extension SharedCache {
     public func removeAll() async throws {
         do {
             let client = self.client
-            try await perform("removing all entries") { try await client.query("TRUNCATE stash_cache") }
+            try await perform("removing all entries") { try await client.query("TRUNCATE stash_cache").drain() }
         } catch {
             counters.recordDroppedWrites(1)
             try absorb(error, "removing all entries", fallback: ())
@@ -183,12 +183,20 @@ extension SharedCache {
         }
     }
 
+    /// `seconds` from now as a time to live in milliseconds; past times are 0, and a time
+    /// beyond a thousand years is no expiry (-1).
+    private static func milliseconds(_ seconds: Double) throws -> Int64 {
+        guard !seconds.isNaN else { throw StashError(.unsupportedValue, "an expiry of NaN seconds") }
+        if seconds > 1000 * 365 * 86_400 { return -1 }
+        return Int64((max(0, seconds) * 1000).rounded(.up))
+    }
+
     /// The time to live in milliseconds of `expiry` (-1: none).
     static func timeToLive(_ expiry: Expiry) throws -> Int64 {
         switch expiry {
         case .never: return -1
-        case .after(let seconds): return Int64((max(0, seconds) * 1000).rounded(.up))
-        case .at(let date): return Int64((max(0, date.timeIntervalSinceNow) * 1000).rounded(.up))
+        case .after(let seconds): return try milliseconds(seconds)
+        case .at(let date): return try milliseconds(date.timeIntervalSinceNow)
         case .sliding:
             throw StashError(.unsupportedValue, "a shared cache does not support sliding expiry (it would write on every read); use .after")
         }

@@ -8,6 +8,32 @@ import PostgresNIO
 
 private let live = "(expires_at IS NULL OR expires_at > now()) AND ($3 < 0 OR created_at > now() - make_interval(secs => $3::float8 / 1000))"
 
+extension PostgresBindings {
+    /// Binds a key as the statements take it: its hash, then its text.
+    mutating func append(_ key: SharedCacheKey) {
+        append(key.hash)
+        append(key.text)
+    }
+
+    /// The bindings of a read of one key: hash, text, maximum age.
+    static func read(_ key: SharedCacheKey, maximumAgeMilliseconds: Int64) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(key)
+        bindings.append(maximumAgeMilliseconds)
+        return bindings
+    }
+
+    /// The bindings of a write of one value: hash, text, value, size, time to live.
+    static func write(_ key: SharedCacheKey, value: ByteBuffer, timeToLiveMilliseconds: Int64) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 6)
+        bindings.append(key)
+        bindings.append(value)
+        bindings.append(Int32(value.readableBytes))
+        bindings.append(timeToLiveMilliseconds)
+        return bindings
+    }
+}
+
 /// One value by key.
 struct SharedCacheGet: PostgresPreparedStatement {
     static let name = "stash_cache_get_v1"
@@ -18,11 +44,7 @@ struct SharedCacheGet: PostgresPreparedStatement {
     var maximumAgeMilliseconds: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
-        bindings.append(key.hash)
-        bindings.append(key.text)
-        bindings.append(maximumAgeMilliseconds)
-        return bindings
+        .read(key, maximumAgeMilliseconds: maximumAgeMilliseconds)
     }
 
     func decodeRow(_ row: PostgresRow) throws -> ByteBuffer { try row.decode(ByteBuffer.self) }
@@ -42,11 +64,7 @@ struct SharedCacheGetWithTTL: PostgresPreparedStatement {
     var maximumAgeMilliseconds: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
-        bindings.append(key.hash)
-        bindings.append(key.text)
-        bindings.append(maximumAgeMilliseconds)
-        return bindings
+        .read(key, maximumAgeMilliseconds: maximumAgeMilliseconds)
     }
 
     func decodeRow(_ row: PostgresRow) throws -> (ByteBuffer, Int64) { try row.decode((ByteBuffer, Int64).self) }
@@ -95,12 +113,7 @@ struct SharedCacheSet: PostgresPreparedStatement {
     var keepTimeToLive: Bool
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
-        bindings.append(key.hash)
-        bindings.append(key.text)
-        bindings.append(value)
-        bindings.append(Int32(value.readableBytes))
-        bindings.append(timeToLiveMilliseconds)
+        var bindings = PostgresBindings.write(key, value: value, timeToLiveMilliseconds: timeToLiveMilliseconds)
         bindings.append(keepTimeToLive)
         return bindings
     }
@@ -125,13 +138,7 @@ struct SharedCacheCreate: PostgresPreparedStatement {
     var timeToLiveMilliseconds: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
-        bindings.append(key.hash)
-        bindings.append(key.text)
-        bindings.append(value)
-        bindings.append(Int32(value.readableBytes))
-        bindings.append(timeToLiveMilliseconds)
-        return bindings
+        .write(key, value: value, timeToLiveMilliseconds: timeToLiveMilliseconds)
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
@@ -176,8 +183,7 @@ struct SharedCacheRemove: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 2)
-        bindings.append(key.hash)
-        bindings.append(key.text)
+        bindings.append(key)
         return bindings
     }
 
@@ -205,8 +211,7 @@ struct SharedCacheIncrement: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 3)
-        bindings.append(key.hash)
-        bindings.append(key.text)
+        bindings.append(key)
         bindings.append(amount)
         return bindings
     }
