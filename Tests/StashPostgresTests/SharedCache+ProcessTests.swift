@@ -10,12 +10,7 @@ struct SharedCacheProcessTests {
     @Test func processesShareValuesAndLoseNoIncrement() async throws {
         let perProcess = 200
         try await TestPostgres.withSchema { url, schema, client in
-            let cache = SharedCache(client: client, configuration: {
-                var configuration = SharedCache.Configuration()
-                configuration.failurePolicy = .strict
-                configuration.timeout = .seconds(10)
-                return configuration
-            }())
+            let cache = SharedCache(client: client, configuration: TestPostgres.configuration)
             try await cache.migrate()
             try await cache.set(Data("hello from the parent".utf8), forKey: "from-parent")
             let children = try (0..<2).map { _ in

@@ -43,12 +43,12 @@ struct SharedCacheTests {
 
     @Test func keysFollowSwiftEqualityAcrossInstances() async throws {
         try await TestPostgres.withSchema { url, schema, client in
-            let first = SharedCache(client: client)
+            let first = SharedCache(client: client, configuration: TestPostgres.configuration)
             try await first.migrate()
             try await first.set(Data("composed".utf8), forKey: "caf\u{E9}")
             // A second instance (another client on the same table) sees the same key.
             try await TestPostgres.withClient(url: url, schema: schema) { (other: PostgresClient) async throws in
-                let second = SharedCache(client: other)
+                let second = SharedCache(client: other, configuration: TestPostgres.configuration)
                 #expect(try await second.value(forKey: "cafe\u{301}") == Data("composed".utf8))
                 #expect(try await second.value(forKey: "cafe") == nil)
                 #expect(try await second.values(forKeys: ["cafe\u{301}"]) == ["cafe\u{301}": Data("composed".utf8)])
@@ -163,7 +163,7 @@ struct SharedCacheTests {
 
     @Test func migrationIsRepeatableAndRefusesANewerLayout() async throws {
         try await TestPostgres.withSchema { _, _, client in
-            let cache = SharedCache(client: client)
+            let cache = SharedCache(client: client, configuration: TestPostgres.configuration)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 { group.addTask { try await cache.migrate() } }
                 try await group.waitForAll()

@@ -15,7 +15,7 @@ let postgresScenarios: [String: Scenario] = [
         let client = PostgresClient(configuration: configuration)
         var cacheConfiguration = SharedCache.Configuration()
         cacheConfiguration.failurePolicy = .strict
-        cacheConfiguration.timeout = .seconds(10)
+        cacheConfiguration.timeout = .seconds(20)
         let cache = SharedCache(client: client, configuration: cacheConfiguration)
         let pid = ProcessInfo.processInfo.processIdentifier
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -69,15 +69,23 @@ enum TestPostgres {
         }
     }
 
+    /// The tests' cache settings: strict (a failure is an error, not a silent miss) with a
+    /// timeout long enough for a machine busy building.
+    static var configuration: SharedCache.Configuration {
+        var configuration = SharedCache.Configuration()
+        configuration.logger = quiet
+        configuration.failurePolicy = .strict
+        configuration.timeout = .seconds(20)
+        return configuration
+    }
+
     /// Runs `body` with a migrated cache of a fresh schema.
     static func withCache<T: Sendable>(
         _ configure: @Sendable (inout SharedCache.Configuration) -> Void = { _ in },
         _ body: @Sendable (SharedCache) async throws -> T
     ) async throws -> T {
         try await withSchema { _, _, client in
-            var configuration = SharedCache.Configuration()
-            configuration.logger = quiet
-            configuration.timeout = .seconds(5)
+            var configuration = Self.configuration
             configure(&configuration)
             let cache = SharedCache(client: client, configuration: configuration)
             try await cache.migrate()
