@@ -27,7 +27,7 @@ let package = Package(
         .library(name: "StashPostgres", targets: ["StashPostgres"]),
         .executable(name: "stash", targets: ["StashCLI"]),
         .executable(name: "stash-bench", targets: ["StashBench"]),
-        .executable(name: "stash-testhost", targets: ["StashTestHost"]),
+        .library(name: "StashTesting", targets: ["StashTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -95,6 +95,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // For users' own tests: a temporary sandbox and the manual clock.
+        .target(name: "StashTesting", dependencies: ["StashCore"], swiftSettings: strictSettings),
         // The shared cache for server fleets, on PostgreSQL. Not in the umbrella: `import Stash`
         // never compiles a PostgreSQL client.
         .target(
@@ -112,7 +114,7 @@ let package = Package(
         ),
         .target(
             name: "Stash",
-            dependencies: ["StashCore", "StashSQL", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
+            dependencies: ["StashCore", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
             swiftSettings: strictSettings
         ),
 
@@ -121,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "StashCLI",
             dependencies: [
-                "Stash", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
+                "Stash", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -146,8 +148,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The parsers of untrusted bytes for libFuzzer (Scripts/fuzz.sh builds it with
+        // `-sanitize=fuzzer,address -DSTASH_FUZZ`) and for replaying the committed corpora.
+        .executableTarget(
+            name: "StashFuzz",
+            dependencies: ["StashCore", "StashSecure"],
+            swiftSettings: strictSettings
+        ),
         // Child processes for crash and multi-process tests: the tests launch it, write
-        // through it and kill it with SIGKILL.
+        // through it and kill it with SIGKILL. Not a product: users never see it.
         .executableTarget(
             name: "StashTestHost",
             dependencies: ["Stash", "StashPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
@@ -158,13 +167,13 @@ let package = Package(
 
         .target(
             name: "StashTestSupport",
-            dependencies: ["StashCore"],
+            dependencies: ["StashCore", "StashTesting"],
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StashCoreTests",
-            dependencies: ["StashCore", "StashTestSupport"],
+            dependencies: ["StashCore", "StashTesting", "StashTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -188,8 +197,10 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            exclude: ["Cookies/Fixtures"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "StashFuzzTests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "StashPostgresTests",
             dependencies: [

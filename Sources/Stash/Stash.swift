@@ -1,7 +1,8 @@
-// `import Stash` gives every library module but the server side (StashHTTPServer) and the
-// AsyncHTTPClient transport, which bring SwiftNIO: import those by name where you need them.
+// `import Stash` gives every library module but three, each imported by name where needed:
+// - StashSQL, whose re-export of GRDB would bring GRDB's names (`Configuration`, `Row`,
+//   `Record`, …) into every file of the app: SQL users `import StashSQL`;
+// - StashHTTPServer and StashHTTPAsyncClient, which bring SwiftNIO.
 @_exported import StashCore
-@_exported import StashSQL
 @_exported import StashCache
 @_exported import StashPreferences
 @_exported import StashSecure

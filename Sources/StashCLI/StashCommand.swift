@@ -1,6 +1,6 @@
 import ArgumentParser
 
-@main
+/// `stash`: the root command. `StashMain` runs it and reports failures (see ``ExitStatus``).
 struct StashCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stash",
@@ -14,6 +14,7 @@ struct StashCommand: AsyncParsableCommand {
             VaultCommand.self,
             HTTPCommand.self,
             HTTPProxyCommand.self,
+            CookiesCommand.self,
         ]
     )
 }

@@ -1,23 +1,23 @@
 import Foundation
 
-// stash-testhost SCENARIO [ARGS…]
+// StashTestHost SCENARIO [ARGS…]
 //
 // The child process of Stash's crash and multi-process tests. A test launches it, reads what
 // it reports on stdout (one line per acknowledged write, flushed), and kills it with SIGKILL
 // at a moment of its choosing. Each module's scenarios live in Scenarios/<Module>Scenarios.swift.
 
 let scenarios: [String: Scenario] = coreScenarios.merging(cacheScenarios).merging(preferencesScenarios)
-    .merging(secureScenarios).merging(httpScenarios).merging(postgresScenarios)
+    .merging(secureScenarios).merging(httpScenarios).merging(cookieScenarios).merging(postgresScenarios)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let scenario = scenarios[name] else {
-    FileHandle.standardError.write(Data("usage: stash-testhost SCENARIO [ARGS…]; scenarios: \(scenarios.keys.sorted().joined(separator: ", "))\n".utf8))
+    FileHandle.standardError.write(Data("usage: StashTestHost SCENARIO [ARGS…]; scenarios: \(scenarios.keys.sorted().joined(separator: ", "))\n".utf8))
     exit(64)
 }
 do {
     try await scenario(Array(arguments.dropFirst()))
     exit(0)
 } catch {
-    FileHandle.standardError.write(Data("stash-testhost \(name): \(error)\n".utf8))
+    FileHandle.standardError.write(Data("StashTestHost \(name): \(error)\n".utf8))
     exit(1)
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Finds executables that `swift build` put beside the test bundle: `stash-testhost` (the
-/// child process of crash tests) and `stash` (the CLI).
+/// Finds the executables that `swift build` put beside the test bundle: the test host (the
+/// child process of crash and multi-process tests, target `StashTestHost`, not a product),
+/// `stash` (the CLI) and `StashFuzz` (the fuzz targets' replayer).
 public enum BuiltProducts {
     /// The build products folder (for example `.build/debug`).
     public static let folder: URL = {
@@ -13,7 +14,7 @@ public enum BuiltProducts {
         for start in candidates {
             var url = start.standardizedFileURL
             for _ in 0..<4 {
-                if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("stash-testhost").path) {
+                if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent(testHostName).path) {
                     return url
                 }
                 url.deleteLastPathComponent()
@@ -21,6 +22,12 @@ public enum BuiltProducts {
         }
         return candidates[0]
     }()
+
+    /// The test host's executable name: the target's own, since it is not a product.
+    public static let testHostName = "StashTestHost"
+
+    /// The test host: `StashTestHost SCENARIO ARGS…`.
+    public static var testHost: URL { executable(testHostName) }
 
     /// The path of a built executable.
     public static func executable(_ name: String) -> URL {

@@ -33,9 +33,9 @@ public final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// Starts `stash-testhost SCENARIO ARGS…`.
+    /// Starts the test host: `StashTestHost SCENARIO ARGS…`.
     public static func testHost(_ scenario: String, _ arguments: String..., environment: [String: String]? = nil) throws -> ChildProcess {
-        try ChildProcess(BuiltProducts.executable("stash-testhost"), [scenario] + arguments, environment: environment)
+        try ChildProcess(BuiltProducts.testHost, [scenario] + arguments, environment: environment)
     }
 
     public var processIdentifier: Int32 { process.processIdentifier }

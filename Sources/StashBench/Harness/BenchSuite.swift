@@ -11,6 +11,7 @@ struct BenchSuite: Sendable {
         BenchSuite(name: "disk", run: DiskSuite.run),
         BenchSuite(name: "preferences", run: PreferencesSuite.run),
         BenchSuite(name: "http", run: HTTPSuite.run),
+        BenchSuite(name: "plist", run: PropertyListSuite.run),
         BenchSuite(name: "shared", run: SharedSuite.run),
     ]
 }

@@ -59,7 +59,7 @@ struct DefaultsRead: AsyncParsableCommand {
         let prefs = try sandbox.preferences(suite)
         if let key {
             guard let value = prefs.object(forKey: key) else {
-                throw ValidationError("the key '\(key)' of suite '\(suite)' does not exist")
+                throw StashError(.notFound, "no such key in suite '\(suite)'", key: key)
             }
             print(DefaultsFormat.describe(value))
         } else {
@@ -104,7 +104,7 @@ struct DefaultsDelete: AsyncParsableCommand {
     func run() async throws {
         let prefs = try sandbox.preferences(suite)
         if let key {
-            guard prefs.contains(key) else { throw ValidationError("the key '\(key)' of suite '\(suite)' does not exist") }
+            guard prefs.contains(key) else { throw StashError(.notFound, "no such key in suite '\(suite)'", key: key) }
             try prefs.removeObject(forKey: key)
         } else {
             try prefs.removeAll()

@@ -1,5 +1,6 @@
 import Foundation
 import Stash
+import StashSQL
 
 extension Tour {
     @Sendable static func databases(_ tour: Tour) async throws {

@@ -21,16 +21,7 @@ extension Tour {
             version.increment()
             return Response(status: .noContent)
         }
-        let ready = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) },
-            logger: Tour.quietLogger
-        )
-        let server = Task { try await app.run() }
-        var ports = ready.stream.makeAsyncIterator()
-        let port = await ports.next() ?? 0
+        let (port, server) = await Tour.startOrigin(router)
         tour.say("A loopback origin on 127.0.0.1:\(port) serves /news with Cache-Control: max-age=1 and an ETag.")
 
         let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 8 << 20,
@@ -73,6 +64,20 @@ private final class LockedCounter: Sendable {
 }
 
 extension Tour {
+    /// Starts `router` on a free port of 127.0.0.1; cancel the task to stop it.
+    static func startOrigin(_ router: Router<BasicRequestContext>) async -> (port: Int, server: Task<Void, any Error>) {
+        let ready = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) },
+            logger: Tour.quietLogger
+        )
+        let server = Task { try await app.run() }
+        var ports = ready.stream.makeAsyncIterator()
+        return (await ports.next() ?? 0, server)
+    }
+
     /// The loopback origin's server logs only what would stop the tour, so that its start and
     /// shutdown lines do not interleave with what the tour prints.
     static var quietLogger: Logger {

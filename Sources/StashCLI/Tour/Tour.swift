@@ -17,6 +17,7 @@ final class Tour: Sendable {
         Step(title: "Preferences", run: Tour.preferences),
         Step(title: "Secure storage", run: Tour.secureStorage),
         Step(title: "HTTP cache", run: Tour.httpCache),
+        Step(title: "Cookies", run: Tour.cookies),
         Step(title: "Shared cache on PostgreSQL", run: Tour.sharedCache),
     ]
 

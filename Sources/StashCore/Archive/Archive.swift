@@ -10,9 +10,13 @@ import Foundation
 /// let loaded = try drafts.load()
 /// ```
 ///
-/// The file is a small envelope, `{"version": 2, "value": …}`, in binary plist (the
-/// default), XML plist or JSON. The version lets a newer build read an older file: register
-/// a ``migration(from:_:)`` for each step and a load upgrades the tree before decoding it.
+/// The file is a small envelope, `{"version": 2, "checksum": "sha256:…", "value": …}`, in
+/// binary plist (the default), XML plist or JSON, readable by any plist or JSON tool. The
+/// version lets a newer build read an older file: register a ``migration(from:_:)`` for each
+/// step and a load upgrades the tree before decoding it. The checksum covers every byte of
+/// the file: a load of a file changed by anything but a save (a flipped bit, an edit by
+/// hand, a torn copy) throws ``StashError/Code/corruptFile`` instead of returning wrong
+/// values. Files written before checksums existed still load.
 ///
 /// **Durability.** ``save(_:)`` is an atomic write (temporary file, fsync, rename, fsync of
 /// the folder): after a crash or a power cut the file holds the previous value or the new
@@ -79,8 +83,7 @@ public final class Archive<Value: Codable>: Sendable {
     public func save(_ value: Value) throws {
         let data: Data
         do {
-            let tree = try CodableBridge(format).encode(value)
-            data = try ArchiveEnvelope(version: version, value: tree).encoded(format: format)
+            data = try ArchiveEnvelope.encode(value, version: version, format: format)
         } catch var error as StashError {
             error.path = url.path
             throw error
@@ -95,19 +98,30 @@ public final class Archive<Value: Codable>: Sendable {
     ///   whole archive; ``StashError/Code/unsupportedVersion`` when it is newer than
     ///   ``version`` or a migration step is missing; ``StashError/Code/typeMismatch`` when the
     ///   upgraded tree does not decode as `Value`. Every error names the file, which is left
-    ///   untouched.
+    ///   untouched. A file whose checksum does not match its bytes is `corruptFile`, never
+    ///   a wrong value.
     public func load() throws -> Value {
         let data = try FileStore.read(url)
         do {
             let fileFormat = PropertyListFormat.detect(data)
-            var envelope = try ArchiveEnvelope(decoding: data, format: fileFormat)
-            try upgrade(&envelope)
-            return try CodableBridge(fileFormat).decode(Value.self, from: envelope.value)
+            // The common case, a file at the current version, decodes once, straight into
+            // `Value`; anything else (a migration, damage, a mismatch) takes the untyped path,
+            // which checks the checksum before it says anything about the value.
+            if let envelope: ArchiveEnvelope.Reading<Value> = try? ArchiveEnvelope.decodeDirectly(data, format: fileFormat),
+               envelope.version == version, let value = envelope.value {
+                if let checksum = envelope.checksum { try ArchiveEnvelope.verify(data, checksum: checksum) }
+                return value
+            }
+            var tree = try ArchiveEnvelope.Tree(decoding: data, format: fileFormat)
+            if let checksum = tree.checksum { try ArchiveEnvelope.verify(data, checksum: checksum) }
+            try upgrade(&tree)
+            return try CodableBridge(fileFormat).decode(Value.self, from: tree.value)
         } catch var error as StashError {
             error.path = url.path
             throw error
         }
     }
+
 
     /// Like ``load()``, but `nil` when the file does not exist yet.
     ///
@@ -127,7 +141,7 @@ public final class Archive<Value: Codable>: Sendable {
         try FileStore.delete(url)
     }
 
-    private func upgrade(_ envelope: inout ArchiveEnvelope) throws {
+    private func upgrade(_ envelope: inout ArchiveEnvelope.Tree) throws {
         guard envelope.version <= version else {
             throw StashError(.unsupportedVersion, "the file is version \(envelope.version), newer than version \(version) that this build reads")
         }

@@ -63,19 +63,19 @@ extension Sandbox {
 ///
 /// Only absolute values count; a relative or empty `XDG_*` value is ignored, as the
 /// specification says. `$HOME` falls back to the user database when it is unset.
-public struct XDGDirectories: Sendable, Hashable {
+package struct XDGDirectories: Sendable, Hashable {
     /// `$XDG_DATA_HOME`, or `$HOME/.local/share`.
-    public var dataHome: URL
+    package var dataHome: URL
     /// `$XDG_CONFIG_HOME`, or `$HOME/.config`.
-    public var configHome: URL
+    package var configHome: URL
     /// `$XDG_CACHE_HOME`, or `$HOME/.cache`.
-    public var cacheHome: URL
+    package var cacheHome: URL
     /// `$TMPDIR`, or `/tmp`.
-    public var temporary: URL
+    package var temporary: URL
     /// `$HOME`.
-    public var home: URL
+    package var home: URL
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         func absolute(_ name: String) -> URL? {
             guard let value = environment[name], value.hasPrefix("/") else { return nil }
             return URL(fileURLWithPath: value, isDirectory: true).standardizedFileURL

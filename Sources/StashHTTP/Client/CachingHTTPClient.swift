@@ -23,12 +23,27 @@ public struct CachingHTTPClient: Sendable {
     public let transport: any HTTPTransport
     /// The policy of requests that name none.
     public var defaultPolicy: RequestCachePolicy
+    /// The cookies the client sends and stores; `nil` for a client without cookies.
+    public let cookieJar: CookieJar?
 
-    /// Creates a client over `cache` and `transport`.
-    public init(cache: HTTPCache, transport: any HTTPTransport, defaultPolicy: RequestCachePolicy = .useProtocolCachePolicy) {
+    /// Creates a client over `cache` and `transport`, with cookies from `cookieJar` if given.
+    ///
+    /// ```swift
+    /// let client = CachingHTTPClient(cache: cache, transport: transport, cookieJar: try CookieJar(sandbox: .main))
+    /// ```
+    ///
+    /// With a jar, every request carries the jar's cookies for its URL (after any `Cookie`
+    /// the request already has), and every response that comes from the network, a 304 of a
+    /// revalidation included, has its `Set-Cookie` fields stored. A response served from
+    /// the cache never stores its `Set-Cookie` again.
+    public init(
+        cache: HTTPCache, transport: any HTTPTransport, defaultPolicy: RequestCachePolicy = .useProtocolCachePolicy,
+        cookieJar: CookieJar? = nil
+    ) {
         self.cache = cache
         self.transport = transport
         self.defaultPolicy = defaultPolicy
+        self.cookieJar = cookieJar
     }
 
     /// Sends `request` through the cache.
@@ -41,8 +56,16 @@ public struct CachingHTTPClient: Sendable {
     ///   be served.
     public func send(_ request: HTTPRequest, body: Data = Data(), policy: RequestCachePolicy? = nil) async throws -> CachedHTTPResponse {
         let transport = transport
-        return try await cache.respond(to: request, body: body, policy: policy ?? defaultPolicy) { request, body in
-            try await transport.send(request, body: body)
+        guard let jar = cookieJar else {
+            return try await cache.respond(to: request, body: body, policy: policy ?? defaultPolicy) { request, body in
+                try await transport.send(request, body: body)
+            }
+        }
+        // Cookies join the request before the cache sees it, so `Vary: Cookie` compares them.
+        return try await cache.respond(to: jar.addingCookies(to: request), body: body, policy: policy ?? defaultPolicy) { request, body in
+            let (response, data) = try await transport.send(request, body: body)
+            jar.setCookies(from: response, for: request)
+            return (response, data)
         }
     }
 }

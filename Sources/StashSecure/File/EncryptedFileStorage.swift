@@ -143,10 +143,12 @@ final class EncryptedFileStorage: VaultStorage {
     }
 
     private func derive(passphrase: String, header: VaultHeader) throws -> SymmetricKey {
-        var cacheKey = header.salt
-        cacheKey.append(header.cost.log2N)
-        cacheKey.appendBigEndian(header.cost.r)
-        cacheKey.appendBigEndian(header.cost.p)
+        var writer = BinaryWriter()
+        writer.write(contentsOf: header.salt)
+        writer.write(header.cost.log2N)
+        writer.write(header.cost.r, .bigEndian)
+        writer.write(header.cost.p, .bigEndian)
+        let cacheKey = writer.data
         if let cached = state.withLock({ $0.derived[cacheKey] }) { return cached }
         let derived = try KDF.Scrypt.deriveKey(
             from: Data(passphrase.utf8),

@@ -50,7 +50,7 @@ public struct Keyring: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Where the default master key file is.
-    public var masterKeyFile: URL { folder.appendingPathComponent("master.key") }
+    package var masterKeyFile: URL { folder.appendingPathComponent("master.key") }
 
     /// The vault file of a service, or of an access group when `accessGroup` is set.
     public func vaultFile(service: String, accessGroup: String?) -> URL {

@@ -31,21 +31,20 @@ enum VaultFileFormat {
         var records: [(id: Data, sealed: Data)] = []
         for (name, value) in entries {
             let id = keys.lookupID(scope: scope, name: name)
-            let nameBytes = Data(name.utf8)
-            var payload = Data()
-            payload.appendBigEndian(UInt32(nameBytes.count))
-            payload.append(nameBytes)
-            payload.append(value)
-            let box = try ChaChaPoly.seal(payload, using: keys.records, authenticating: recordAAD(scope: scope, id: id))
+            var payload = BinaryWriter(capacity: 4 + name.utf8.count + value.count)
+            payload.write(UInt32(name.utf8.count), .bigEndian)
+            payload.write(name)
+            payload.write(contentsOf: value)
+            let box = try ChaChaPoly.seal(payload.bytes, using: keys.records, authenticating: recordAAD(scope: scope, id: id))
             records.append((id, box.combined))
         }
         // Sorted by lookup id: the order reveals nothing about names or insertion order.
         records.sort { $0.id.lexicographicallyPrecedes($1.id) }
-        var body = Data()
+        var body = BinaryWriter()
         for record in records {
-            body.append(record.id)
-            body.appendBigEndian(UInt32(record.sealed.count))
-            body.append(record.sealed)
+            body.write(contentsOf: record.id)
+            body.write(UInt32(record.sealed.count), .bigEndian)
+            body.write(contentsOf: record.sealed)
         }
         var header = header
         header.recordCount = UInt32(records.count)
@@ -54,7 +53,7 @@ enum VaultFileFormat {
         var file = fields
         file.append(try ChaChaPoly.seal(keyCheckPlaintext, using: keys.check, authenticating: fields).combined)
         file.append(Data(Crypto.SHA256.hash(data: file)))
-        file.append(body)
+        file.append(contentsOf: body.bytes)
         file.append(Data(HMAC<Crypto.SHA256>.authenticationCode(for: file, using: keys.file)))
         return file
     }
@@ -73,7 +72,7 @@ enum VaultFileFormat {
         guard Data(Crypto.SHA256.hash(data: digested)) == data[digested.count..<preambleSize] else {
             throw StashError(.tampered, "the vault header does not match its digest", path: path)
         }
-        guard let header = VaultHeader.parse(ByteReader(data)) else {
+        guard let header = try BinaryReader.read(data, { try VaultHeader.parse(&$0) }) else {
             throw StashError(.corruptFile, "unknown key kind in the vault header", path: path)
         }
         guard header.version <= VaultHeader.currentVersion else {
@@ -119,28 +118,37 @@ enum VaultFileFormat {
         ) else {
             throw StashError(.tampered, "the vault file failed authentication", path: path)
         }
-        var reader = ByteReader(data, offset: preambleSize)
-        var entries: [String: Data] = [:]
-        for _ in 0..<header.recordCount {
-            guard let id = reader.take(lookupIDSize), let length = reader.uint32(), let sealed = reader.take(Int(length)),
-                  let box = try? ChaChaPoly.SealedBox(combined: sealed),
-                  let payload = try? ChaChaPoly.open(box, using: keys.records, authenticating: recordAAD(scope: scope, id: id))
-            else {
-                throw StashError(.tampered, "a record failed authentication", path: path)
+        return try BinaryReader.read(data, from: preambleSize) { reader in
+            var entries: [String: Data] = [:]
+            for _ in 0..<header.recordCount {
+                guard let id = try? Data(reader.readBytes(count: lookupIDSize)),
+                      let length = try? reader.read(UInt32.self, .bigEndian),
+                      let sealed = try? Data(reader.readBytes(count: Int(length))),
+                      let box = try? ChaChaPoly.SealedBox(combined: sealed),
+                      let payload = try? ChaChaPoly.open(box, using: keys.records, authenticating: recordAAD(scope: scope, id: id))
+                else {
+                    throw StashError(.tampered, "a record failed authentication", path: path)
+                }
+                guard let (name, value) = try? BinaryReader.read(payload, { fields -> (String, Data) in
+                    let name = try fields.readString(count: Int(fields.read(UInt32.self, .bigEndian)))
+                    return (name, Data(try fields.readBytes(count: fields.remaining)))
+                }), keys.lookupID(scope: scope, name: name) == id else {
+                    throw StashError(.tampered, "a record does not belong to its entry", path: path)
+                }
+                // Names are kept in their stored form (NFC); a vault written before the key
+                // rule may hold another form, which is folded here and rewritten on the
+                // next change.
+                let stored = (try? StoredKey.normalized(name)) ?? name
+                guard entries[stored] == nil else {
+                    throw StashError(.tampered, "two records hold the entry '\(StoredKey.printable(stored))'", path: path)
+                }
+                entries[stored] = value
             }
-            var fieldsReader = ByteReader(payload)
-            guard let nameLength = fieldsReader.uint32(), let nameBytes = fieldsReader.take(Int(nameLength)),
-                  let name = String(data: nameBytes, encoding: .utf8),
-                  keys.lookupID(scope: scope, name: name) == id, entries[name] == nil
-            else {
-                throw StashError(.tampered, "a record does not belong to its entry", path: path)
+            guard reader.offset == macStart else {
+                throw StashError(.tampered, "the records section does not match its length", path: path)
             }
-            entries[name] = fieldsReader.take(fieldsReader.remaining) ?? Data()
+            return entries
         }
-        guard reader.offset == macStart else {
-            throw StashError(.tampered, "the records section does not match its length", path: path)
-        }
-        return entries
     }
 
     /// Binds a record to its vault scope and entry, so that it cannot be moved elsewhere.

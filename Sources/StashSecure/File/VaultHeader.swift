@@ -1,4 +1,5 @@
 import Foundation
+import StashCore
 
 /// The clear part of a vault file: what is needed to derive its keys, and its sizes.
 ///
@@ -56,68 +57,39 @@ struct VaultHeader: Equatable, Sendable {
     }
 
     var bytes: Data {
-        var out = VaultHeader.magic
-        out.append(version)
-        out.append(kind.rawValue)
-        out.append(cost.log2N)
-        out.append(0)
-        out.appendBigEndian(cost.r)
-        out.appendBigEndian(cost.p)
-        out.append(salt)
-        out.appendBigEndian(recordCount)
-        out.appendBigEndian(bodyLength)
-        return out
+        var out = BinaryWriter(capacity: VaultHeader.size)
+        out.write(contentsOf: VaultHeader.magic)
+        out.write(version)
+        out.write(kind.rawValue)
+        out.write(cost.log2N)
+        out.write(UInt8(0))
+        out.write(cost.r, .bigEndian)
+        out.write(cost.p, .bigEndian)
+        out.write(contentsOf: salt)
+        out.write(recordCount, .bigEndian)
+        out.write(bodyLength, .bigEndian)
+        return out.data
     }
 
-    /// Reads the fields; `nil` when the kind byte is unknown.
-    static func parse(_ bytes: ByteReader) -> VaultHeader? {
-        var reader = bytes
-        _ = reader.take(8)
-        guard let version = reader.byte(), let kindByte = reader.byte(), let kind = Kind(rawValue: kindByte),
-              let log2N = reader.byte(), reader.byte() != nil,
-              let r = reader.uint32(), let p = reader.uint32(),
-              let salt = reader.take(saltSize),
-              let count = reader.uint32(), let length = reader.uint64()
-        else { return nil }
+    /// Reads the fields of a header that starts the bytes (the magic is checked by the
+    /// caller); `nil` when the kind byte is unknown.
+    ///
+    /// - throws: `.corruptFile` when the bytes end inside the header.
+    static func parse(_ reader: inout BinaryReader) throws -> VaultHeader? {
+        try reader.skip(magic.count)
+        let version = try reader.readByte()
+        let kindByte = try reader.readByte()
+        let log2N = try reader.readByte()
+        _ = try reader.readByte()
+        let r = try reader.read(UInt32.self, .bigEndian)
+        let p = try reader.read(UInt32.self, .bigEndian)
+        let salt = Data(try reader.readBytes(count: saltSize))
+        let count = try reader.read(UInt32.self, .bigEndian)
+        let length = try reader.read(UInt64.self, .bigEndian)
+        guard let kind = Kind(rawValue: kindByte) else { return nil }
         return VaultHeader(
             kind: kind, cost: ScryptCost(log2N: log2N, r: r, p: p), salt: salt,
             version: version, recordCount: count, bodyLength: length
         )
-    }
-}
-
-/// Reads big-endian fields from bytes, returning `nil` instead of reading past the end.
-struct ByteReader {
-    private let data: Data
-    private(set) var offset: Int
-
-    init(_ data: Data, offset: Int = 0) {
-        self.data = data
-        self.offset = offset
-    }
-
-    var remaining: Int { data.count - offset }
-
-    mutating func take(_ count: Int) -> Data? {
-        guard count >= 0, remaining >= count else { return nil }
-        let start = data.startIndex + offset
-        offset += count
-        return Data(data[start..<start + count])
-    }
-
-    mutating func byte() -> UInt8? { take(1)?.first }
-
-    mutating func uint32() -> UInt32? {
-        take(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } }
-    }
-
-    mutating func uint64() -> UInt64? {
-        take(8).map { $0.reduce(0) { $0 << 8 | UInt64($1) } }
-    }
-}
-
-extension Data {
-    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
     }
 }

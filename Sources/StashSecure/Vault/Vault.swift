@@ -116,8 +116,7 @@ public final class Vault: Sendable {
     ///   ``StashError/Code/truncatedFile``, ``StashError/Code/insecureKeyFile``,
     ///   ``StashError/Code/keyUnavailable``, or a file or Keychain error.
     public func data(forKey key: String) throws -> Data? {
-        try Vault.validate(key: key)
-        return try storage.data(forKey: key)
+        try storage.data(forKey: Vault.storedKey(key))
     }
 
     /// Stores `data` under `key`, replacing what was there; `nil` removes the entry.
@@ -128,7 +127,7 @@ public final class Vault: Sendable {
     ///
     /// - throws: The errors of ``data(forKey:)``; nothing is written when one is thrown.
     public func set(_ data: Data?, forKey key: String) throws {
-        try Vault.validate(key: key)
+        let key = try Vault.storedKey(key)
         if let data {
             try storage.set(data, forKey: key)
         } else {
@@ -142,8 +141,7 @@ public final class Vault: Sendable {
     /// try vault.removeValue(forKey: "api-token")
     /// ```
     public func removeValue(forKey key: String) throws {
-        try Vault.validate(key: key)
-        try storage.removeValue(forKey: key)
+        try storage.removeValue(forKey: Vault.storedKey(key))
     }
 
     /// The names of every entry, sorted.
@@ -196,9 +194,16 @@ public final class Vault: Sendable {
         }
     }
 
-    static func validate(key: String) throws {
-        guard !key.isEmpty, key.utf8.count <= 1024 else {
-            throw StashError(.invalidKey, "entry names are 1 to 1024 bytes of UTF-8", key: key)
+    /// The form under which an entry name is stored: its NFC normalization, so that
+    /// canonically equivalent names (`"café"` composed or decomposed) are one entry, as
+    /// Swift's `==` says they are.
+    ///
+    /// - throws: `.invalidKey` for an empty name, a name over 1024 bytes, or one holding NUL.
+    static func storedKey(_ key: String) throws -> String {
+        let stored = try StoredKey.normalized(key)
+        guard !stored.isEmpty, stored.utf8.count <= 1024 else {
+            throw StashError(.invalidKey, "entry names are 1 to 1024 bytes of UTF-8", key: StoredKey.printable(key))
         }
+        return stored
     }
 }

@@ -53,5 +53,5 @@ let preferencesScenarios: [String: Scenario] = [
 ]
 
 private func usage(_ text: String) -> StashError {
-    StashError(.invalidName, "usage: stash-testhost \(text)")
+    StashError(.invalidName, "usage: StashTestHost \(text)")
 }

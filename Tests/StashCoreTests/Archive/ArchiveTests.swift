@@ -130,12 +130,21 @@ struct ArchiveTests {
         #expect(error?.reason.contains("theme") == true)
     }
 
+    /// JSON has no spelling for NaN: the save is refused before anything is written. Property
+    /// lists have one, and keep it.
     @Test func unsupportedValuesAreRefusedBeforeWriting() throws {
         let folder = TemporaryFolder("archive")
-        let archive = Archive<[String: Double]>(url: folder.file("ratios.plist"))
-        try archive.save(["a": 1])
-        #expect(throws: StashError.self) { try archive.save(["a": .nan]) }
-        #expect(try archive.load() == ["a": 1])
+        let json = Archive<[String: Double]>(url: folder.file("ratios.json"), format: .json)
+        try json.save(["a": 1])
+        let error = #expect(throws: StashError.self) { try json.save(["a": .nan]) }
+        #expect(error?.code == .unsupportedValue)
+        #expect(try json.load() == ["a": 1])
+
+        let binary = Archive<[String: Double]>(url: folder.file("ratios.plist"))
+        try binary.save(["a": .nan, "b": .infinity])
+        let loaded = try binary.load()
+        #expect(loaded["a"]?.isNaN == true)
+        #expect(loaded["b"] == .infinity)
     }
 
     /// Many tasks save to one archive at once while others read: every read sees one whole

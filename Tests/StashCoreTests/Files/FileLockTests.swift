@@ -34,3 +34,24 @@ struct FileLockTests {
         #expect(try second.withLock(.exclusive) { 42 } == 42)
     }
 }
+
+struct FileLockScopeTests {
+    @Test func processesOnlyMayBeReleasedFromAnotherThread() async throws {
+        let folder = TemporaryFolder("lock")
+        let url = folder.file("store.lock")
+        let lock = try FileLock(url: url, scope: .processesOnly)
+        #expect(lock.scope == .processesOnly)
+        try lock.lock(.exclusive)
+        // Another thread releases it: allowed without an in-process mutex.
+        await Task.detached { lock.unlock() }.value
+
+        // Another process can take it now.
+        let child = try ChildProcess.testHost("core.hold-lock", url.path)
+        #expect(child.readLine() == "locked")
+        #expect(try lock.tryLock(.exclusive) == false)
+        child.kill()
+        child.wait()
+        #expect(try lock.tryLock(.exclusive) == true)
+        lock.unlock()
+    }
+}

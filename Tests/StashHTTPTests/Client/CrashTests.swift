@@ -6,12 +6,7 @@ import Testing
 
 /// A cache folder whose writer was killed mid-write reopens cleanly and keeps serving.
 struct CrashTests {
-    /// The child executable: `stash-testhost` once a product of that name exists, the
-    /// target's own name (`StashTestHost`) until then.
-    static let testHost: URL = {
-        let named = BuiltProducts.executable("stash-testhost")
-        return FileManager.default.isExecutableFile(atPath: named.path) ? named : BuiltProducts.executable("StashTestHost")
-    }()
+    static var testHost: URL { BuiltProducts.testHost }
 
     @Test func killedWriterLeavesAReadableCache() async throws {
         let folder = TemporaryFolder("http-crash")

@@ -5,12 +5,8 @@ import StashTestSupport
 import Testing
 
 struct VaultProcessTests {
-    /// `stash-testhost SCENARIO ARGS…`; the skeleton's Package.swift declares no
-    /// `stash-testhost` product, so the target's own executable name is the fallback.
     private func testHost(_ arguments: [String]) throws -> ChildProcess {
-        let named = BuiltProducts.executable("stash-testhost")
-        let executable = FileManager.default.isExecutableFile(atPath: named.path) ? named : BuiltProducts.executable("StashTestHost")
-        return try ChildProcess(executable, arguments)
+        try ChildProcess(BuiltProducts.testHost, arguments)
     }
 
     @Test func twoWriterProcessesLoseNothing() throws {

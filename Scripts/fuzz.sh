@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Fuzzes every parser of untrusted bytes with libFuzzer (Swift's -sanitize=fuzzer,address).
+#
+#   Scripts/fuzz.sh [seconds] [target...]     default: 60 s each, every target
+#
+# Each target starts from its committed seed corpus (Fuzz/Corpus/<target>/) plus the inputs
+# of past crashes (Fuzz/Regressions/<target>/), in a scratch copy, so the committed corpus
+# only changes when you copy inputs back on purpose. A crash stops the run with its input
+# saved under .build-fuzz/crashes/<target>/; keep it as a regression: copy it into
+# Fuzz/Regressions/<target>/ (replayed by `swift test`) and fix the parser.
+# Exits 0 when no target crashed, 1 when one did, 3 when libFuzzer is not available.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+scratch=.build-fuzz
+mkdir -p "$scratch"
+
+echo "fuzz: building with libFuzzer and AddressSanitizer (first time: several minutes)"
+if ! swift build --scratch-path "$scratch" --product StashFuzz \
+        --sanitize fuzzer --sanitize address -Xswiftc -DSTASH_FUZZ >"$scratch/build.log" 2>&1; then
+    if grep -q -i "fuzzer" "$scratch/build.log" && grep -q -i -E "unsupported|not found|cannot find" "$scratch/build.log"; then
+        echo "fuzz: libFuzzer is not available with this toolchain; skipped" >&2
+        exit 3
+    fi
+    tail -n 30 "$scratch/build.log" >&2
+    exit 1
+fi
+binary=$(swift build --scratch-path "$scratch" --product StashFuzz --sanitize fuzzer --sanitize address \
+    -Xswiftc -DSTASH_FUZZ --show-bin-path)/StashFuzz
+
+# The target list comes from a normal (unsanitized) build of the same executable.
+swift build --product StashFuzz >/dev/null
+lister=$(swift build --show-bin-path)/StashFuzz
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <("$lister" list | cut -f1)
+fi
+
+failed=()
+for target in "${targets[@]}"; do
+    work=$(mktemp -d)
+    cp -r "Fuzz/Corpus/$target/." "$work/" 2>/dev/null || true
+    cp -r "Fuzz/Regressions/$target/." "$work/" 2>/dev/null || true
+    crashes="$scratch/crashes/$target"
+    mkdir -p "$crashes"
+    echo "fuzz: $target for ${seconds} s"
+    if STASH_FUZZ_TARGET="$target" "$binary" "$work" \
+            -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+            -artifact_prefix="$crashes/" -print_final_stats=1 >"$scratch/$target.log" 2>&1; then
+        grep -E "stat::number_of_executed_units|stat::new_units_added" "$scratch/$target.log" | tr '\n' ' ' | sed 's/^/fuzz:   /'
+        echo
+    else
+        echo "fuzz: $target FAILED; input saved in $crashes/" >&2
+        grep -E "ERROR|SUMMARY|Fatal error|crash-|timeout-|oom-" "$scratch/$target.log" | head -n 12 >&2
+        failed+=("$target")
+    fi
+    rm -rf "$work"
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz: crashes in ${failed[*]}" >&2
+    exit 1
+fi
+echo "fuzz: ${#targets[@]} targets, no crash"

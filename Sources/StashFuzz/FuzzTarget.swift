@@ -1,0 +1,55 @@
+import Foundation
+import StashCore
+import StashSecure
+
+/// One parser of untrusted bytes that `stash-fuzz` exercises. `run` must return for every
+/// input: throwing (and swallowing) a typed error is fine, a crash, a hang or a sanitizer
+/// report is a bug.
+struct FuzzTarget: Sendable {
+    let name: String
+    let summary: String
+    let run: @Sendable (UnsafeRawBufferPointer) -> Void
+    /// Valid inputs the committed seed corpus starts from (`stash-fuzz seed`).
+    let seeds: @Sendable () throws -> [Data]
+
+    /// Every target, by name.
+    static let all: [FuzzTarget] = [
+        FuzzTarget(
+            name: "plist-xml", summary: "XML property lists (Stash's reader)",
+            run: { bytes in _ = try? PropertyList(data: Data(bytes), format: .xml) },
+            seeds: { try PropertyListSamples.all.map { try $0.data(format: .xml) } }
+        ),
+        FuzzTarget(
+            name: "plist-binary", summary: "binary property lists, bplist00 (Stash's reader)",
+            run: { bytes in _ = try? PropertyList(data: Data(bytes), format: .binary) },
+            seeds: { try PropertyListSamples.all.map { try $0.data(format: .binary) } }
+        ),
+        FuzzTarget(
+            name: "plist-json", summary: "JSON property lists (Stash's reader)",
+            run: { bytes in _ = try? PropertyList(data: Data(bytes), format: .json) },
+            seeds: { try PropertyListSamples.all.map { try $0.data(format: .json) } }
+        ),
+        FuzzTarget(
+            name: "plist-foundation", summary: "XML and binary property lists (Foundation's PropertyListSerialization), for comparison",
+            run: { bytes in _ = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) },
+            seeds: { try PropertyListSamples.all.flatMap { [try $0.data(format: .xml), try $0.data(format: .binary)] } }
+        ),
+        FuzzTarget(
+            name: "archive", summary: "Archive files: envelope, checksum, migration and decoding",
+            run: { bytes in ArchiveFuzzing.run(bytes) },
+            seeds: { try ArchiveFuzzing.seeds() }
+        ),
+        FuzzTarget(
+            name: "vault-file", summary: "Linux vault files: header, digest, key check, MAC, records",
+            run: { bytes in VaultFileFuzzing.run(bytes) },
+            seeds: {
+                [
+                    try VaultFileFuzzing.seed(entries: [:]),
+                    try VaultFileFuzzing.seed(entries: ["token": Data("s3cr3t".utf8), "caf\u{E9}": Data([0, 1, 2])]),
+                ]
+            }
+        ),
+    ]
+
+    static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+}

@@ -1,0 +1,93 @@
+import Foundation
+@testable import StashCore
+import StashTestSupport
+import Testing
+
+/// Issue 9, defect 5: a byte flipped inside a string used to load silently with a wrong
+/// value. Every changed byte must now give `.corruptFile` (or, for a flip that breaks the
+/// format itself, `.truncatedFile`), and the file stays untouched.
+struct ArchiveChecksumTests {
+    struct Contact: Codable, Equatable, Sendable {
+        var name: String
+        var email: String
+        var notes: [String]
+        var score: Int
+    }
+
+    static let contact = Contact(
+        name: "Ada Lovelace", email: "ada@example.com",
+        notes: ["first note", "second note with ünïcode"], score: 1815
+    )
+
+    @Test(arguments: PropertyListFormat.allCases)
+    func everySingleByteFlipIsDetected(format: PropertyListFormat) throws {
+        let folder = TemporaryFolder("archive-flip")
+        let url = folder.file("contact.\(format.fileExtension)")
+        let archive = Archive<Contact>(url: url, format: format)
+        try archive.save(Self.contact)
+        let original = try FileStore.read(url)
+        let seed = SeededGenerator.freshSeed(for: "everySingleByteFlipIsDetected(\(format))")
+        var generator = SeededGenerator(seed: seed)
+        // Every byte once, each with a random non-zero XOR mask.
+        for offset in 0..<original.count {
+            var damaged = original
+            damaged[offset] ^= UInt8.random(in: 1...255, using: &generator)
+            try FileStore.write(damaged, to: url, durability: .processSafe)
+            do {
+                let loaded = try archive.load()
+                Issue.record("byte \(offset) of \(original.count) flipped and the archive loaded \(loaded)")
+            } catch let error as StashError {
+                #expect([.corruptFile, .truncatedFile].contains(error.code), "byte \(offset): \(error)")
+                #expect(error.path == url.path)
+            }
+            #expect(try FileStore.read(url) == damaged, "a load wrote the file")
+        }
+        try FileStore.write(original, to: url, durability: .processSafe)
+        #expect(try archive.load() == Self.contact)
+    }
+
+    /// A file written before checksums existed (`{"version", "value"}` only) still loads, and
+    /// the next save adds a checksum.
+    @Test(arguments: PropertyListFormat.allCases)
+    func filesWithoutAChecksumStillLoad(format: PropertyListFormat) throws {
+        let folder = TemporaryFolder("archive-old")
+        let url = folder.file("contact.\(format.fileExtension)")
+        let tree = try PropertyList(encoding: Self.contact)
+        let old: PropertyList = ["version": 1, "value": tree]
+        try FileStore.write(try old.data(format: format), to: url)
+        let archive = Archive<Contact>(url: url, format: format)
+        #expect(try archive.load() == Self.contact)
+        try archive.save(Self.contact)
+        let saved = try PropertyList(data: try FileStore.read(url))
+        guard case .string(let checksum)? = saved["checksum"] else {
+            Issue.record("no checksum after a save")
+            return
+        }
+        #expect(checksum.hasPrefix("sha256:"))
+    }
+
+    /// A field that is neither version, checksum nor value is damage (a flipped byte in the
+    /// key "checksum" must not make the file load without a check).
+    @Test func anUnknownFieldIsCorruption() throws {
+        let folder = TemporaryFolder("archive-field")
+        let url = folder.file("contact.plist")
+        let old: PropertyList = ["version": 1, "value": try PropertyList(encoding: Self.contact), "chdcksum": "x"]
+        try FileStore.write(try old.data(format: .binary), to: url)
+        let error = #expect(throws: StashError.self) { try Archive<Contact>(url: url).load() }
+        #expect(error?.code == .corruptFile)
+    }
+
+    /// The value a user stores may itself look like a checksum.
+    @Test func valuesThatLookLikeAChecksumDoNotConfuseIt() throws {
+        let folder = TemporaryFolder("archive-lookalike")
+        let url = folder.file("strings.json")
+        let archive = Archive<[String]>(url: url, format: .json)
+        try archive.save(["sha256:0000000000000000:0000000000000000"])
+        let saved = try PropertyList(data: try FileStore.read(url))
+        guard case .string(let checksum)? = saved["checksum"] else { Issue.record("no checksum"); return }
+        // Store the file's own checksum as a value: it is then found twice, and the next save
+        // picks a fresh nonce, so loads still verify.
+        try archive.save([checksum, checksum])
+        #expect(try archive.load() == [checksum, checksum])
+    }
+}

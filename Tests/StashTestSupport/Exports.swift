@@ -1,0 +1,2 @@
+// Our own tests see what users' tests see.
+@_exported import StashTesting
