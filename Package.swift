@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "StashHTTP", targets: ["StashHTTP"]),
         .library(name: "StashHTTPAsyncClient", targets: ["StashHTTPAsyncClient"]),
         .library(name: "StashHTTPServer", targets: ["StashHTTPServer"]),
+        .library(name: "StashPostgres", targets: ["StashPostgres"]),
         .executable(name: "stash", targets: ["StashCLI"]),
         .executable(name: "stash-bench", targets: ["StashBench"]),
         .library(name: "StashTesting", targets: ["StashTesting"]),
@@ -37,6 +38,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: Libraries
@@ -93,6 +97,21 @@ let package = Package(
         ),
         // For users' own tests: a temporary sandbox and the manual clock.
         .target(name: "StashTesting", dependencies: ["StashCore"], swiftSettings: strictSettings),
+        // The shared cache for server fleets, on PostgreSQL. Not in the umbrella: `import Stash`
+        // never compiles a PostgreSQL client.
+        .target(
+            name: "StashPostgres",
+            dependencies: [
+                "StashCore", "StashCache",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Stash",
             dependencies: ["StashCore", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
@@ -104,8 +123,9 @@ let package = Package(
         .executableTarget(
             name: "StashCLI",
             dependencies: [
-                "Stash", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer",
+                "Stash", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,9 +138,10 @@ let package = Package(
                 // The modules measured are named directly, not only through the umbrella, so
                 // that an incremental release build recompiles the suites when they change.
                 "Stash", "StashCore", "StashCache", "StashPreferences", "StashHTTP",
-                "StashHTTPAsyncClient", "StashHTTPServer",
+                "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -138,7 +159,7 @@ let package = Package(
         // through it and kill it with SIGKILL. Not a product: users never see it.
         .executableTarget(
             name: "StashTestHost",
-            dependencies: ["Stash"],
+            dependencies: ["Stash", "StashPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strictSettings
         ),
 
@@ -180,6 +201,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StashFuzzTests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StashPostgresTests",
+            dependencies: [
+                "StashPostgres", "StashTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
     ]
 )

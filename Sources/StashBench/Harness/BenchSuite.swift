@@ -12,6 +12,7 @@ struct BenchSuite: Sendable {
         BenchSuite(name: "preferences", run: PreferencesSuite.run),
         BenchSuite(name: "http", run: HTTPSuite.run),
         BenchSuite(name: "plist", run: PropertyListSuite.run),
+        BenchSuite(name: "shared", run: SharedSuite.run),
     ]
 }
 

@@ -18,6 +18,7 @@ final class Tour: Sendable {
         Step(title: "Secure storage", run: Tour.secureStorage),
         Step(title: "HTTP cache", run: Tour.httpCache),
         Step(title: "Cookies", run: Tour.cookies),
+        Step(title: "Shared cache on PostgreSQL", run: Tour.sharedCache),
     ]
 
     let sandbox: Sandbox

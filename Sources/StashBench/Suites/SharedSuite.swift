@@ -1,0 +1,142 @@
+import Foundation
+import PostgresNIO
+import StashCore
+import StashPostgres
+
+/// `stash-bench shared`: `SharedCache` get and set of 1 KB values at 1, 8 and 32 concurrent
+/// tasks against the floor, a hand-written postgres-nio client running the same `SELECT` and
+/// `INSERT … ON CONFLICT` as prepared statements on a plain key/value table, on the same
+/// server in the same run. Needs `STASH_POSTGRES_URL` (`Scripts/postgres.sh start`).
+enum SharedSuite {
+    static let suite = "shared"
+
+    @Sendable static func run(_ context: BenchContext) async throws {
+        guard let url = ProcessInfo.processInfo.environment["STASH_POSTGRES_URL"], !url.isEmpty else {
+            context.reporter.note("shared: skipped, STASH_POSTGRES_URL is not set (start a server with `Scripts/postgres.sh start` and export the URL it prints)")
+            return
+        }
+        var configuration = try SharedCache.clientConfiguration(url: url)
+        configuration.options.additionalStartupParameters = [("search_path", "stash_bench")]
+        configuration.options.maximumConnections = 32
+        configuration.options.minimumConnections = 32
+        let cacheClient = PostgresClient(configuration: configuration)
+        let rawClient = PostgresClient(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await cacheClient.run() }
+            group.addTask { await rawClient.run() }
+            defer { group.cancelAll() }
+            try await rawClient.query("DROP SCHEMA IF EXISTS stash_bench CASCADE")
+            try await rawClient.query("CREATE SCHEMA stash_bench")
+            try await rawClient.query("CREATE TABLE stash_bench.bench_kv (k text PRIMARY KEY, v bytea NOT NULL)")
+            let cache = SharedCache(client: cacheClient)
+            try await cache.migrate()
+            try await measure(context, cache: cache, raw: rawClient)
+            try await rawClient.query("DROP SCHEMA stash_bench CASCADE")
+        }
+    }
+
+    private static func measure(_ context: BenchContext, cache: SharedCache, raw: PostgresClient) async throws {
+        let keyCount = 1_000
+        let value = Data(repeating: 0x61, count: 1024)
+        let buffer = ByteBuffer(bytes: value)
+        let keys = (0..<keyCount).map { "bench/item/\($0)" }
+        for key in keys {
+            try await cache.set(value, forKey: key)
+            try await raw.execute(RawSet(key: key, value: buffer)).drainRows()
+        }
+        let operations = context.scaled(2_000)
+        for concurrency in [1, 8, 32] {
+            for kind in ["get", "set"] {
+                let name = "\(kind)-c\(concurrency)"
+                let latencies = ["stash": LockedValue([Double]()), "postgres-raw": LockedValue([Double]())]
+                let stash: @Sendable (Int) async throws -> Void
+                let floor: @Sendable (Int) async throws -> Void
+                if kind == "get" {
+                    stash = { index in _ = try await cache.value(forKey: keys[index % keyCount]) }
+                    floor = { index in try await raw.execute(RawGet(key: keys[index % keyCount])).drainRows() }
+                } else {
+                    stash = { index in try await cache.set(value, forKey: keys[index % keyCount]) }
+                    floor = { index in try await raw.execute(RawSet(key: keys[index % keyCount], value: buffer)).drainRows() }
+                }
+                try await context.compareAsync(suite: suite, case: name, [
+                    AsyncContender("stash") {
+                        try await run(operations, concurrency: concurrency, latencies: latencies["stash"]!, stash)
+                    },
+                    AsyncContender("postgres-raw") {
+                        try await run(operations, concurrency: concurrency, latencies: latencies["postgres-raw"]!, floor)
+                    },
+                ], extra: ["value-bytes": "1024", "tasks": "\(concurrency)"])
+                for impl in ["stash", "postgres-raw"] {
+                    let sorted = latencies[impl]!.withLock { $0 }.sorted()
+                    context.reporter.note("shared \(name) \(impl): p50 \(milliseconds(sorted, 0.50)) ms, p99 \(milliseconds(sorted, 0.99)) ms over \(sorted.count) operations")
+                }
+            }
+        }
+        let stats = cache.statistics
+        context.reporter.note("shared: stash hits \(stats.hits), misses \(stats.misses), errors \(stats.errors)")
+    }
+
+    /// Runs `operations` calls of `body` spread over `concurrency` tasks; records each latency.
+    private static func run(
+        _ operations: Int, concurrency: Int, latencies: LockedValue<[Double]>, _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws -> Int {
+        try await withThrowingTaskGroup(of: [Double].self) { group in
+            for task in 0..<concurrency {
+                group.addTask {
+                    var own = [Double]()
+                    own.reserveCapacity(operations / concurrency + 1)
+                    var index = task
+                    while index < operations {
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        try await body(index)
+                        own.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                        index += concurrency
+                    }
+                    return own
+                }
+            }
+            for try await own in group { latencies.withLock { $0.append(contentsOf: own) } }
+        }
+        return operations
+    }
+
+    private static func milliseconds(_ sorted: [Double], _ quantile: Double) -> String {
+        guard !sorted.isEmpty else { return "-" }
+        return String(format: "%.3f", sorted[min(sorted.count - 1, Int(Double(sorted.count) * quantile))])
+    }
+}
+
+/// The floor's read: a prepared `SELECT` on a plain key/value table.
+private struct RawGet: PostgresPreparedStatement {
+    static let sql = "SELECT v FROM bench_kv WHERE k = $1"
+    typealias Row = ByteBuffer
+    var key: String
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(key)
+        return bindings
+    }
+    func decodeRow(_ row: PostgresRow) throws -> ByteBuffer { try row.decode(ByteBuffer.self) }
+}
+
+/// The floor's write: a prepared upsert.
+private struct RawSet: PostgresPreparedStatement {
+    static let sql = "INSERT INTO bench_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v"
+    typealias Row = Void
+    var key: String
+    var value: ByteBuffer
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(key)
+        bindings.append(value)
+        return bindings
+    }
+    func decodeRow(_ row: PostgresRow) throws {}
+}
+
+extension AsyncSequence {
+    /// Reads a statement's rows to the end, so that its connection goes back to the pool.
+    func drainRows() async throws {
+        for try await _ in self {}
+    }
+}

@@ -1,0 +1,196 @@
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import StashCore
+
+extension SharedCache {
+    /// Removes expired entries and holds the limits every ``Configuration/expiryInterval``
+    /// until the task is cancelled or a swift-service-lifecycle graceful shutdown begins.
+    /// Run it in every instance (a PostgreSQL advisory lock lets one pass run at a time
+    /// across the fleet).
+    ///
+    /// ```swift
+    /// let group = ServiceGroup(services: [client, cache], logger: logger)
+    /// try await group.run()
+    /// ```
+    ///
+    /// Each pass removes, in batches of ``Configuration/expiryBatchSize``: expired entries,
+    /// entries older than ``Configuration/maximumAge``, then the oldest entries while the
+    /// table holds more than ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
+    /// (from 95% of a limit down to 85%). The size is counted exactly while the table holds under
+    /// 20,000 rows and estimated above that (PostgreSQL's live-row count times the average
+    /// size of the newest 1,000 rows), never summed over the whole table on a write.
+    public func run() async throws {
+        let interval = configuration.expiryInterval
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                await self.expiryPass.run { _ = await self.removeExpired() }
+            }
+        }
+    }
+
+    /// Runs one expiry pass now and answers how many entries it removed (0 when another
+    /// instance's pass was running, or PostgreSQL failed: the failure is logged and counted).
+    ///
+    /// ```swift
+    /// let removed = await cache.removeExpired()
+    /// ```
+    @discardableResult
+    public func removeExpired() async -> Int {
+        let client = self.client
+        let configuration = self.configuration
+        let maximumAge = maximumAgeMilliseconds
+        do {
+            let removed = try await withDeadline(configuration.timeout * 10, "an expiry pass") {
+                try await client.withTransaction(logger: configuration.logger) { connection in
+                    try await Self.expiryPass(on: connection, configuration: configuration, maximumAge: maximumAge)
+                }
+            }
+            counters.recordExpired(removed)
+            return removed
+        } catch let error as PostgresTransactionError {
+            counters.recordError()
+            configuration.logger.warning("shared cache: expiry pass failed: \(String(reflecting: error.closureError ?? error))")
+            return 0
+        } catch {
+            counters.recordError()
+            configuration.logger.warning("shared cache: expiry pass failed: \(String(reflecting: error))")
+            return 0
+        }
+    }
+
+    /// Counts bytes written by this instance and runs a pass (awaited, so a writer cannot
+    /// outrun the byte limit) once they reach 2.5% of the limit.
+    func noteWritten(_ bytes: Int) async {
+        guard let maximumBytes = configuration.maximumBytes else { return }
+        let due = pendingExpiry.withLock { pending -> Bool in
+            pending += bytes
+            guard pending >= max(1, maximumBytes / 40) else { return false }
+            pending = 0
+            return true
+        }
+        if due { await expiryPass.run { _ = await self.removeExpired() } }
+    }
+
+    private static func expiryPass(on connection: PostgresConnection, configuration: Configuration, maximumAge: Int64) async throws -> Int {
+        let logger = configuration.logger
+        var locked = false
+        for try await granted in try await connection.query("SELECT pg_try_advisory_xact_lock(\(tableLockClass), hashtext(current_schema() || '.stash_cache.expiry'))", logger: logger).decode(Bool.self) {
+            locked = granted
+        }
+        guard locked else { return 0 }
+        let batch = max(1, configuration.expiryBatchSize)
+        var removed = 0
+
+        func delete(_ query: PostgresQuery) async throws -> (count: Int, bytes: Int) {
+            var count = 0, bytes = 0
+            for try await size in try await connection.query(query, logger: logger).decode(Int32.self) {
+                count += 1
+                bytes += Int(size)
+            }
+            removed += count
+            return (count, bytes)
+        }
+
+        for _ in 0..<20 {
+            let round = try await delete("""
+                DELETE FROM stash_cache WHERE key_hash IN (SELECT key_hash FROM stash_cache
+                    WHERE expires_at IS NOT NULL AND expires_at <= now() ORDER BY expires_at LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                RETURNING byte_size
+                """)
+            if round.count < batch { break }
+        }
+        if maximumAge >= 0 {
+            for _ in 0..<20 {
+                let round = try await delete("""
+                    DELETE FROM stash_cache WHERE key_hash IN (SELECT key_hash FROM stash_cache
+                        WHERE created_at <= now() - make_interval(secs => \(maximumAge)::float8 / 1000)
+                        ORDER BY created_at LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                    RETURNING byte_size
+                    """)
+                if round.count < batch { break }
+            }
+        }
+        guard configuration.maximumBytes != nil || configuration.maximumEntries != nil else { return removed }
+        var (entries, bytes) = try await measure(connection, logger: logger)
+        let byteLimit = configuration.maximumBytes ?? .max
+        let entryLimit = configuration.maximumEntries ?? .max
+        // Trimming starts at 95% of a limit, so that writes landing while a pass runs (each
+        // instance's writers add at most 2.5% before they wait for it) stay under the limit;
+        // it goes down to 85%.
+        let byteTrigger = byteLimit == .max ? .max : byteLimit / 20 * 19
+        let entryTrigger = entryLimit == .max ? .max : entryLimit / 20 * 19
+        guard bytes > byteTrigger || entries > entryTrigger else { return removed }
+        let byteTarget = byteLimit == .max ? .max : byteLimit / 20 * 17
+        let entryTarget = entryLimit == .max ? .max : entryLimit / 20 * 17
+        for _ in 0..<200 where bytes > byteTarget || entries > entryTarget {
+            let average = max(1, bytes / max(1, entries))
+            let excess = max(bytes > byteTarget ? (bytes - byteTarget) / average + 1 : 0, entries > entryTarget ? entries - entryTarget : 0)
+            let round = try await delete("""
+                DELETE FROM stash_cache WHERE key_hash IN (SELECT key_hash FROM stash_cache
+                    ORDER BY created_at LIMIT \(min(batch, max(1, excess))) FOR UPDATE SKIP LOCKED)
+                RETURNING byte_size
+                """)
+            if round.count == 0 { break }
+            entries -= round.count
+            bytes -= round.bytes
+        }
+        return removed
+    }
+
+    /// The table's entries and value bytes: exact under 20,000 live rows, estimated above.
+    private static func measure(_ connection: PostgresConnection, logger: Logger) async throws -> (entries: Int, bytes: Int) {
+        var liveRows: Int64 = 0
+        for try await count in try await connection.query(
+            "SELECT n_live_tup FROM pg_stat_user_tables WHERE relid = 'stash_cache'::regclass", logger: logger
+        ).decode(Int64.self) {
+            liveRows = count
+        }
+        let exact = liveRows < 20_000
+        let query: PostgresQuery = exact
+            ? "SELECT count(*)::int8, coalesce(sum(byte_size), 0)::int8 FROM stash_cache"
+            : "SELECT count(*)::int8, coalesce(sum(byte_size), 0)::int8 FROM (SELECT byte_size FROM stash_cache ORDER BY created_at DESC LIMIT 1000) AS newest"
+        var counted: (Int64, Int64) = (0, 0)
+        for try await row in try await connection.query(query, logger: logger).decode((Int64, Int64).self) { counted = row }
+        if exact { return (Int(counted.0), Int(counted.1)) }
+        let average = counted.0 == 0 ? 0 : Double(counted.1) / Double(counted.0)
+        return (Int(liveRows), Int(Double(liveRows) * average))
+    }
+}
+
+/// Lets one expiry pass of an instance run at a time; callers that arrive during a pass wait
+/// for it to end instead of starting another.
+final class ExpiryPass: Sendable {
+    private struct State {
+        var running = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = LockedValue(State())
+
+    func run(_ pass: @Sendable () async -> Void) async {
+        let mustWait = state.withLock { state -> Bool in
+            if state.running { return true }
+            state.running = true
+            return false
+        }
+        if mustWait {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    guard state.running else { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+            return
+        }
+        await pass()
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.running = false
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,86 @@
+import Logging
+import PostgresNIO
+import StashCore
+
+extension SharedCache {
+    /// The version of the table layout this build writes and reads.
+    static let schemaVersion: Int32 = 1
+
+    /// Creates the `stash_cache` table and its indexes when they do not exist, and records
+    /// the layout version in `stash_cache_schema`. Safe to call from every instance at every
+    /// start, concurrently (a PostgreSQL advisory lock serializes it).
+    ///
+    /// ```swift
+    /// try await cache.migrate()
+    /// ```
+    ///
+    /// Columns: `key_hash bigint` (first 8 bytes of the key's SHA-256, primary key), `key text`,
+    /// `value bytea`, `byte_size integer`, `created_at timestamptz` (indexed: expiry removes
+    /// oldest first), `expires_at timestamptz` (nullable, indexed). With
+    /// ``Configuration/unlogged`` the table is `UNLOGGED`.
+    ///
+    /// - throws: `StashError(.unsupportedVersion)` when the table was made by a newer Stash;
+    ///   `StashError(.unavailable)` when PostgreSQL fails (whatever the policy).
+    public func migrate() async throws {
+        let client = self.client
+        let logger = configuration.logger
+        let unlogged = configuration.unlogged
+        let timeout = configuration.timeout * 10
+        do {
+            try await withDeadline(timeout, "migrating the shared cache table") {
+                try await client.withTransaction(logger: logger) { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(Self.tableLockClass), hashtext(current_schema() || '.stash_cache.migration'))", logger: logger).drain()
+                    try await connection.query(
+                        "CREATE TABLE IF NOT EXISTS stash_cache_schema (name text PRIMARY KEY, version integer NOT NULL)",
+                        logger: logger
+                    ).drain()
+                    var found: Int32?
+                    for try await version in try await connection.query(
+                        "SELECT version FROM stash_cache_schema WHERE name = 'stash_cache'", logger: logger
+                    ).decode(Int32.self) {
+                        found = version
+                    }
+                    if let found, found > Self.schemaVersion {
+                        throw StashError(
+                            .unsupportedVersion,
+                            "the stash_cache table has layout version \(found); this build of Stash reads version \(Self.schemaVersion)"
+                        )
+                    }
+                    guard found == nil else { return }
+                    let kind = unlogged ? "UNLOGGED TABLE" : "TABLE"
+                    try await connection.query(PostgresQuery(unsafeSQL: """
+                        CREATE \(kind) IF NOT EXISTS stash_cache (
+                            key_hash bigint PRIMARY KEY,
+                            key text NOT NULL,
+                            value bytea NOT NULL,
+                            byte_size integer NOT NULL,
+                            created_at timestamptz NOT NULL DEFAULT now(),
+                            expires_at timestamptz
+                        )
+                        """), logger: logger).drain()
+                    try await connection.query(
+                        "CREATE INDEX IF NOT EXISTS stash_cache_created_at ON stash_cache (created_at)", logger: logger
+                    ).drain()
+                    try await connection.query(
+                        "CREATE INDEX IF NOT EXISTS stash_cache_expires_at ON stash_cache (expires_at) WHERE expires_at IS NOT NULL",
+                        logger: logger
+                    ).drain()
+                    try await connection.query(
+                        "INSERT INTO stash_cache_schema (name, version) VALUES ('stash_cache', \(Self.schemaVersion))", logger: logger
+                    ).drain()
+                }
+            }
+        } catch let error as StashError {
+            throw error
+        } catch let error as PostgresTransactionError {
+            if let stashError = error.closureError as? StashError { throw stashError }
+            throw StashError(.unavailable, "migrating the shared cache table: \(String(reflecting: error.closureError ?? error))")
+        } catch {
+            throw StashError(.unavailable, "migrating the shared cache table: \(String(reflecting: error))")
+        }
+    }
+
+    /// The first half of the advisory lock keys of a table ("Stsh"); the second half hashes
+    /// the schema and the purpose, so that caches in other schemas never wait on each other.
+    static let tableLockClass: Int32 = 0x5374_7368
+}

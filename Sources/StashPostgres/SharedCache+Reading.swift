@@ -1,0 +1,129 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import StashCache
+import StashCore
+
+extension SharedCache {
+    /// The value stored for `key`, or `nil` when there is none, it expired, or PostgreSQL
+    /// failed (lenient policy).
+    ///
+    /// ```swift
+    /// if let avatar = try await cache.value(forKey: "avatar/42") { … }
+    /// ```
+    ///
+    /// - throws: `StashError(.invalidKey)` for an empty key, a key over 1 KB or holding NUL;
+    ///   `StashError(.unavailable)` when PostgreSQL fails and the policy is `.strict`.
+    public func value(forKey key: String) async throws -> Data? {
+        let key = try SharedCacheKey(key)
+        let statement = SharedCacheGet(key: key, maximumAgeMilliseconds: maximumAgeMilliseconds)
+        do {
+            let client = self.client
+            let buffer = try await perform("reading '\(key.text)'") { () -> ByteBuffer? in
+                for try await value in try await client.execute(statement) { return value }
+                return nil
+            }
+            let data = buffer.map { Data($0.readableBytesView) }
+            counters.recordReads(hits: data == nil ? 0 : 1, misses: data == nil ? 1 : 0, bytes: data?.count ?? 0)
+            return data
+        } catch {
+            counters.recordReads(hits: 0, misses: 1, bytes: 0)
+            return try absorb(error, "reading '\(key.text)'", fallback: nil)
+        }
+    }
+
+    /// The values stored for `keys`, in one round trip: a dictionary holding the keys that
+    /// have a live value (empty when PostgreSQL failed, lenient policy).
+    ///
+    /// ```swift
+    /// let found = try await cache.values(forKeys: ["user/1", "user/2", "user/3"])
+    /// let missing = ["user/1", "user/2", "user/3"].filter { found[$0] == nil }
+    /// ```
+    ///
+    /// - throws: `StashError(.invalidKey)` for any invalid key (nothing is read);
+    ///   `StashError(.unavailable)` when PostgreSQL fails and the policy is `.strict`.
+    public func values(forKeys keys: [String]) async throws -> [String: Data] {
+        guard !keys.isEmpty else { return [:] }
+        var callerKeys = [String: [String]]()
+        var unique = [SharedCacheKey]()
+        for key in keys {
+            let stored = try SharedCacheKey(key)
+            if callerKeys[stored.text] == nil { unique.append(stored) }
+            callerKeys[stored.text, default: []].append(key)
+        }
+        let statement = SharedCacheGetMany(keys: unique, maximumAgeMilliseconds: maximumAgeMilliseconds)
+        do {
+            let client = self.client
+            let rows = try await perform("reading \(unique.count) keys") { () -> [(String, ByteBuffer)] in
+                var rows = [(String, ByteBuffer)]()
+                for try await row in try await client.execute(statement) { rows.append(row) }
+                return rows
+            }
+            var result = [String: Data]()
+            var bytes = 0
+            for (stored, buffer) in rows {
+                let data = Data(buffer.readableBytesView)
+                bytes += data.count
+                for key in callerKeys[stored] ?? [] { result[key] = data }
+            }
+            counters.recordReads(hits: rows.count, misses: unique.count - rows.count, bytes: bytes)
+            return result
+        } catch {
+            counters.recordReads(hits: 0, misses: unique.count, bytes: 0)
+            return try absorb(error, "reading \(unique.count) keys", fallback: [:])
+        }
+    }
+
+    /// The value stored for `key`, decoded by `codec`; `nil` when there is none. A value the
+    /// codec cannot decode is removed and answered as a miss.
+    ///
+    /// ```swift
+    /// let profile = try await cache.value(forKey: "profile/42", codec: .json(Profile.self))
+    /// ```
+    ///
+    /// - throws: as ``value(forKey:)``.
+    public func value<Codec: CacheCodec>(forKey key: String, codec: Codec) async throws -> Codec.Value? {
+        guard let data = try await value(forKey: key) else { return nil }
+        do {
+            return try codec.decode(data)
+        } catch {
+            configuration.logger.warning("shared cache: dropping '\(key)', its value does not decode: \(error)")
+            try await removeValue(forKey: key)
+            return nil
+        }
+    }
+
+    /// The value for `key`; when there is none, one caller of this process runs `compute`,
+    /// stores its result and answers it, while concurrent callers for the same key wait for
+    /// that result instead of computing it again.
+    ///
+    /// ```swift
+    /// let page = try await cache.value(forKey: "page/home", expiry: .after(30)) {
+    ///     try await renderHomePage()
+    /// }
+    /// ```
+    ///
+    /// - parameters:
+    ///   - key: the key.
+    ///   - expiry: the expiry of a computed value.
+    ///   - compute: makes the value; its error reaches every waiting caller, nothing is stored.
+    /// - throws: `compute`'s error; as ``value(forKey:)`` and ``set(_:forKey:expiry:)``.
+    public func value(
+        forKey key: String, expiry: Expiry = .never, orCompute compute: @escaping @Sendable () async throws -> Data
+    ) async throws -> Data {
+        let stored = try SharedCacheKey(key)
+        let task = inFlight.withLock { tasks -> Task<Data, any Error> in
+            if let running = tasks[stored.text] { return running }
+            let task = Task {
+                defer { _ = self.inFlight.withLock { $0.removeValue(forKey: stored.text) } }
+                if let found = try await self.value(forKey: key) { return found }
+                let computed = try await compute()
+                try await self.set(computed, forKey: key, expiry: expiry)
+                return computed
+            }
+            tasks[stored.text] = task
+            return task
+        }
+        return try await task.value
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import StashCache
+import StashCore
+
+extension SharedCache {
+    /// Stores `value` for `key`, replacing any other value, for every instance on the table.
+    ///
+    /// ```swift
+    /// try await cache.set(Data(html.utf8), forKey: "page/home", expiry: .after(30))
+    /// ```
+    ///
+    /// - parameters:
+    ///   - value: the bytes, at most ``Configuration/maximumValueBytes``.
+    ///   - key: the key: 1 to 1024 bytes of UTF-8 without NUL.
+    ///   - expiry: `.never` (the default; ``Configuration/maximumAge`` still applies),
+    ///     `.after(seconds)` or `.at(date)`, counted on the server's clock.
+    /// - throws: `StashError(.invalidKey)`, `StashError(.valueTooLarge)`,
+    ///   `StashError(.unsupportedValue)` for `.sliding` (a shared cache does not rewrite
+    ///   entries on reads); `StashError(.unavailable)` when PostgreSQL fails and the policy
+    ///   is `.strict` (lenient: the write is dropped, logged and counted).
+    public func set(_ value: Data, forKey key: String, expiry: Expiry = .never) async throws {
+        try await store(value, forKey: try SharedCacheKey(key), timeToLive: try Self.timeToLive(expiry), keepTimeToLive: false)
+    }
+
+    /// Stores `value` encoded by `codec`.
+    ///
+    /// ```swift
+    /// try await cache.set(profile, forKey: "profile/42", codec: .json(Profile.self), expiry: .after(300))
+    /// ```
+    ///
+    /// - throws: the codec's error (nothing is written); as ``set(_:forKey:expiry:)``.
+    public func set<Codec: CacheCodec>(_ value: Codec.Value, forKey key: String, codec: Codec, expiry: Expiry = .never) async throws {
+        try await set(try codec.encode(value), forKey: key, expiry: expiry)
+    }
+
+    /// Stores several values in one statement (one round trip). When a key appears twice,
+    /// the last value wins.
+    ///
+    /// ```swift
+    /// try await cache.setMany(["a": Data("1".utf8), "b": Data("2".utf8)], expiry: .after(60))
+    /// ```
+    ///
+    /// - throws: as ``set(_:forKey:expiry:)``; an invalid key or value refuses the whole batch.
+    public func setMany(_ values: [String: Data], expiry: Expiry = .never) async throws {
+        try await setMany(values.map { ($0.key, $0.value) }, expiry: expiry)
+    }
+
+    /// Stores several values, given in order, in one statement; a later pair for the same
+    /// key wins.
+    ///
+    /// ```swift
+    /// try await cache.setMany([("a", Data("1".utf8)), ("b", Data("2".utf8))])
+    /// ```
+    ///
+    /// - throws: as ``setMany(_:expiry:)-(String:Data,_)``.
+    public func setMany(_ pairs: [(String, Data)], expiry: Expiry = .never) async throws {
+        let timeToLive = try Self.timeToLive(expiry)
+        var position = [String: Int]()
+        var keys = [SharedCacheKey]()
+        var buffers = [ByteBuffer]()
+        for (key, value) in pairs {
+            let stored = try SharedCacheKey(key)
+            try checkSize(value, key: stored)
+            if let index = position[stored.text] {
+                buffers[index] = ByteBuffer(bytes: value)
+            } else {
+                position[stored.text] = keys.count
+                keys.append(stored)
+                buffers.append(ByteBuffer(bytes: value))
+            }
+        }
+        guard !keys.isEmpty else { return }
+        let statement = SharedCacheSetMany(
+            keys: keys, values: buffers, timeToLiveMilliseconds: Array(repeating: timeToLive, count: keys.count)
+        )
+        let bytes = buffers.reduce(0) { $0 + $1.readableBytes }
+        do {
+            let client = self.client
+            try await perform("writing \(keys.count) keys") { try await client.execute(statement).drain() }
+            counters.recordWrites(keys.count, bytes: bytes)
+            await noteWritten(bytes)
+        } catch {
+            counters.recordDroppedWrites(keys.count)
+            try absorb(error, "writing \(keys.count) keys", fallback: ())
+        }
+    }
+
+    /// Removes the value of `key` for every instance.
+    ///
+    /// ```swift
+    /// try await cache.removeValue(forKey: "profile/42")
+    /// ```
+    ///
+    /// - throws: `StashError(.invalidKey)`; `StashError(.unavailable)` when PostgreSQL fails
+    ///   and the policy is `.strict` (lenient: dropped, logged and counted).
+    public func removeValue(forKey key: String) async throws {
+        let statement = SharedCacheRemove(key: try SharedCacheKey(key))
+        do {
+            let client = self.client
+            try await perform("removing '\(statement.key.text)'") { try await client.execute(statement).drain() }
+        } catch {
+            counters.recordDroppedWrites(1)
+            try absorb(error, "removing '\(statement.key.text)'", fallback: ())
+        }
+    }
+
+    /// Removes every entry of the table, for every instance.
+    ///
+    /// ```swift
+    /// try await cache.removeAll()
+    /// ```
+    ///
+    /// - throws: `StashError(.unavailable)` when PostgreSQL fails and the policy is `.strict`.
+    public func removeAll() async throws {
+        do {
+            let client = self.client
+            try await perform("removing all entries") { try await client.query("TRUNCATE stash_cache").drain() }
+        } catch {
+            counters.recordDroppedWrites(1)
+            try absorb(error, "removing all entries", fallback: ())
+        }
+    }
+
+    /// Adds `amount` to the counter at `key` atomically across every instance and answers
+    /// the new value. A missing or expired counter starts at 0; a counter keeps its expiry.
+    /// Counters are stored as decimal text, so `value(forKey:codec: .json(Int.self))` reads one.
+    ///
+    /// ```swift
+    /// let hits = try await cache.increment("rate/203.0.113.9", by: 1)
+    /// if hits > 100 { throw TooManyRequests() }
+    /// ```
+    ///
+    /// - throws: `StashError(.invalidKey)`; `StashError(.typeMismatch)` when the key holds
+    ///   something other than an integer; `StashError(.unavailable)` whatever the policy,
+    ///   because a counter has no honest answer without the server.
+    @discardableResult
+    public func increment(_ key: String, by amount: Int = 1) async throws -> Int {
+        let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount))
+        do {
+            let client = self.client
+            let value = try await withDeadline(configuration.timeout, "incrementing '\(statement.key.text)'") { () -> Int64 in
+                for try await value in try await client.execute(statement) { return value }
+                throw StashError(.unavailable, "incrementing '\(statement.key.text)' answered no row")
+            }
+            counters.recordWrites(1, bytes: 0)
+            return Int(value)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22P02" {
+            throw StashError(.typeMismatch, "the value is not an integer counter", key: statement.key.text)
+        } catch let error as StashError {
+            if error.code == .unavailable { counters.recordError() }
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            counters.recordError()
+            throw StashError(.unavailable, "incrementing '\(statement.key.text)': \(String(reflecting: error))", key: statement.key.text)
+        }
+    }
+
+    /// Writes one value under the policy; `keepTimeToLive` keeps a live entry's expiry.
+    func store(_ value: Data, forKey key: SharedCacheKey, timeToLive: Int64, keepTimeToLive: Bool) async throws {
+        try checkSize(value, key: key)
+        let statement = SharedCacheSet(key: key, value: ByteBuffer(bytes: value), timeToLiveMilliseconds: timeToLive, keepTimeToLive: keepTimeToLive)
+        do {
+            let client = self.client
+            try await perform("writing '\(key.text)'") { try await client.execute(statement).drain() }
+            counters.recordWrites(1, bytes: value.count)
+            await noteWritten(value.count)
+        } catch {
+            counters.recordDroppedWrites(1)
+            try absorb(error, "writing '\(key.text)'", fallback: ())
+        }
+    }
+
+    func checkSize(_ value: Data, key: SharedCacheKey) throws {
+        guard value.count <= configuration.maximumValueBytes else {
+            throw StashError(
+                .valueTooLarge, "the value is \(value.count) bytes, the shared cache takes at most \(configuration.maximumValueBytes)",
+                key: key.text
+            )
+        }
+    }
+
+    /// `seconds` from now as a time to live in milliseconds; past times are 0, and a time
+    /// beyond a thousand years is no expiry (-1).
+    private static func milliseconds(_ seconds: Double) throws -> Int64 {
+        guard !seconds.isNaN else { throw StashError(.unsupportedValue, "an expiry of NaN seconds") }
+        if seconds > 1000 * 365 * 86_400 { return -1 }
+        return Int64((max(0, seconds) * 1000).rounded(.up))
+    }
+
+    /// The time to live in milliseconds of `expiry` (-1: none).
+    static func timeToLive(_ expiry: Expiry) throws -> Int64 {
+        switch expiry {
+        case .never: return -1
+        case .after(let seconds): return try milliseconds(seconds)
+        case .at(let date): return try milliseconds(date.timeIntervalSinceNow)
+        case .sliding:
+            throw StashError(.unsupportedValue, "a shared cache does not support sliding expiry (it would write on every read); use .after")
+        }
+    }
+}
+
+extension AsyncSequence {
+    /// Reads the sequence to its end (a statement's rows, so that its connection is released).
+    func drain() async throws {
+        for try await _ in self {}
+    }
+}

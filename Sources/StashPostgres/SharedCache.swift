@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import StashCore
+
+/// A cache that several processes share: one PostgreSQL table that every instance of an app
+/// (or of `stash http-proxy`) behind a load balancer reads and writes, so the origin computes
+/// each hot value once for the whole fleet. After Rails' Solid Cache.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: try SharedCache.clientConfiguration(url: "postgres://app@db/app"))
+/// let cache = SharedCache(client: client)
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await client.run() }   // the connection pool
+///     group.addTask { try await cache.run() } // background expiry
+///     try await cache.migrate()
+///     try await cache.set(Data("hello".utf8), forKey: "greeting", expiry: .after(60))
+///     let greeting = try await cache.value(forKey: "greeting") // Data("hello") on every instance
+///     group.cancelAll()
+/// }
+/// ```
+///
+/// The table keeps a 64-bit key hash (the first 8 bytes of SHA-256, uniquely indexed), the
+/// full key (compared on every read), the value bytes, their size, the time written and a
+/// per-key expiry. Keys follow Swift's `==` (they are stored in NFC) and are never put in SQL
+/// text. Limits (``Configuration/maximumBytes``, ``Configuration/maximumEntries``,
+/// ``Configuration/maximumAge``) are held by ``run()`` in small batches, oldest first.
+///
+/// When PostgreSQL is down or slower than ``Configuration/timeout``, reads answer `nil` and
+/// writes are dropped (logged and counted), unless the policy is ``FailurePolicy/strict``.
+/// `SharedCache` is a swift-service-lifecycle `Service` and a Hummingbird `PersistDriver`.
+public final class SharedCache: Sendable {
+    /// The connection pool; its owner runs it (`client.run()`).
+    public let client: PostgresClient
+    /// The limits and policies this cache was made with.
+    public let configuration: Configuration
+
+    let counters: SharedCacheCounters
+    let pendingExpiry = LockedValue(0)
+    let expiryPass = ExpiryPass()
+    let inFlight = LockedValue([String: Task<Data, any Error>]())
+    let lastFailureLog = LockedValue(ContinuousClock.Instant.now - .seconds(60))
+
+    /// A cache on the `stash_cache` table of `client`'s database. Call ``migrate()`` once
+    /// (any instance, any number of times) before the first use, and ``run()`` for expiry.
+    ///
+    /// ```swift
+    /// let cache = SharedCache(client: client, configuration: .init())
+    /// ```
+    public init(client: PostgresClient, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.configuration = configuration
+        self.counters = SharedCacheCounters(name: configuration.metricsName)
+    }
+
+    /// The maximum age in milliseconds as the statements take it (-1: none).
+    var maximumAgeMilliseconds: Int64 {
+        configuration.maximumAge?.milliseconds ?? -1
+    }
+
+    /// Runs one PostgreSQL operation under the timeout.
+    func perform<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        do {
+            return try await withDeadline(configuration.timeout, what, operation)
+        } catch let error as StashError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw StashError(.unavailable, "\(what): \(String(reflecting: error))")
+        }
+    }
+
+    /// Applies the failure policy to a failed operation: throws it (strict, or bad input) or
+    /// counts and logs it and answers `fallback`.
+    func absorb<T>(_ error: any Error, _ what: String, fallback: T) throws -> T {
+        guard let stashError = error as? StashError, stashError.code == .unavailable else { throw error }
+        counters.recordError()
+        if configuration.failurePolicy == .strict { throw error }
+        let now = ContinuousClock.Instant.now
+        let shouldLog = lastFailureLog.withLock { last -> Bool in
+            guard now - last >= .seconds(1) else { return false }
+            last = now
+            return true
+        }
+        if shouldLog {
+            configuration.logger.warning("shared cache: \(what) failed, answering as a miss (lenient policy): \(stashError.reason)")
+        }
+        return fallback
+    }
+}
+
+extension Duration {
+    /// Milliseconds, as the statements take a time to live.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,22 @@
+import StashCore
+import StashPostgres
+import Testing
+
+struct SharedCacheClientConfigurationTests {
+    @Test func readsAURL() throws {
+        let configuration = try SharedCache.clientConfiguration(url: "postgres://app:s%40cret@db.example:6432/cache?sslmode=disable")
+        #expect(configuration.host == "db.example")
+        #expect(configuration.port == 6432)
+        #expect(configuration.username == "app")
+        #expect(configuration.password == "s@cret")
+        #expect(configuration.database == "cache")
+        do {
+            _ = try SharedCache.clientConfiguration(url: "http://db.example")
+            Issue.record("an http URL was accepted")
+        } catch StashError.Code.invalidName {}
+        do {
+            _ = try SharedCache.clientConfiguration(url: "postgres://db.example/x?sslmode=sometimes")
+            Issue.record("an unknown sslmode was accepted")
+        } catch StashError.Code.invalidName {}
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import StashCore
+import StashPostgres
+import StashTestSupport
+import Testing
+
+/// PostgreSQL stopped in the middle of a run, then started again: on a server of its own
+/// (started with `Scripts/postgres.sh` in a temporary folder), so other tests keep theirs.
+@Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason))
+struct SharedCacheFaultTests {
+    @Test func aStoppedServerMeansMissesAndDroppedWritesThenTheCacheRecovers() async throws {
+        let folder = TemporaryFolder("postgres-fault")
+        let server = folder.url.appendingPathComponent("server").path
+        let url = try PostgresScript.run("start", server)
+        defer { _ = try? PostgresScript.run("stop", server) }
+        try await TestPostgres.withSchema(url: url) { _, _, client in
+            var configuration = SharedCache.Configuration()
+            configuration.logger = TestPostgres.quiet
+            configuration.timeout = .milliseconds(500)
+            let lenient = SharedCache(client: client, configuration: configuration)
+            configuration.failurePolicy = .strict
+            let strict = SharedCache(client: client, configuration: configuration)
+            let patient = SharedCache(client: client, configuration: TestPostgres.configuration)
+            try await patient.migrate()
+            try await patient.set(Data("before".utf8), forKey: "kept")
+            #expect(try await patient.value(forKey: "kept") == Data("before".utf8))
+
+            _ = try PostgresScript.run("pause", server)
+
+            // Lenient: a miss and a dropped write, within the timeout (plus slack), no throw.
+            let started = ContinuousClock.now
+            #expect(try await lenient.value(forKey: "kept") == nil)
+            try await lenient.set(Data("lost".utf8), forKey: "during")
+            #expect(try await lenient.values(forKeys: ["kept", "during"]) == [:])
+            try await lenient.removeValue(forKey: "kept")
+            #expect(ContinuousClock.now - started < .seconds(4 * 2), "lenient operations hung past their timeouts")
+            let stats = lenient.statistics
+            #expect(stats.errors == 4)
+            #expect(stats.droppedWrites == 2)
+            #expect(stats.misses == 3)
+
+            // Strict: typed errors.
+            for operation in ["read", "write", "increment"] {
+                let attempt = ContinuousClock.now
+                do {
+                    switch operation {
+                    case "read": _ = try await strict.value(forKey: "kept")
+                    case "write": try await strict.set(Data("lost".utf8), forKey: "during")
+                    default: try await strict.increment("counter")
+                    }
+                    Issue.record("a strict \(operation) succeeded with the server stopped")
+                } catch StashError.Code.unavailable {}
+                #expect(ContinuousClock.now - attempt < .seconds(2), "a strict \(operation) hung past its timeout")
+            }
+            #expect(await lenient.removeExpired() == 0)
+
+            _ = try PostgresScript.run("start", server)
+
+            // The same cache objects work again once the pool reconnects.
+            var recovered = false
+            for _ in 0..<120 where !recovered {
+                recovered = (try? await strict.value(forKey: "kept")) == Data("before".utf8)
+                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            #expect(recovered, "the cache did not work again after the server restarted")
+            try await patient.set(Data("after".utf8), forKey: "during")
+            #expect(try await patient.value(forKey: "during") == Data("after".utf8))
+        }
+    }
+}
+
+/// `Scripts/postgres.sh` of this checkout.
+enum PostgresScript {
+    static let path = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/postgres.sh").path
+
+    /// Runs `postgres.sh COMMAND DIR` and answers what it printed. Spawned and reaped with
+    /// posix_spawn/waitpid: the server it starts outlives it.
+    @discardableResult
+    static func run(_ command: String, _ directory: String) throws -> String {
+        let output = directory + ".\(command).out"
+        defer { unlink(output) }
+        let arguments = ["/bin/bash", "-c", "bash \"$0\" \"$1\" \"$2\" >\"$3\" 2>&1 </dev/null", path, command, directory, output]
+        var pointers = arguments.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        pointers.append(nil)
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, &pointers, environ)
+        guard spawned == 0 else { throw StashError(.io, "could not start postgres.sh", errno: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw StashError(.io, "postgres.sh \(command) failed: \(printed)") }
+        return printed.split(separator: "\n").last.map(String.init) ?? ""
+    }
+}
