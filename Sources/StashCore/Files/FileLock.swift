@@ -54,7 +54,13 @@ public final class FileLock: Sendable {
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit {
+        // Unlock explicitly before closing: a child process forked by another thread of this
+        // process holds a duplicate of `fd` until it execs, and the lock belongs to the open
+        // file description, so a close alone would keep it locked for that long.
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
 
     /// Waits until the lock is held in `mode`.
     public func lock(_ mode: Mode = .exclusive) throws {
