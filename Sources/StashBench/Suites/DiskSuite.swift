@@ -30,7 +30,7 @@ enum DiskSuite {
         let workload = DiskWorkload(smallCount: context.scaled(1000), largeCount: context.scaled(1000))
         let stash = try StashDiskStore(folder: scratch.appendingPathComponent("stash"))
         try await run(stash, "stash", workload, context)
-        stash.cache.close()
+        try stash.cache.close()
         try await run(try FilePerKeyStore(folder: scratch.appendingPathComponent("file-per-key")), "file-per-key", workload, context)
         try await run(try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-raw")), "sqlite-raw", workload, context)
         context.reporter.note("disk: stash write cases end when set returns; flush-after-* is the wait until they are committed")

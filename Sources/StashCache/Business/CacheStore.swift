@@ -118,8 +118,19 @@ public final class CacheStore: Sendable {
     }
 
     /// Flushes and closes every location (see ``DiskCache/close()``).
-    public func close() {
-        for disk in caches.withLock({ Array($0.values) }) { disk.close() }
+    ///
+    /// ```swift
+    /// try store.close()
+    /// ```
+    ///
+    /// - throws: The first error of a location that could not write what it had staged
+    ///   (``StashCore/StashError/Code/diskFull``); every location is closed either way.
+    public func close() throws {
+        var firstError: (any Error)?
+        for disk in caches.withLock({ Array($0.values) }) {
+            do { try disk.close() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
     }
 
     /// The disk caches of the locations in use, opening the documents one when it exists on

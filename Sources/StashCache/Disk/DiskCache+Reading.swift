@@ -26,12 +26,13 @@ extension DiskCache {
     /// if let entry = cache.entry(forKey: "page"), let etag = entry.info.metadata { … }
     /// ```
     public func entry(forKey key: String) -> Entry? {
+        guard let key = try? StoredKey.normalized(key) else { return nil }
         if isReadOnly { return readOnlyEntry(forKey: key) }
         let now = self.now
         enum Source {
             case staged(Data)
             case manifest
-            case file
+            case file(String)
         }
         let delay = configuration.flushDelay
         let found = state.withLock { state -> (DiskRecord, Source, TimeInterval?)? in
@@ -50,7 +51,7 @@ extension DiskCache {
             // manifest) alone, so that a burst of reads costs no bookkeeping and no flush.
             if now >= record.accessed, now - record.accessed < Self.accessDateResolution {
                 if case .write(_, let inlineValue?)? = state.pending[key]?.value { return (record, .staged(inlineValue), nil) }
-                return (record, record.isInline ? .manifest : .file, nil)
+                return (record, record.file.map(Source.file) ?? .manifest, nil)
             }
             record.accessed = now
             if let sliding = record.sliding { record.expires = now + sliding }
@@ -64,10 +65,10 @@ extension DiskCache {
                 state.pending[key] = change
                 let flushDelay = state.scheduleFlush(urgent: false, delay: delay)
                 if let inlineValue { return (record, .staged(inlineValue), flushDelay) }
-                return (record, .file, flushDelay)
+                return (record, record.file.map(Source.file) ?? .manifest, flushDelay)
             }
             state.touched.insert(key)
-            return (record, record.isInline ? .manifest : .file, state.scheduleFlush(urgent: false, delay: delay))
+            return (record, record.file.map(Source.file) ?? .manifest, state.scheduleFlush(urgent: false, delay: delay))
         }
         guard let (record, source, flushDelay) = found else { return nil }
         if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
@@ -75,7 +76,7 @@ extension DiskCache {
         switch source {
         case .staged(let value): data = value
         case .manifest: data = reader.inlineValue(forKey: key)
-        case .file: data = try? FileStore.read(atPath: filePath(forFileOf: key))
+        case .file(let name): data = try? FileStore.read(atPath: filePath(named: name))
         }
         guard let data else {
             // The value vanished: removed meanwhile, or its file deleted behind our back.
@@ -96,14 +97,20 @@ extension DiskCache {
 
     /// What the cache knows about `key`, without reading its value or counting an access.
     public func info(forKey key: String) -> EntryInfo? {
+        guard let key = try? StoredKey.normalized(key) else { return nil }
+        return record(forKey: key)?.info(key: key)
+    }
+
+    /// The live record of a normalized key.
+    private func record(forKey key: String) -> DiskRecord? {
         let now = self.now
         if isReadOnly {
             guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
-            return row.record.info(key: key)
+            return row.record
         }
         return state.withLock { state in
             guard !state.isClosed, let record = state.index[key], isLive(record, at: now) else { return nil }
-            return record.info(key: key)
+            return record
         }
     }
 
@@ -117,11 +124,12 @@ extension DiskCache {
     /// The file belongs to the cache: read it, do not modify it. It may be deleted by a
     /// later removal or trim.
     public func fileURL(for key: String) -> URL? {
-        guard let info = info(forKey: key), info.storage == .file else { return nil }
-        return fileURL(forFileOf: key)
+        guard let key = try? StoredKey.normalized(key), let name = record(forKey: key)?.file else { return nil }
+        return URL(fileURLWithPath: filePath(named: name), isDirectory: false)
     }
 
-    /// Every entry that has not expired, sorted by key.
+    /// Every entry that has not expired, sorted by key. Keys are in the form the cache saves
+    /// them: NFC.
     public func entries() throws -> [EntryInfo] {
         let now = self.now
         let index = try currentIndex()
@@ -172,6 +180,7 @@ extension DiskCache {
     /// let userBytes = cache.totalSize(ofKeysWithPrefix: "user/42/")
     /// ```
     public func totalSize(ofKeysWithPrefix prefix: String) -> Int {
+        let prefix = (try? StoredKey.normalized(prefix)) ?? prefix
         if isReadOnly {
             let index = (try? manifest.loadIndex()) ?? [:]
             return index.reduce(0) { $1.key.hasPrefix(prefix) ? $0 + $1.value.size : $0 }
@@ -188,7 +197,7 @@ extension DiskCache {
 
     private func readOnlyEntry(forKey key: String) -> Entry? {
         guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
-        let data = row.inlineValue ?? (try? FileStore.read(atPath: filePath(forFileOf: key)))
+        let data = row.inlineValue ?? row.record.file.flatMap { try? FileStore.read(atPath: filePath(named: $0)) }
         return data.map { Entry(data: $0, info: row.record.info(key: key)) }
     }
 
