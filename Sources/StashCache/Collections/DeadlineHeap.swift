@@ -1,5 +1,5 @@
 /// A min-heap of deadlines addressed by slot number: the engine behind expiry in
-/// ``MemoryCache`` and eviction order in ``Pool``.
+/// ``MemoryCache`` and eviction order in ``ExpiringPool``.
 ///
 /// Slots are the owner's storage indexes. The heap remembers where each slot sits, so that
 /// changing or removing one slot's deadline is O(log n) without a search. Only slots with a
