@@ -145,7 +145,6 @@ struct DeadlineHeap: Sendable {
         positions[item.slot] = parent
     }
 
-    #if DEBUG
     /// Whether the heap order holds and every slot's recorded position is right.
     func isValid() -> Bool {
         for (position, item) in items.enumerated() {
@@ -154,5 +153,4 @@ struct DeadlineHeap: Sendable {
         }
         return positions.filter { $0 >= 0 }.count == items.count
     }
-    #endif
 }

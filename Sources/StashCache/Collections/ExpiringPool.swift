@@ -155,10 +155,8 @@ public final class ExpiringPool<Key: Hashable & Sendable, Value: Sendable>: Send
         state.withLock { $0.removeAll() }
     }
 
-    #if DEBUG
-    /// The broken internal invariants, empty when the pool is sound. Debug builds only.
+    /// The broken internal invariants, empty when the pool is sound. Compiled in every configuration.
     package func checkInvariants() -> [String] {
         state.withLock { $0.invariantViolations() }
     }
-    #endif
 }

@@ -102,7 +102,6 @@ struct ExpiringPoolStorage<Key: Hashable, Value> {
         return removed
     }
 
-    #if DEBUG
     func invariantViolations() -> [String] {
         var problems: [String] = []
         if entries.count > capacity { problems.append("count \(entries.count) over capacity \(capacity)") }
@@ -114,5 +113,4 @@ struct ExpiringPoolStorage<Key: Hashable, Value> {
         if !deadlines.isValid() { problems.append("deadline heap is broken") }
         return problems
     }
-    #endif
 }

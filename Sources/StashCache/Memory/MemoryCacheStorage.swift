@@ -4,6 +4,14 @@ import StashCore
 /// The engine of ``MemoryCache``: a hash map into a doubly-linked recency list, kept in
 /// contiguous arrays and addressed by index.
 ///
+/// **Recency, CLOCK-style.** A write puts its entry at the newest end of the list. A read
+/// only sets the entry's `referenced` mark: no list move, so a hit touches one entry's
+/// memory instead of three. Eviction takes the least recently used entry by the second-chance
+/// rule: from the oldest end, a marked entry is moved to the newest end with its mark
+/// cleared, and the first unmarked entry goes. An entry read since it was last passed over
+/// therefore always outlives one that was not, as in LRU; among entries read in the same
+/// round, order of writing decides instead of order of reading.
+///
 /// Not thread-safe: ``MemoryCache`` only touches it under its lock. Entries live densely in
 /// `entries[0..<count]` (a removal moves the last entry into the hole), so there is no
 /// per-node object, no per-node reference counting, and the hot fields (key, value, links)
@@ -18,6 +26,8 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         // 32-bit links keep entries small: fewer cache lines per hit.
         @usableFromInline var olderSlot: Int32
         @usableFromInline var newerSlot: Int32
+        /// Read since eviction last passed over it: it gets a second chance.
+        @usableFromInline var referenced: Bool
 
         @inlinable
         init(key: Key, value: Value, older: Int, newer: Int) {
@@ -25,6 +35,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             self.value = value
             olderSlot = Int32(truncatingIfNeeded: older)
             newerSlot = Int32(truncatingIfNeeded: newer)
+            referenced = false
         }
 
         /// The next less recently used entry, or -1 for the oldest.
@@ -111,7 +122,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
 
     // MARK: Reading
 
-    /// The value for `key`, now the most recently used; `nil` when absent or expired.
+    /// The value for `key`, now marked as used; `nil` when absent or expired.
     @inlinable
     mutating func value(forKey key: Key) -> Value? {
         var time = Double.nan
@@ -128,7 +139,8 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             let entry = metadata[slot]
             deadlines.setDeadline(min(time + entry.sliding, entry.written + maxAge), for: slot)
         }
-        moveToNewest(slot)
+        // Written only when it changes, so that repeated hits leave the cache line clean.
+        if !entries[slot].referenced { entries[slot].referenced = true }
         return entries[slot].value
     }
 
@@ -163,6 +175,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             newest = slot
         } else {
             entries[slot].value = value
+            entries[slot].referenced = false
             totalCost -= metadata[slot].cost
             metadata[slot] = Metadata(cost: cost, written: now, sliding: sliding)
             moveToNewest(slot)
@@ -193,8 +206,21 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     /// Drops least recently used entries until the count and cost limits hold.
     @inlinable
     mutating func enforceLimits() {
-        while entries.count > countLimit { evict(oldest, .countLimit) }
-        while totalCost > costLimit { evict(oldest, .costLimit) }
+        while entries.count > countLimit { evict(leastRecentlyUsed(), .countLimit) }
+        while totalCost > costLimit { evict(leastRecentlyUsed(), .costLimit) }
+    }
+
+    /// The entry to evict by the second-chance rule: marked entries at the oldest end move
+    /// to the newest end, unmarked, until the oldest is unmarked. At most one pass.
+    /// The storage must not be empty.
+    @inlinable
+    mutating func leastRecentlyUsed() -> Int {
+        while entries[oldest].referenced {
+            let slot = oldest
+            entries[slot].referenced = false
+            moveToNewest(slot)
+        }
+        return oldest
     }
 
     // MARK: Expiry
