@@ -12,7 +12,7 @@ extension DiskCache {
     /// sliding expiry) in memory, in steps of ``accessDateResolution``; the next flush
     /// records it. An expired entry is never returned and its removal is staged.
     public func data(forKey key: String) -> Data? {
-        entry(forKey: key)?.data
+        read(key)?.data
     }
 
     /// How far apart two reads of an entry must be for the second to move its last-access
@@ -26,6 +26,13 @@ extension DiskCache {
     /// if let entry = cache.entry(forKey: "page"), let etag = entry.info.metadata { … }
     /// ```
     public func entry(forKey key: String) -> Entry? {
+        guard let (data, record, key) = read(key) else { return nil }
+        return Entry(data: data, info: record.info(key: key))
+    }
+
+    /// A hit's value, record and stored key, without building an ``EntryInfo`` (dates,
+    /// metadata) that ``data(forKey:)`` would throw away.
+    private func read(_ key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         if isReadOnly { return readOnlyEntry(forKey: key) }
         let now = self.now
@@ -83,7 +90,7 @@ extension DiskCache {
             forget(key, ifStill: record)
             return nil
         }
-        return Entry(data: data, info: record.info(key: key))
+        return (data, record, key)
     }
 
     /// Whether `key` has a value that has not expired. Does not count as an access.
@@ -195,10 +202,10 @@ extension DiskCache {
         return state.withLock { $0.index }
     }
 
-    private func readOnlyEntry(forKey key: String) -> Entry? {
+    private func readOnlyEntry(forKey key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
         let data = row.inlineValue ?? row.record.file.flatMap { try? FileStore.read(atPath: filePath(named: $0)) }
-        return data.map { Entry(data: $0, info: row.record.info(key: key)) }
+        return data.map { ($0, row.record, key) }
     }
 
     /// Whether an entry may be returned: not expired, and not older than ``Limits/maxAge``.

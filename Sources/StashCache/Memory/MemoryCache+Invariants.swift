@@ -11,7 +11,7 @@ extension MemoryCacheStorage {
         var problems: [String] = []
         if entries.count != metadata.count { problems.append("entries \(entries.count) != metadata \(metadata.count)") }
         if slots.count != entries.count { problems.append("map \(slots.count) != entries \(entries.count)") }
-        for (slot, entry) in entries.enumerated() where slots[entry.key].map(Int.init) != slot {
+        for (slot, entry) in entries.enumerated() where slots[entry.key].map({ Int($0.slot) }) != slot {
             problems.append("slot \(slot) is not where the map points")
         }
         var walked = 0

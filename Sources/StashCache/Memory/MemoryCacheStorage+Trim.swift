@@ -43,7 +43,7 @@ extension MemoryCacheStorage {
         if reportsEvictions {
             pending.reserveCapacity(pending.count + entries.count)
             for entry in entries {
-                pending.append(Evicted(key: entry.key, value: entry.value, reason: reason))
+                if let item = slots[entry.key] { pending.append(Evicted(key: entry.key, value: item.value, reason: reason)) }
             }
         }
         slots = [:]

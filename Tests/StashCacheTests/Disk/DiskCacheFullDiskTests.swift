@@ -34,7 +34,8 @@ struct DiskCacheFullDiskTests {
         let log = LogLines()
         let cache = try DiskCache(directory: directory, configuration: configuration(log))
         let filler = volume.url.appendingPathComponent("filler")
-        try FileStore.write(Data(count: 512 * 1024), to: filler, durability: .processSafe)
+        // Half the volume: deleting it later leaves room for the staged values and the WAL.
+        try FileStore.write(Data(count: 1024 * 1024), to: filler, durability: .processSafe)
 
         var flushed: [String: Data] = [:]       // acknowledged by a successful flush
         var staged: [String: Data] = [:]
@@ -87,7 +88,7 @@ struct DiskCacheFullDiskTests {
         flushed["after"] = Data("after".utf8)
         try cache.close()
 
-        let failures = log.all.filter { $0.contains("failed") }
+        let failures = log.all.filter { $0.hasPrefix("background flush") }
         #expect(failures.count <= 1, "\(failures)")
 
         let reopened = try DiskCache(directory: directory, configuration: configuration(log))
