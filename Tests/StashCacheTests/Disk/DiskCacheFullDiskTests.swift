@@ -88,8 +88,11 @@ struct DiskCacheFullDiskTests {
         flushed["after"] = Data("after".utf8)
         try cache.close()
 
+        // Logged once per run of failures: a new run starts only after a logged recovery
+        // (space may come and go as SQLite checkpoints), never once per retry.
         let failures = log.all.filter { $0.hasPrefix("background flush") }
-        #expect(failures.count <= 1, "\(failures)")
+        let recoveries = log.all.filter { $0.contains("succeeded again") }
+        #expect(failures.count <= recoveries.count + 1, "\(log.all)")
 
         let reopened = try DiskCache(directory: directory, configuration: configuration(log))
         for (key, value) in flushed { #expect(reopened.data(forKey: key) == value, "\(key)") }
