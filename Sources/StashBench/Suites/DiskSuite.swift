@@ -175,13 +175,7 @@ struct DiskWorkload {
 
     /// The same pseudo-random order on every run.
     private static func permutation(_ count: Int) -> [Int] {
-        var order = Array(0..<count)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for index in stride(from: count - 1, to: 0, by: -1) {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            order.swapAt(index, Int((state >> 33) % UInt64(index + 1)))
-        }
-        return order
+        seededPermutation(count, seed: 0x9E37_79B9_7F4A_7C15)
     }
 }
 

@@ -21,8 +21,7 @@ enum MemorySuite {
             values = keys.map { key in withUnsafeBytes(of: Int32(truncatingIfNeeded: key)) { Data($0) } }
             let seed = UInt64.random(in: 0...UInt64.max)
             context.reporter.note("memory: random read order from seed \(seed)")
-            var generator = SplitMix64(seed: seed)
-            randomOrder = keys.shuffled(using: &generator)
+            randomOrder = seededPermutation(count, seed: seed)
             missingKeys = Array(count..<(2 * count))
         }
     }
@@ -135,18 +134,5 @@ enum MemorySuite {
         func reset() { dictionary = LockedValue([:]) }
         func set(_ key: Int) { dictionary.withLock { $0[key] = values[key] } }
         func get(_ key: Int) -> Bool { dictionary.withLock { $0[key] } != nil }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that a logged seed replays a run's order.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
