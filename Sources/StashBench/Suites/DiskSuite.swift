@@ -24,62 +24,117 @@ import Darwin
 /// - `sqlite-raw`: one table, prepared statements through the C API, WAL,
 ///   `synchronous = NORMAL`, one autocommit statement per write: the floor for a manifest.
 enum DiskSuite {
+    static let suite = "disk"
+
     @Sendable static func run(_ context: BenchContext) async throws {
         let scratch = try context.makeScratch("disk")
         defer { context.removeScratch(scratch) }
         let workload = DiskWorkload(smallCount: context.scaled(1000), largeCount: context.scaled(1000))
         let stash = try StashDiskStore(folder: scratch.appendingPathComponent("stash"))
-        try await run(stash, "stash", workload, context)
-        stash.cache.close()
-        try await run(try FilePerKeyStore(folder: scratch.appendingPathComponent("file-per-key")), "file-per-key", workload, context)
-        try await run(try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-raw")), "sqlite-raw", workload, context)
+        let filePerKey = try FilePerKeyStore(folder: scratch.appendingPathComponent("file-per-key"))
+        let sqlite = try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-raw"))
+        let stores: [[String: Contender]] = [
+            contenders(stash, "stash", workload), contenders(filePerKey, "file-per-key", workload),
+            contenders(sqlite, "sqlite-raw", workload),
+        ]
+        func compare(_ name: String) throws {
+            try context.compare(suite: suite, case: name, stores.map { $0[name]! })
+        }
+        try compare("write-small")
+        try await flushAfter("write-small", stash, workload, context) { generation in
+            for (key, value) in zip(workload.smallKeys(generation: generation), workload.smallValues) { try stash.set(value, key) }
+            return workload.smallValues.count
+        }
+        try compare("replace-small")
+        try await flushAfter("replace-small", stash, workload, context) { generation in
+            let values = generation % 2 == 0 ? workload.replacementValues : workload.smallValues
+            for (key, value) in zip(workload.smallKeys, values) { try stash.set(value, key) }
+            return values.count
+        }
+        try compare("read-small")
+        try compare("write-large")
+        try await flushAfter("write-large", stash, workload, context) { generation in
+            for (index, key) in workload.largeKeys.enumerated() {
+                try stash.set(workload.largeValues[(index + generation) % workload.largeValues.count], key)
+            }
+            return workload.largeKeys.count
+        }
+        try compare("read-large")
+        try compare("miss")
+        try stash.cache.close()
         context.reporter.note("disk: stash write cases end when set returns; flush-after-* is the wait until they are committed")
     }
 
-    private static func run(_ store: some DiskBenchStore, _ impl: String, _ workload: DiskWorkload, _ context: BenchContext) async throws {
-        func measure(_ name: String, _ count: Int, _ body: () throws -> Void) rethrows {
-            try context.measure(suite: "disk", case: name, impl: impl, ops: count, body)
-        }
-        func flush(after name: String, _ count: Int) async throws {
-            guard store.stagesWrites else { return }
-            try await context.measureAsync(suite: "disk", case: "flush-after-\(name)", impl: impl, ops: count) {
-                try await store.flush()
-            }
-        }
+    /// The contender of `store` in each synchronous case. `write-small` writes new keys on
+    /// every repetition (generation `n` of the keys, made untimed); `replace-small` and
+    /// `write-large` rewrite the same keys; reads read what `replace-small` and `write-large`
+    /// wrote.
+    static func contenders<S: DiskBenchStore>(_ store: S, _ impl: String, _ workload: DiskWorkload) -> [String: Contender] {
         let small = workload.smallKeys.count
         let large = workload.largeKeys.count
-        try measure("write-small", small) {
-            for (key, value) in zip(workload.smallKeys, workload.smallValues) { try store.set(value, key) }
-        }
-        try await flush(after: "write-small", small)
-        try measure("replace-small", small) {
-            for (key, value) in zip(workload.smallKeys, workload.replacementValues) { try store.set(value, key) }
-        }
-        try await flush(after: "replace-small", small)
-        for name in ["read-small", "read-small-again"] {
-            try measure(name, small) {
-                try expectHits(small, hits(workload.smallReadOrder.map { workload.smallKeys[$0] }, store), name, impl)
-            }
-        }
-        try measure("write-large", large) {
-            for (index, key) in workload.largeKeys.enumerated() { try store.set(workload.largeValues[index % workload.largeValues.count], key) }
-        }
-        try await flush(after: "write-large", large)
-        try measure("read-large", large) {
-            try expectHits(large, hits(workload.largeReadOrder.map { workload.largeKeys[$0] }, store), "read-large", impl)
-        }
-        try measure("miss", workload.missingKeys.count) {
-            try expectHits(0, hits(workload.missingKeys, store), "miss", impl)
-        }
+        let smallReads = workload.smallReadOrder.map { workload.smallKeys[$0] }
+        let largeReads = workload.largeReadOrder.map { workload.largeKeys[$0] }
+        let generation = Counter()
+        var freshKeys = workload.smallKeys
+        return [
+            "write-small": Contender(impl, prepare: {
+                freshKeys = workload.smallKeys(generation: generation.next())
+            }) {
+                for (key, value) in zip(freshKeys, workload.smallValues) { try store.set(value, key) }
+                return small
+            },
+            "replace-small": Contender(impl) {
+                let values = generation.next() % 2 == 0 ? workload.replacementValues : workload.smallValues
+                for (key, value) in zip(workload.smallKeys, values) { try store.set(value, key) }
+                return small
+            },
+            "read-small": Contender(impl) { try expectHits(small, hits(smallReads, store), "read-small", impl) },
+            "write-large": Contender(impl) {
+                let shift = generation.next()
+                for (index, key) in workload.largeKeys.enumerated() {
+                    try store.set(workload.largeValues[(index + shift) % workload.largeValues.count], key)
+                }
+                return large
+            },
+            "read-large": Contender(impl) { try expectHits(large, hits(largeReads, store), "read-large", impl) },
+            "miss": Contender(impl) { try expectHits(0, hits(workload.missingKeys, store), "miss", impl) + workload.missingKeys.count },
+        ]
+    }
+
+    /// `flush-after-NAME`, Stash only: `stage` writes a batch untimed, then the flush that
+    /// commits it is timed.
+    private static func flushAfter(
+        _ name: String, _ stash: StashDiskStore, _ workload: DiskWorkload, _ context: BenchContext,
+        stage: @escaping (Int) throws -> Int
+    ) async throws {
+        let generation = Counter()
+        let staged = Counter()
+        try await context.compareAsync(suite: suite, case: "flush-after-\(name)", [
+            AsyncContender("stash", prepare: { staged.set(try stage(generation.next() + 1_000_000)) }) {
+                try await stash.flush()
+                return staged.value
+            },
+        ])
     }
 
     /// Fails the run when an implementation does not return what it should, so that no figure
-    /// is a measure of misses.
-    private static func expectHits(_ expected: Int, _ hits: Int, _ name: String, _ impl: String) throws {
+    /// is a measure of misses. Returns the operations done.
+    private static func expectHits(_ expected: Int, _ hits: Int, _ name: String, _ impl: String) throws -> Int {
         guard hits == expected else {
             throw StashError(.io, "disk bench \(impl) \(name): \(hits) hits, expected \(expected)")
         }
+        return hits
     }
+}
+
+/// A number that closures of one contender share and advance.
+final class Counter: @unchecked Sendable {
+    private(set) var value = 0
+    func next() -> Int {
+        value += 1
+        return value
+    }
+    func set(_ newValue: Int) { value = newValue }
 }
 
 /// Reads every key and counts the hits, dropping each value at once as an app that decodes
@@ -102,6 +157,11 @@ struct DiskWorkload {
     let smallReadOrder: [Int]
     let largeReadOrder: [Int]
 
+    /// Generation `n` of the small keys: new keys for a repetition of `write-small`.
+    func smallKeys(generation: Int) -> [String] {
+        smallKeys.indices.map { "https://example.com/api/g\(generation)/item/\($0).json" }
+    }
+
     init(smallCount: Int, largeCount: Int) {
         smallKeys = (0..<smallCount).map { "https://example.com/api/item/\($0).json" }
         smallValues = (0..<smallCount).map { Data(repeating: UInt8(truncatingIfNeeded: $0), count: 128) }
@@ -115,13 +175,7 @@ struct DiskWorkload {
 
     /// The same pseudo-random order on every run.
     private static func permutation(_ count: Int) -> [Int] {
-        var order = Array(0..<count)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for index in stride(from: count - 1, to: 0, by: -1) {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            order.swapAt(index, Int((state >> 33) % UInt64(index + 1)))
-        }
-        return order
+        seededPermutation(count, seed: 0x9E37_79B9_7F4A_7C15)
     }
 }
 

@@ -4,7 +4,8 @@ import StashCore
 
 /// YYCache's memory benchmark: 200,000 integer keys with 4-byte values, written, rewritten
 /// and read by `MemoryCache`, Foundation's `NSCache` and a plain `Dictionary` behind a lock
-/// (the ceiling: no recency, no limits). Same data, same order for all; best of three rounds.
+/// (the ceiling: no recency, no limits). Same data, same order for all, through
+/// ``BenchContext/compare(suite:case:_:extra:)``: samples of at least 0.2 s, interleaved.
 enum MemorySuite {
     static let suite = "memory"
 
@@ -15,118 +16,123 @@ enum MemorySuite {
         let randomOrder: [Int]
         let missingKeys: [Int]
 
-        init(count: Int) {
+        init(count: Int, context: BenchContext) {
             keys = Array(0..<count)
             values = keys.map { key in withUnsafeBytes(of: Int32(truncatingIfNeeded: key)) { Data($0) } }
-            var generator = SystemRandomNumberGenerator()
-            randomOrder = keys.shuffled(using: &generator)
+            let seed = UInt64.random(in: 0...UInt64.max)
+            context.reporter.note("memory: random read order from seed \(seed)")
+            randomOrder = seededPermutation(count, seed: seed)
             missingKeys = Array(count..<(2 * count))
         }
     }
 
     /// One implementation under test. Keys are `0..<2 * count`, so a key is also the index of
     /// its value and of any pre-built Foundation object: conversions stay out of the timings.
-    struct Contender {
-        var name: String
-        var set: (Int) -> Void
-        var get: (Int) -> Bool
+    protocol Store: AnyObject {
+        /// Empties the store (a fresh cache).
+        func reset()
+        func set(_ key: Int)
+        func get(_ key: Int) -> Bool
     }
 
-    /// Rounds per case; each result is the best round, which filters out the noise of a
-    /// shared machine. Every round starts from fresh caches.
-    static let rounds = 3
+    static let cases = ["set", "set-no-resize", "get-sequential", "get-random", "get-miss"]
 
     @Sendable static func run(_ context: BenchContext) async throws {
         let count = context.scaled(200_000)
-        let workload = Workload(count: count)
-        var best = Timings()
-        for _ in 0..<rounds {
-            let contenders = [
-                stash(workload, limit: count * 2), nsCache(workload), dictionaryBehindALock(workload),
-            ]
-            best.time(contenders, "set", context, workload) { contender in
-                for key in workload.keys { contender.set(key) }
+        let workload = Workload(count: count, context: context)
+        let stores: [[String: Contender]] = [
+            contenders(StashStore(workload, limit: count * 2), workload),
+            contenders(NSCacheStore(workload), workload),
+            contenders(LockedDictionaryStore(workload), workload),
+        ]
+        for name in cases {
+            try context.compare(suite: suite, case: name, stores.map { $0[name]! })
+        }
+    }
+
+    /// The contender of `store` in each case; generic, so that each store's calls are direct.
+    /// `set` starts every repetition from an empty store and leaves it full, as the
+    /// following cases expect.
+    static func contenders<S: Store>(_ store: S, _ workload: Workload) -> [String: Contender] {
+        let count = workload.keys.count
+        let name = name(of: store)
+        return [
+            "set": Contender(name, prepare: { store.reset() }) {
+                for key in workload.keys { store.set(key) }
                 return count
-            }
-            best.time(contenders, "set-no-resize", context, workload) { contender in
-                for key in workload.keys { contender.set(key) }
+            },
+            "set-no-resize": Contender(name) {
+                for key in workload.keys { store.set(key) }
                 return count
-            }
-            best.time(contenders, "get-sequential", context, workload) { contender in
-                var found = 0
-                for key in workload.keys where contender.get(key) { found += 1 }
-                return found
-            }
-            best.time(contenders, "get-random", context, workload) { contender in
-                var found = 0
-                for key in workload.randomOrder where contender.get(key) { found += 1 }
-                return found
-            }
-            best.time(contenders, "get-miss", context, workload) { contender in
-                var found = 0
-                for key in workload.missingKeys where contender.get(key) { found += 1 }
-                return count - found
-            }
-        }
-        for result in best.results {
-            context.reporter.record(BenchResult(suite: suite, case: result.case, impl: result.impl, ops: count, seconds: result.seconds))
-        }
+            },
+            "get-sequential": Contender(name) { try expect(count, hits(workload.keys, store), store, "get-sequential") },
+            "get-random": Contender(name) { try expect(count, hits(workload.randomOrder, store), store, "get-random") },
+            "get-miss": Contender(name) { try expect(0, hits(workload.missingKeys, store), store, "get-miss") + count },
+        ]
     }
 
-    /// The best time of each case and implementation, in the order first measured.
-    struct Timings {
-        var results: [(case: String, impl: String, seconds: Double)] = []
+    private static func hits(_ keys: [Int], _ store: some Store) -> Int {
+        var found = 0
+        for key in keys where store.get(key) { found += 1 }
+        return found
+    }
 
-        /// Times `body` for each contender in turn; `body` returns how many operations behaved
-        /// as expected (hits, or misses for `get-miss`), which must be all of them.
-        mutating func time(
-            _ contenders: [Contender], _ name: String, _ context: BenchContext, _ workload: Workload,
-            _ body: (Contender) -> Int
-        ) {
-            for contender in contenders {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let expected = body(contender)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                if expected != workload.keys.count {
-                    context.reporter.note("warning: \(contender.name) \(name): \(expected) of \(workload.keys.count) as expected")
-                }
-                if let index = results.firstIndex(where: { $0.case == name && $0.impl == contender.name }) {
-                    results[index].seconds = min(results[index].seconds, seconds)
-                } else {
-                    results.append((name, contender.name, seconds))
-                }
-            }
+    /// Fails the run when an implementation does not find what it should (NSCache may evict
+    /// on its own: then the figure would measure misses). Returns the operations done.
+    private static func expect(_ expected: Int, _ found: Int, _ store: some Store, _ name: String) throws -> Int {
+        guard found == expected else {
+            throw StashError(.io, "memory bench \(Self.name(of: store)) \(name): \(found) hits, expected \(expected)")
+        }
+        return max(expected, found)
+    }
+
+    static func name(of store: some Store) -> String {
+        switch store {
+        case is StashStore: return "stash"
+        case is NSCacheStore: return "NSCache"
+        default: return "dictionary+lock"
         }
     }
 
-    static func stash(_ workload: Workload, limit: Int) -> Contender {
-        let cache = MemoryCache<Int, Data>(configuration: .init(countLimit: limit))
-        let values = workload.values
-        return Contender(
-            name: "stash",
-            set: { cache.set(values[$0], forKey: $0) },
-            get: { cache.value(forKey: $0) != nil }
-        )
+    final class StashStore: Store {
+        let values: [Data]
+        let limit: Int
+        var cache: MemoryCache<Int, Data>
+
+        init(_ workload: Workload, limit: Int) {
+            values = workload.values
+            self.limit = limit
+            cache = MemoryCache(configuration: .init(countLimit: limit))
+        }
+
+        func reset() { cache = MemoryCache(configuration: .init(countLimit: limit)) }
+        func set(_ key: Int) { cache.set(values[key], forKey: key) }
+        func get(_ key: Int) -> Bool { cache.value(forKey: key) != nil }
     }
 
-    static func nsCache(_ workload: Workload) -> Contender {
-        let cache = NSCache<NSNumber, NSData>()
-        let keys = (0..<(2 * workload.keys.count)).map { NSNumber(value: $0) }
-        let values = workload.values.map { $0 as NSData }
-        return Contender(
-            name: "NSCache",
-            set: { cache.setObject(values[$0], forKey: keys[$0]) },
-            get: { cache.object(forKey: keys[$0]) != nil }
-        )
+    final class NSCacheStore: Store {
+        let keys: [NSNumber]
+        let values: [NSData]
+        var cache = NSCache<NSNumber, NSData>()
+
+        init(_ workload: Workload) {
+            keys = (0..<(2 * workload.keys.count)).map { NSNumber(value: $0) }
+            values = workload.values.map { $0 as NSData }
+        }
+
+        func reset() { cache = NSCache() }
+        func set(_ key: Int) { cache.setObject(values[key], forKey: keys[key]) }
+        func get(_ key: Int) -> Bool { cache.object(forKey: keys[key]) != nil }
     }
 
-    static func dictionaryBehindALock(_ workload: Workload) -> Contender {
-        let dictionary = LockedValue<[Int: Data]>([:])
-        let values = workload.values
-        return Contender(
-            name: "dictionary+lock",
-            set: { key in dictionary.withLock { $0[key] = values[key] } },
-            get: { key in dictionary.withLock { $0[key] } != nil }
-        )
+    final class LockedDictionaryStore: Store {
+        let values: [Data]
+        var dictionary = LockedValue<[Int: Data]>([:])
+
+        init(_ workload: Workload) { values = workload.values }
+
+        func reset() { dictionary = LockedValue([:]) }
+        func set(_ key: Int) { dictionary.withLock { $0[key] = values[key] } }
+        func get(_ key: Int) -> Bool { dictionary.withLock { $0[key] } != nil }
     }
 }

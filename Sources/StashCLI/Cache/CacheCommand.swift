@@ -37,7 +37,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cache = try folder.open(access: .readOnly)
-        defer { cache.close() }
+        defer { try? cache.close() } // read-only: closing writes nothing
         let statistics = try cache.statistics()
         let entries = try cache.entries()
         let onDisk = try FileStore.allocatedSize(ofFolder: cache.directory)
@@ -68,7 +68,7 @@ struct CacheListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cache = try folder.open(access: .readOnly)
-        defer { cache.close() }
+        defer { try? cache.close() } // read-only: closing writes nothing
         var entries = try cache.entries()
         if byAccess { entries.sort { $0.lastAccessedAt < $1.lastAccessedAt } }
         print("size".padding(toLength: 10, withPad: " ", startingAt: 0) + " storage  created               accessed              expires               key")
@@ -99,7 +99,7 @@ struct CacheGetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cache = try folder.open(access: .readOnly)
-        defer { cache.close() }
+        defer { try? cache.close() } // read-only: closing writes nothing
         guard let entry = cache.entry(forKey: key) else {
             throw StashError(.notFound, "no entry (or an expired one)", path: cache.directory.path, key: key)
         }
@@ -141,9 +141,11 @@ struct CacheTrimCommand: AsyncParsableCommand {
         let limits = DiskCache.Limits(maxBytes: maxBytes ?? DiskCache.Limits().maxBytes, maxCount: maxCount, maxAge: maxAge)
         let before = try folder.open(access: .readOnly).count
         let cache = try folder.open(access: .readWrite, limits: limits)
-        defer { cache.close() }
+        defer { try? cache.close() }
         try await cache.trim()
-        print("removed \(before - cache.count) entries; \(cache.count) entries, \(cache.totalSize) bytes left")
+        let (left, bytes) = (cache.count, cache.totalSize)
+        try cache.close()
+        print("removed \(before - left) entries; \(left) entries, \(bytes) bytes left")
     }
 }
 
@@ -155,9 +157,11 @@ struct CacheClearCommand: AsyncParsableCommand {
     func run() async throws {
         let before = try folder.open(access: .readOnly).count
         let cache = try folder.open(access: .readWrite)
-        defer { cache.close() }
+        defer { try? cache.close() }
         try await cache.removeAll()
-        print("removed \(before) entries; \(cache.count) left")
+        let left = cache.count
+        try cache.close()
+        print("removed \(before) entries; \(left) left")
     }
 }
 

@@ -44,9 +44,9 @@ extension Tour {
         tour.say("  user 42 holds \(store.size(of: .user("42"))) bytes; logging out clears them:")
         let removed = try await store.clear(.user("42"))
         tour.say("  removed \(removed) entries; products still cached: \(store.value(for: products) != nil)")
-        store.close()
+        try store.close()
         tour.say("")
         tour.say("Try: stash cache stats --dir \(disk.directory.path)")
-        disk.close()
+        try disk.close()
     }
 }

@@ -24,8 +24,11 @@ public enum CacheScope: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `component` in NFC (``StashCore/StoredKey``), percent-encoded: canonically
+    /// equivalent names, scopes and parameters give the same storage key.
     static func escape(_ component: String) -> String {
-        component.addingPercentEncoding(withAllowedCharacters: unreserved) ?? component
+        let normalized = (try? StoredKey.normalized(component)) ?? component
+        return normalized.addingPercentEncoding(withAllowedCharacters: unreserved) ?? normalized
     }
 
     private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
@@ -98,7 +101,17 @@ public struct CacheKey<Value: Codable & Sendable>: Sendable, Hashable {
         return key
     }
 
-    /// The key in the disk cache: `shared/products` or `user/42/orders?page%3D2`.
+    /// Refuses a name, user or parameter holding NUL with `.invalidKey` (``StashCore/StoredKey``).
+    func validate() throws {
+        var components = [name]
+        if case .user(let id) = scope { components.append(id) }
+        if let parameter { components.append(parameter) }
+        for component in components { try StoredKey.refuseNUL(component) }
+    }
+
+    /// The key in the disk cache: `shared/products` or `user/42/orders?page%3D2`. Each part
+    /// is taken in NFC before it is escaped, so keys that Swift finds equal (`"café"`
+    /// precomposed or decomposed) are one entry.
     public var storageKey: String {
         var key = scope.keyPrefix + CacheScope.escape(name)
         if let parameter { key += "?" + CacheScope.escape(parameter) }

@@ -48,8 +48,10 @@ public final class CacheStore: Sendable {
     /// freshness is ``CacheFreshness/never``.
     ///
     /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when the value cannot be
-    ///   encoded, and the disk cache's errors (``StashCore/StashError/Code/diskFull``…).
+    ///   encoded, ``StashCore/StashError/Code/invalidKey`` when the key's name, user or
+    ///   parameter holds NUL, and the disk cache's errors (``StashCore/StashError/Code/diskFull``…).
     public func set<Value>(_ value: Value?, for key: CacheKey<Value>) throws {
+        try key.validate()
         let disk = try cache(for: key.location)
         guard let value, key.freshness != .never else {
             disk.removeValue(forKey: key.storageKey)
@@ -61,7 +63,7 @@ public final class CacheStore: Sendable {
     /// The value of `key` with its age and whether it is stale, or `nil` when there is none
     /// (or the key is never cached). An entry that no longer decodes is removed.
     public func value<Value>(for key: CacheKey<Value>) -> CachedValue<Value>? {
-        guard key.freshness != .never, let disk = try? cache(for: key.location),
+        guard key.freshness != .never, (try? key.validate()) != nil, let disk = try? cache(for: key.location),
               let entry = disk.entry(forKey: key.storageKey)
         else { return nil }
         guard let value = try? JSONCodec<Value>().decode(entry.data) else {
@@ -118,8 +120,19 @@ public final class CacheStore: Sendable {
     }
 
     /// Flushes and closes every location (see ``DiskCache/close()``).
-    public func close() {
-        for disk in caches.withLock({ Array($0.values) }) { disk.close() }
+    ///
+    /// ```swift
+    /// try store.close()
+    /// ```
+    ///
+    /// - throws: The first error of a location that could not write what it had staged
+    ///   (``StashCore/StashError/Code/diskFull``); every location is closed either way.
+    public func close() throws {
+        var firstError: (any Error)?
+        for disk in caches.withLock({ Array($0.values) }) {
+            do { try disk.close() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
     }
 
     /// The disk caches of the locations in use, opening the documents one when it exists on

@@ -1,7 +1,7 @@
 import Foundation
 import StashCore
 
-/// The JSON files that ``Pool`` and ``Queue`` save to and load from.
+/// The JSON files that ``ExpiringPool`` and ``BoundedQueue`` save to and load from.
 ///
 /// A file is one JSON object: `{"format": "stash.pool", "version": 1, "items": [...]}`.
 /// Writes go through `FileStore.write`, so a crash leaves the previous file or the new one.

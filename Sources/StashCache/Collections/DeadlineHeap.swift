@@ -1,5 +1,5 @@
 /// A min-heap of deadlines addressed by slot number: the engine behind expiry in
-/// ``MemoryCache`` and eviction order in ``Pool``.
+/// ``MemoryCache`` and eviction order in ``ExpiringPool``.
 ///
 /// Slots are the owner's storage indexes. The heap remembers where each slot sits, so that
 /// changing or removing one slot's deadline is O(log n) without a search. Only slots with a
@@ -145,7 +145,6 @@ struct DeadlineHeap: Sendable {
         positions[item.slot] = parent
     }
 
-    #if DEBUG
     /// Whether the heap order holds and every slot's recorded position is right.
     func isValid() -> Bool {
         for (position, item) in items.enumerated() {
@@ -154,5 +153,4 @@ struct DeadlineHeap: Sendable {
         }
         return positions.filter { $0 >= 0 }.count == items.count
     }
-    #endif
 }

@@ -1,4 +1,4 @@
-/// A fixed-capacity first-in first-out buffer: the engine of ``Queue``. Appending to a full
+/// A fixed-capacity first-in first-out buffer: the engine of ``BoundedQueue``. Appending to a full
 /// buffer overwrites the oldest element. Not thread-safe.
 struct RingBuffer<Element> {
     private var storage: ContiguousArray<Element?>

@@ -81,13 +81,18 @@ extension DiskCache {
 /// since 1970, as the manifest stores them.
 struct DiskRecord: Sendable, Hashable {
     var size: Int
-    var isInline: Bool
+    /// The name of the value's file in `files/`, as the manifest records it, or `nil` when
+    /// the value is inline. Reads use it instead of hashing the key again.
+    var file: String?
     var created: Double
     var accessed: Double
     var expires: Double?
     /// The sliding window in seconds, for sliding expiry.
     var sliding: Double?
     var metadata: Data?
+
+    /// Whether the value lives in the manifest rather than in a file.
+    var isInline: Bool { file == nil }
 
     func info(key: String) -> DiskCache.EntryInfo {
         DiskCache.EntryInfo(

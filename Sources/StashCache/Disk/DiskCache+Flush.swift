@@ -42,8 +42,9 @@ extension DiskCache {
         }
     }
 
-    /// The background flush: writes staged changes, then trims or sweeps when due. Failures
-    /// are logged and retried a second later; callers' data stays staged meanwhile.
+    /// The background flush: writes staged changes, then trims or sweeps when due. A failure
+    /// is logged once (not again until a flush succeeds) and retried with a growing delay:
+    /// 1 s, 2 s, 4 s… up to ``maximumRetryDelay``; callers' data stays staged meanwhile.
     func housekeep(force: Bool) {
         guard !state.withLock({ $0.isClosed }) else { return }
         do {
@@ -56,11 +57,20 @@ extension DiskCache {
                 try flushNow()
             }
         } catch {
-            configuration.log("background flush of \(directory.path) failed, retrying: \(error)")
-            let delay = state.withLock { $0.scheduleFlush(urgent: false, delay: max(1, configuration.flushDelay)) }
+            let (failures, delay) = state.withLock { state -> (Int, TimeInterval?) in
+                state.failedFlushes += 1
+                let backoff = min(DiskCache.maximumRetryDelay, max(1, configuration.flushDelay) * pow(2, Double(min(state.failedFlushes - 1, 16))))
+                return (state.failedFlushes, state.scheduleFlush(urgent: false, delay: backoff))
+            }
+            if failures == 1 {
+                configuration.log("background flush of \(directory.path) failed: \(error); retrying with a growing delay, not logged again until a flush succeeds")
+            }
             if let delay { scheduleBackgroundFlush(after: delay) }
         }
     }
+
+    /// The longest wait between two retries of a failed background flush, in seconds.
+    static let maximumRetryDelay: TimeInterval = 60
 
     /// Writes what is staged. Runs on ``queue`` only.
     func flushNow() throws {
@@ -85,7 +95,10 @@ extension DiskCache {
             state.unflushedMisses = 0
             return batch
         }
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty else {
+            flushSucceeded()
+            return
+        }
         do {
             try manifest.apply(batch)
         } catch {
@@ -93,10 +106,24 @@ extension DiskCache {
                 for touch in batch.touches where state.index[touch.key] != nil { state.touched.insert(touch.key) }
                 state.unflushedHits += batch.hits
                 state.unflushedMisses += batch.misses
+                if let error = error as? StashError, error.code == .diskFull { state.diskFull = error }
             }
             throw error
         }
         settle(snapshot)
+        flushSucceeded()
+    }
+
+    /// Ends a run of failed flushes: writes are accepted again, and a recovery is logged.
+    private func flushSucceeded() {
+        let failures = state.withLock { state -> Int in
+            defer {
+                state.failedFlushes = 0
+                state.diskFull = nil
+            }
+            return state.failedFlushes
+        }
+        if failures > 0 { configuration.log("flush of \(directory.path) succeeded again after \(failures) failed attempts") }
     }
 
     /// After a commit: forgets the staged changes it wrote (unless a newer change replaced
@@ -118,7 +145,7 @@ extension DiskCache {
                 }
                 return obsolete
             }
-            for key in obsoleteFiles { unlink(fileURL(forFileOf: key).path) }
+            for key in obsoleteFiles { unlink(filePath(named: DiskFileName.forKey(key))) }
         }
     }
 }

@@ -12,7 +12,7 @@ extension DiskCache {
     /// sliding expiry) in memory, in steps of ``accessDateResolution``; the next flush
     /// records it. An expired entry is never returned and its removal is staged.
     public func data(forKey key: String) -> Data? {
-        entry(forKey: key)?.data
+        read(key)?.data
     }
 
     /// How far apart two reads of an entry must be for the second to move its last-access
@@ -26,12 +26,20 @@ extension DiskCache {
     /// if let entry = cache.entry(forKey: "page"), let etag = entry.info.metadata { … }
     /// ```
     public func entry(forKey key: String) -> Entry? {
+        guard let (data, record, key) = read(key) else { return nil }
+        return Entry(data: data, info: record.info(key: key))
+    }
+
+    /// A hit's value, record and stored key, without building an ``EntryInfo`` (dates,
+    /// metadata) that ``data(forKey:)`` would throw away.
+    private func read(_ key: String) -> (data: Data, record: DiskRecord, key: String)? {
+        guard let key = try? StoredKey.normalized(key) else { return nil }
         if isReadOnly { return readOnlyEntry(forKey: key) }
         let now = self.now
         enum Source {
             case staged(Data)
             case manifest
-            case file
+            case file(String)
         }
         let delay = configuration.flushDelay
         let found = state.withLock { state -> (DiskRecord, Source, TimeInterval?)? in
@@ -50,7 +58,7 @@ extension DiskCache {
             // manifest) alone, so that a burst of reads costs no bookkeeping and no flush.
             if now >= record.accessed, now - record.accessed < Self.accessDateResolution {
                 if case .write(_, let inlineValue?)? = state.pending[key]?.value { return (record, .staged(inlineValue), nil) }
-                return (record, record.isInline ? .manifest : .file, nil)
+                return (record, record.file.map(Source.file) ?? .manifest, nil)
             }
             record.accessed = now
             if let sliding = record.sliding { record.expires = now + sliding }
@@ -64,10 +72,10 @@ extension DiskCache {
                 state.pending[key] = change
                 let flushDelay = state.scheduleFlush(urgent: false, delay: delay)
                 if let inlineValue { return (record, .staged(inlineValue), flushDelay) }
-                return (record, .file, flushDelay)
+                return (record, record.file.map(Source.file) ?? .manifest, flushDelay)
             }
             state.touched.insert(key)
-            return (record, record.isInline ? .manifest : .file, state.scheduleFlush(urgent: false, delay: delay))
+            return (record, record.file.map(Source.file) ?? .manifest, state.scheduleFlush(urgent: false, delay: delay))
         }
         guard let (record, source, flushDelay) = found else { return nil }
         if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
@@ -75,14 +83,14 @@ extension DiskCache {
         switch source {
         case .staged(let value): data = value
         case .manifest: data = reader.inlineValue(forKey: key)
-        case .file: data = try? FileStore.read(atPath: filePath(forFileOf: key))
+        case .file(let name): data = try? FileStore.read(atPath: filePath(named: name))
         }
         guard let data else {
             // The value vanished: removed meanwhile, or its file deleted behind our back.
             forget(key, ifStill: record)
             return nil
         }
-        return Entry(data: data, info: record.info(key: key))
+        return (data, record, key)
     }
 
     /// Whether `key` has a value that has not expired. Does not count as an access.
@@ -96,14 +104,20 @@ extension DiskCache {
 
     /// What the cache knows about `key`, without reading its value or counting an access.
     public func info(forKey key: String) -> EntryInfo? {
+        guard let key = try? StoredKey.normalized(key) else { return nil }
+        return record(forKey: key)?.info(key: key)
+    }
+
+    /// The live record of a normalized key.
+    private func record(forKey key: String) -> DiskRecord? {
         let now = self.now
         if isReadOnly {
             guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
-            return row.record.info(key: key)
+            return row.record
         }
         return state.withLock { state in
             guard !state.isClosed, let record = state.index[key], isLive(record, at: now) else { return nil }
-            return record.info(key: key)
+            return record
         }
     }
 
@@ -117,11 +131,12 @@ extension DiskCache {
     /// The file belongs to the cache: read it, do not modify it. It may be deleted by a
     /// later removal or trim.
     public func fileURL(for key: String) -> URL? {
-        guard let info = info(forKey: key), info.storage == .file else { return nil }
-        return fileURL(forFileOf: key)
+        guard let key = try? StoredKey.normalized(key), let name = record(forKey: key)?.file else { return nil }
+        return URL(fileURLWithPath: filePath(named: name), isDirectory: false)
     }
 
-    /// Every entry that has not expired, sorted by key.
+    /// Every entry that has not expired, sorted by key. Keys are in the form the cache saves
+    /// them: NFC.
     public func entries() throws -> [EntryInfo] {
         let now = self.now
         let index = try currentIndex()
@@ -172,6 +187,7 @@ extension DiskCache {
     /// let userBytes = cache.totalSize(ofKeysWithPrefix: "user/42/")
     /// ```
     public func totalSize(ofKeysWithPrefix prefix: String) -> Int {
+        let prefix = (try? StoredKey.normalized(prefix)) ?? prefix
         if isReadOnly {
             let index = (try? manifest.loadIndex()) ?? [:]
             return index.reduce(0) { $1.key.hasPrefix(prefix) ? $0 + $1.value.size : $0 }
@@ -186,10 +202,10 @@ extension DiskCache {
         return state.withLock { $0.index }
     }
 
-    private func readOnlyEntry(forKey key: String) -> Entry? {
+    private func readOnlyEntry(forKey key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
-        let data = row.inlineValue ?? (try? FileStore.read(atPath: filePath(forFileOf: key)))
-        return data.map { Entry(data: $0, info: row.record.info(key: key)) }
+        let data = row.inlineValue ?? row.record.file.flatMap { try? FileStore.read(atPath: filePath(named: $0)) }
+        return data.map { ($0, row.record, key) }
     }
 
     /// Whether an entry may be returned: not expired, and not older than ``Limits/maxAge``.

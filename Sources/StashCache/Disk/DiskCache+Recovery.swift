@@ -27,6 +27,10 @@ extension DiskCache {
         public var removedFiles = 0
         /// Entries whose recorded size was corrected from their file.
         public var resizedEntries = 0
+        /// Entries saved under a key not in NFC (by a version before keys were normalized)
+        /// and moved to that form; of several forms of one key, the newest value is kept
+        /// and the others are counted in ``removedEntries``.
+        public var normalizedKeys = 0
 
         /// Whether nothing needed repair.
         public var isClean: Bool { self == Recovery() }
@@ -48,7 +52,9 @@ extension DiskCache {
         var opened: OpenedManifest
         do {
             let manifest = try Manifest(url: manifestURL, readOnly: false)
-            opened = OpenedManifest(manifest: manifest, index: try manifest.loadIndex(), counters: try manifest.counters(), recovery: Recovery())
+            var recovery = Recovery()
+            let index = try normalizeKeys(of: manifest, filesDirectory: filesDirectory, recovery: &recovery)
+            opened = OpenedManifest(manifest: manifest, index: index, counters: try manifest.counters(), recovery: recovery)
         } catch let error as StashError where error.code == .corruptFile || error.code == .unsupportedVersion {
             log("the manifest \(manifestURL.path) is unusable (\(error)); a cache is disposable, so it starts again empty")
             for suffix in ["", "-wal", "-shm", "-journal"] {
@@ -63,17 +69,18 @@ extension DiskCache {
         try reconcile(&opened, filesDirectory: filesDirectory)
         if !opened.recovery.isClean, !opened.recovery.rebuiltManifest {
             let recovery = opened.recovery
-            log("reconciled \(manifestURL.deletingLastPathComponent().path): removed \(recovery.removedEntries) entries with a missing file, \(recovery.removedFiles) orphan files, corrected \(recovery.resizedEntries) sizes")
+            log("reconciled \(manifestURL.deletingLastPathComponent().path): removed \(recovery.removedEntries) entries, \(recovery.removedFiles) orphan files, corrected \(recovery.resizedEntries) sizes, normalized \(recovery.normalizedKeys) keys")
         }
         return opened
     }
 
     /// Makes the manifest and `files/` agree: rows whose file is missing are deleted, files
-    /// no row names are deleted, and sizes are taken from the files.
+    /// no row names are deleted, and sizes are taken from the files. A file is expected under
+    /// the name its row records, so the file of a live entry is never taken for an orphan.
     private static func reconcile(_ opened: inout OpenedManifest, filesDirectory: URL) throws {
         var expected: [String: String] = [:]
-        for (key, record) in opened.index where !record.isInline {
-            expected[DiskFileName.forKey(key)] = key
+        for (key, record) in opened.index {
+            if let file = record.file { expected[file] = key }
         }
         var present: Set<String> = []
         for name in try FileStore.list(filesDirectory) {
@@ -97,7 +104,7 @@ extension DiskCache {
         try opened.manifest.repair(removing: missing, resizing: resized)
         for key in missing { opened.index[key] = nil }
         for (key, size) in resized { opened.index[key]?.size = size }
-        opened.recovery.removedEntries = missing.count
+        opened.recovery.removedEntries += missing.count
         opened.recovery.resizedEntries = resized.count
     }
 }

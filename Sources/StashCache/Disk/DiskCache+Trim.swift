@@ -60,6 +60,7 @@ extension DiskCache {
     }
 
     /// Removes the entries whose key matches `predicate` (which runs without any lock held).
+    /// The predicate sees keys as the cache saves them, in NFC.
     ///
     /// ```swift
     /// try await cache.removeAll { $0.hasPrefix("user/42/") }

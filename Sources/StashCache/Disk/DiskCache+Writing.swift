@@ -28,15 +28,25 @@ extension DiskCache {
     ///
     /// - parameters:
     ///   - data: The value.
-    ///   - key: Any non-empty string of at most ``maxKeyLength`` bytes (a URL, a path, …).
+    ///   - key: Any non-empty string of at most ``maxKeyLength`` bytes (a URL, a path, …)
+    ///     without NUL. Keys follow Swift's `String` equality: `"café"` precomposed or
+    ///     decomposed is one key, saved in its NFC form.
     ///   - expiry: Overrides ``Configuration/defaultExpiry``.
     ///   - metadata: At most ``maxMetadataSize`` bytes kept beside the value.
     /// - throws: ``StashCore/StashError/Code/invalidKey``,
     ///   ``StashCore/StashError/Code/unsupportedValue`` (metadata too large),
     ///   ``StashCore/StashError/Code/diskFull``, ``StashCore/StashError/Code/readOnly``,
     ///   ``StashCore/StashError/Code/closed``. On error the previous value is kept.
+    ///   `.diskFull` also comes back, without touching the disk, from every `set` after a
+    ///   flush failed for lack of space, until a flush succeeds (see ``flush()``).
+    ///
+    /// **What a returned `set` guarantees.** The value is readable at once by this cache.
+    /// A file-backed value is in its file; its manifest row, like an inline value, is
+    /// staged and committed by the next flush (within ``Configuration/flushDelay``), so a
+    /// crash of the process before that flush loses it. After `try await flush()` (or
+    /// `try close()`) returns, every acknowledged value survives a crash of the process.
     public func set(_ data: Data, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
-        try DiskCache.validate(key: key)
+        let key = try DiskCache.storedKey(key)
         if let metadata, metadata.count > DiskCache.maxMetadataSize {
             throw StashError(.unsupportedValue, "metadata of \(metadata.count) bytes exceeds \(DiskCache.maxMetadataSize)", key: key)
         }
@@ -53,13 +63,15 @@ extension DiskCache {
         var sliding: Double?
         if case .sliding(let seconds) = expiry { sliding = seconds }
         let record = DiskRecord(
-            size: data.count, isInline: isInline, created: now, accessed: now,
+            size: data.count, file: isInline ? nil : DiskFileName.forKey(key), created: now, accessed: now,
             expires: expires, sliding: sliding, metadata: metadata
         )
         if isInline {
-            try stage(key) { $0.stageWrite(key, record, inlineValue: data) }
+            try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: data) }
         } else {
-            try writeFile(data, key: key) { try self.stage(key) { $0.stageWrite(key, record, inlineValue: nil) } }
+            try writeFile(data, named: record.file ?? DiskFileName.forKey(key), key: key) {
+                try self.stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) }
+            }
         }
     }
 
@@ -70,15 +82,20 @@ extension DiskCache {
     /// cache.removeValue(forKey: "feed")
     /// ```
     public func removeValue(forKey key: String) {
-        guard !isReadOnly else { return }
-        try? stage(key) { $0.stageRemoval(key) }
+        guard !isReadOnly, let key = try? StoredKey.normalized(key) else { return }
+        try? stage(key, isWrite: false) { $0.stageRemoval(key) }
     }
 
-    static func validate(key: String) throws {
+    /// The form of `key` the cache saves and looks up (``StashCore/StoredKey``): its NFC
+    /// normalization, after refusing an empty key, a NUL character or more than
+    /// ``maxKeyLength`` bytes with ``StashCore/StashError/Code/invalidKey``.
+    static func storedKey(_ key: String) throws -> String {
         if key.isEmpty { throw StashError(.invalidKey, "a cache key may not be empty", key: key) }
-        if key.utf8.count > maxKeyLength {
+        let stored = try StoredKey.normalized(key)
+        if stored.utf8.count > maxKeyLength {
             throw StashError(.invalidKey, "a cache key may not be longer than \(maxKeyLength) bytes", key: String(key.prefix(64)) + "…")
         }
+        return stored
     }
 
     private func checkWritable(key: String) throws {
@@ -87,11 +104,12 @@ extension DiskCache {
         }
     }
 
-    /// Applies a change to the state and schedules the flush that will write it.
-    private func stage(_ key: String, _ change: (inout DiskCacheState) -> Void) throws {
+    /// Applies a change to the state and schedules the flush that will write it. A write is
+    /// refused while the disk is full (a removal is not: it frees space).
+    private func stage(_ key: String, isWrite: Bool, _ change: (inout DiskCacheState) -> Void) throws {
         let limits = configuration.limits
         let delay = try state.withLock { state throws(StashError) -> TimeInterval? in
-            guard !state.isClosed else { throw StashError(.closed, "this DiskCache was closed", path: directory.path, key: key) }
+            try checkAccepts(state, key: key, isWrite: isWrite)
             change(&state)
             if let maxBytes = limits.maxBytes, state.totalSize > maxBytes { state.needsTrim = true }
             if let maxCount = limits.maxCount, state.index.count > maxCount { state.needsTrim = true }
@@ -101,46 +119,43 @@ extension DiskCache {
         if let delay { scheduleBackgroundFlush(after: delay) }
     }
 
-    /// Writes a file-backed value: a temporary file, then, with ``files`` held, the rename
-    /// to its final name and the staging of its row, so that no flush deletes the new file.
-    private func writeFile(_ data: Data, key: String, thenStage stageRow: () throws -> Void) throws {
-        let destination = fileURL(forFileOf: key)
-        let temporary = filesDirectory.appendingPathComponent(
-            "." + destination.lastPathComponent + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
-        )
-        do {
-            try DiskCache.writeTemporary(data, to: temporary.path)
-        } catch StashError.Code.notFound {
-            // Someone deleted the files folder under a running cache: make it again.
-            try FileStore.createFolder(filesDirectory)
-            try DiskCache.writeTemporary(data, to: temporary.path)
-        }
-        do {
-            try files.withLock {
-                guard rename(temporary.path, destination.path) == 0 else {
-                    throw StashError.posix("rename", path: destination.path)
-                }
-                try stageRow()
-            }
-        } catch {
-            unlink(temporary.path)
-            throw error
+    /// Throws when the cache takes no change now: closed, or (for writes) out of disk space
+    /// since the last flush failed for lack of it.
+    func checkAccepts(_ state: DiskCacheState, key: String, isWrite: Bool) throws(StashError) {
+        guard !state.isClosed else { throw StashError(.closed, "this DiskCache was closed", path: directory.path, key: key) }
+        if isWrite, let failure = state.diskFull {
+            throw StashError(
+                .diskFull,
+                "the disk of this cache is full: a flush failed for lack of space (\(failure.reason)); writes are refused until a flush succeeds",
+                path: failure.path ?? directory.path, key: key, errno: failure.posixCode
+            )
         }
     }
 
-    private static func writeTemporary(_ data: Data, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StashError.posix("create file", path: path) }
+    /// Writes a file-backed value with ``StashCore/FileStore/StagedFile``: a temporary file,
+    /// then, with ``files`` held, the rename to its final name and the staging of its row,
+    /// so that no flush deletes the new file.
+    private func writeFile(_ data: Data, named name: String, key: String, thenStage stageRow: () throws -> Void) throws {
+        try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
+        let destination = filesDirectory.appendingPathComponent(name, isDirectory: false)
+        let file: FileStore.StagedFile
         do {
-            try FileStore.writeAll(fd, data, path: path)
-        } catch {
-            SystemCalls.close(fd)
-            unlink(path)
-            throw error
+            file = try FileStore.StagedFile(data, for: destination, durability: .processSafe)
+        } catch StashError.Code.notFound {
+            // Someone deleted the files folder under a running cache: make it again.
+            try FileStore.createFolder(filesDirectory)
+            file = try FileStore.StagedFile(data, for: destination, durability: .processSafe)
         }
-        guard SystemCalls.close(fd) == 0 else {
-            let error = StashError.posix("close", path: path)
-            unlink(path)
+        do {
+            try files.withLock {
+                // Checked again just before the rename: a file must not replace the one of
+                // the current row unless the new row is staged with it.
+                try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
+                try file.commit()
+                try stageRow()
+            }
+        } catch {
+            file.discard()
             throw error
         }
     }

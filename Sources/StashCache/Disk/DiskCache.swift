@@ -15,7 +15,8 @@ import StashCore
 /// **Layout.** `manifest.sqlite` (WAL) lists every entry: key, size, file name, creation,
 /// last access, expiry, a small metadata blob, and the value itself when it is at most
 /// ``Configuration/inlineThreshold`` bytes. Larger values live in `files/`, each named after
-/// the SHA-256 of its key plus the key's extension. `writer.lock` elects the writer.
+/// the SHA-256 of its key plus the key's extension; the manifest records the name, so a
+/// read does not hash the key. `writer.lock` elects the writer.
 ///
 /// **Speed.** Like Nuke's `DataCache`, writes are staged in memory and a background serial
 /// queue flushes them to the manifest in one transaction per ``Configuration/flushDelay``;
@@ -147,32 +148,41 @@ public final class DiskCache: Sendable {
     /// ``StashCore/StashError/Code/closed`` on writes. Idempotent.
     ///
     /// ```swift
-    /// cache.close()
+    /// try cache.close()
     /// let again = try DiskCache(directory: cache.directory)
     /// ```
-    public func close() {
+    ///
+    /// - throws: What the last flush could not write (``StashCore/StashError/Code/diskFull``
+    ///   on a full disk), naming how many staged changes are lost. The cache is closed
+    ///   either way.
+    public func close() throws {
         let wasOpen = state.withLock { state -> Bool in
             defer { state.isClosed = true }
             return !state.isClosed
         }
         guard wasOpen else { return }
-        if !isReadOnly {
-            queue.sync {
-                do { try flushNow() } catch { configuration.log("flush on close failed: \(error)") }
+        defer {
+            reader.close()
+            writerLock.withLock { $0 = nil }
+        }
+        guard !isReadOnly else { return }
+        try queue.sync {
+            do {
+                try flushNow()
+            } catch let error as StashError {
+                let lost = state.withLock { $0.pending.count }
+                var failure = error
+                failure.reason = "closing the cache could not write \(lost) staged changes, which are lost: \(error.reason)"
+                throw failure
             }
         }
-        reader.close()
-        writerLock.withLock { $0 = nil }
     }
 
     var now: Double { configuration.clock.now.timeIntervalSince1970 }
 
-    func fileURL(forFileOf key: String) -> URL {
-        filesDirectory.appendingPathComponent(DiskFileName.forKey(key), isDirectory: false)
-    }
-
-    /// The path of ``fileURL(forFileOf:)``, built without a `URL` for reads.
-    func filePath(forFileOf key: String) -> String {
-        filesDirectoryPath + DiskFileName.forKey(key)
+    /// The path of the file `name` (a record's ``DiskRecord/file``), built without a `URL`
+    /// for reads.
+    func filePath(named name: String) -> String {
+        filesDirectoryPath + name
     }
 }

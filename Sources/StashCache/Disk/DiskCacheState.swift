@@ -1,4 +1,5 @@
 import Foundation
+import StashCore
 
 /// The mutable state of a disk cache, behind its lock.
 ///
@@ -22,6 +23,12 @@ struct DiskCacheState {
     var unflushedHits = 0
     var unflushedMisses = 0
     var isClosed = false
+    /// The error of the last flush when it failed for lack of disk space: writes are refused
+    /// with `.diskFull` until a flush succeeds.
+    var diskFull: StashError?
+    /// Background flushes failed in a row: the retry backs off with each, and only the first
+    /// is logged.
+    var failedFlushes = 0
 
     init(index: [String: DiskRecord], hits: Int, misses: Int, now: Double) {
         self.index = index

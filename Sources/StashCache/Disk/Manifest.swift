@@ -1,6 +1,11 @@
 import Foundation
 import GRDB
 import StashCore
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 
 /// The SQLite manifest of a disk cache, on its write connection.
 ///
@@ -63,21 +68,31 @@ final class Manifest: Sendable {
         }
     }
 
-    /// Every entry but the inline values.
+    /// Every entry but the inline values, by key. Rows of one key saved in several Unicode
+    /// forms (by versions before keys were normalized) appear once, under their NFC form.
     func loadIndex() throws -> [String: DiskRecord] {
+        var index: [String: DiskRecord] = [:]
+        for row in try loadRows() {
+            index[(try? StoredKey.normalized(row.key)) ?? row.key] = row.record
+        }
+        return index
+    }
+
+    /// Every row but the inline values, with its key exactly as stored.
+    func loadRows() throws -> [(key: String, record: DiskRecord)] {
         do {
             return try database.read { db in
-                var index: [String: DiskRecord] = [:]
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT key, size, file IS NULL, created, accessed, expires, sliding, metadata FROM entry"
+                var rows: [(key: String, record: DiskRecord)] = []
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT key, size, file, created, accessed, expires, sliding, metadata FROM entry"
                 )
-                while let row = try rows.next() {
-                    index[row[0]] = DiskRecord(
-                        size: row[1], isInline: row[2], created: row[3], accessed: row[4],
+                while let row = try cursor.next() {
+                    rows.append((row[0], DiskRecord(
+                        size: row[1], file: row[2], created: row[3], accessed: row[4],
                         expires: row[5], sliding: row[6], metadata: row[7]
-                    )
+                    )))
                 }
-                return index
+                return rows
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -109,10 +124,11 @@ final class Manifest: Sendable {
                     for write in batch.writes {
                         let record = write.record
                         upsert.setUncheckedArguments([
-                            write.key, record.size, record.isInline ? nil : DiskFileName.forKey(write.key),
+                            write.key, record.size, record.file,
                             record.created, record.accessed, record.expires, record.sliding, record.metadata,
                             record.isInline ? (write.inlineValue ?? Data()) : nil,
                         ])
+                        Manifest.bind(key: write.key, to: upsert, at: 1)
                         try upsert.execute()
                     }
                 }
@@ -120,6 +136,7 @@ final class Manifest: Sendable {
                     let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?")
                     for key in batch.removals {
                         delete.setUncheckedArguments([key])
+                        Manifest.bind(key: key, to: delete, at: 1)
                         try delete.execute()
                     }
                 }
@@ -127,6 +144,7 @@ final class Manifest: Sendable {
                     let touch = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE key = ?")
                     for item in batch.touches {
                         touch.setUncheckedArguments([item.accessed, item.expires, item.key])
+                        Manifest.bind(key: item.key, to: touch, at: 3)
                         try touch.execute()
                     }
                 }
@@ -148,16 +166,51 @@ final class Manifest: Sendable {
 
     /// Removes rows and corrects sizes found wrong by reconciliation, in one transaction.
     func repair(removing keys: [String], resizing sizes: [String: Int]) throws {
-        guard !keys.isEmpty || !sizes.isEmpty else { return }
+        try rewrite(removing: keys, renaming: [], resizing: sizes)
+    }
+
+    /// In one transaction: deletes the rows of `removing`, gives rows new keys and file names
+    /// (`renaming`), corrects sizes. Keys are matched byte for byte, as stored.
+    func rewrite(removing keys: [String], renaming moves: [(from: String, to: String, file: String?)], resizing sizes: [String: Int]) throws {
+        guard !keys.isEmpty || !moves.isEmpty || !sizes.isEmpty else { return }
         do {
             try database.write { db in
-                for key in keys { try db.execute(sql: "DELETE FROM entry WHERE key = ?", arguments: [key]) }
+                let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?")
+                for key in keys {
+                    delete.setUncheckedArguments([key])
+                    Manifest.bind(key: key, to: delete, at: 1)
+                    try delete.execute()
+                }
+                let rename = try db.cachedStatement(sql: "UPDATE OR REPLACE entry SET key = ?, file = ? WHERE key = ?")
+                for move in moves {
+                    rename.setUncheckedArguments([move.to, move.file, move.from])
+                    Manifest.bind(key: move.to, to: rename, at: 1)
+                    Manifest.bind(key: move.from, to: rename, at: 3)
+                    try rename.execute()
+                }
+                let resize = try db.cachedStatement(sql: "UPDATE entry SET size = ? WHERE key = ?")
                 for (key, size) in sizes {
-                    try db.execute(sql: "UPDATE entry SET size = ? WHERE key = ?", arguments: [size, key])
+                    resize.setUncheckedArguments([size, key])
+                    Manifest.bind(key: key, to: resize, at: 2)
+                    try resize.execute()
                 }
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
+    /// Binds `key` to parameter `index` of `statement` with its length in bytes. GRDB binds
+    /// strings as C strings, which would end a key at a NUL; keys holding one are refused
+    /// before they get here (``StashCore/StoredKey``), and this keeps every byte regardless.
+    static func bind(key: String, to statement: Statement, at index: CInt) {
+        var key = key
+        key.withUTF8 { utf8 in
+            _ = sqlite3_bind_text(
+                statement.sqliteStatement, index,
+                UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self), CInt(utf8.count),
+                unsafeBitCast(-1, to: sqlite3_destructor_type.self) // SQLITE_TRANSIENT: SQLite copies
+            )
         }
     }
 

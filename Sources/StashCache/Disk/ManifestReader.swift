@@ -33,7 +33,7 @@ final class ManifestReader: @unchecked Sendable {
         do {
             valueStatement = try prepare("SELECT data FROM entry WHERE key = ?1")
             rowStatement = try prepare(
-                "SELECT size, file IS NULL, created, accessed, expires, sliding, metadata, data FROM entry WHERE key = ?1"
+                "SELECT size, file, created, accessed, expires, sliding, metadata, data FROM entry WHERE key = ?1"
             )
         } catch {
             close()
@@ -69,7 +69,7 @@ final class ManifestReader: @unchecked Sendable {
             return lookUp(statement, key) { statement in
                 let record = DiskRecord(
                     size: Int(sqlite3_column_int64(statement, 0)),
-                    isInline: sqlite3_column_int(statement, 1) != 0,
+                    file: text(statement, 1),
                     created: sqlite3_column_double(statement, 2),
                     accessed: sqlite3_column_double(statement, 3),
                     expires: optionalDouble(statement, 4),
@@ -86,11 +86,20 @@ final class ManifestReader: @unchecked Sendable {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        return key.withCString { cKey -> T? in
-            sqlite3_bind_text(statement, 1, cKey, -1, nil)
+        var key = key
+        return key.withUTF8 { utf8 -> T? in
+            // Bound with its length, not as a C string: the bytes SQLite compares are the
+            // key's, all of them.
+            sqlite3_bind_text(statement, 1, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
             guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
             return read(statement)
         }
+    }
+
+    private func text(_ statement: OpaquePointer, _ column: Int32) -> String? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     private func blob(_ statement: OpaquePointer, _ column: Int32) -> Data? {

@@ -1,7 +1,6 @@
-#if DEBUG
 extension MemoryCache {
-    /// The broken internal invariants, empty when the cache is sound. Debug builds only;
-    /// tests call it after hammering a cache.
+    /// The broken internal invariants, empty when the cache is sound. Compiled in every
+    /// configuration (it costs nothing until called); tests call it after hammering a cache.
     package func checkInvariants() -> [String] {
         state.withLock { $0.invariantViolations() }
     }
@@ -12,7 +11,7 @@ extension MemoryCacheStorage {
         var problems: [String] = []
         if entries.count != metadata.count { problems.append("entries \(entries.count) != metadata \(metadata.count)") }
         if slots.count != entries.count { problems.append("map \(slots.count) != entries \(entries.count)") }
-        for (slot, entry) in entries.enumerated() where slots[entry.key].map(Int.init) != slot {
+        for (slot, entry) in entries.enumerated() where slots[entry.key].map({ Int($0.slot) }) != slot {
             problems.append("slot \(slot) is not where the map points")
         }
         var walked = 0
@@ -38,4 +37,3 @@ extension MemoryCacheStorage {
         return problems
     }
 }
-#endif

@@ -13,9 +13,14 @@ import StashCore
 ///
 /// - Every call is O(1) (amortised), except trims, `purge` and `removeAll`, which are
 ///   O(entries removed), and `trim(toAge:)`, which looks at every entry.
-/// - A read makes the entry the most recently used; when a limit is exceeded, the least
-///   recently used entries leave first. The limits hold when each call returns, and no call
-///   ever returns an expired value.
+/// - When a limit is exceeded, the least recently used entries leave first. Recency is
+///   CLOCK-style: a write makes its entry the newest, a read marks it, and eviction moves
+///   marked entries from the old end to the new one (clearing the mark) before dropping the
+///   first unmarked entry, so a hit costs no list update. The limits hold when each call
+///   returns, and no call ever returns an expired value.
+/// - Keys are equal when Swift's `==` says so (the rule of every Stash store,
+///   `StoredKey`): `"café"` precomposed or decomposed is one key. Nothing is normalized,
+///   since nothing is saved: `String`'s own hashing already treats them as one.
 /// - Thread-safe: any thread may call any method. One lock guards the cache; it is never
 ///   held while your code (the cost function, the eviction callback) runs, so both may call
 ///   back into the cache. The clock is read under the lock, only by calls that need it: when
@@ -57,8 +62,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         ))
     }
 
-    /// The value for `key`, which becomes the most recently used entry; `nil` when there is
-    /// none or it has expired. A hit on a sliding entry extends its deadline.
+    /// The value for `key`, which is marked as recently used (it survives the next eviction
+    /// pass); `nil` when there is none or it has expired. A hit on a sliding entry extends
+    /// its deadline.
     ///
     /// ```swift
     /// if let user = users.value(forKey: id) { return user }

@@ -2,13 +2,13 @@ extension MemoryCacheStorage {
     /// Drops least recently used entries until at most `count` remain.
     @usableFromInline
     mutating func trim(toCount count: Int, reason: EvictionReason) {
-        while entries.count > max(0, count) { evict(oldest, reason) }
+        while entries.count > max(0, count) { evict(leastRecentlyUsed(), reason) }
     }
 
     /// Drops least recently used entries until the total cost is at most `cost`.
     @usableFromInline
     mutating func trim(toCost cost: Int, reason: EvictionReason) {
-        while totalCost > max(0, cost), oldest >= 0 { evict(oldest, reason) }
+        while totalCost > max(0, cost), oldest >= 0 { evict(leastRecentlyUsed(), reason) }
     }
 
     /// Drops every entry written `age` seconds ago or earlier.
@@ -43,7 +43,7 @@ extension MemoryCacheStorage {
         if reportsEvictions {
             pending.reserveCapacity(pending.count + entries.count)
             for entry in entries {
-                pending.append(Evicted(key: entry.key, value: entry.value, reason: reason))
+                if let item = slots[entry.key] { pending.append(Evicted(key: entry.key, value: item.value, reason: reason)) }
             }
         }
         slots = [:]

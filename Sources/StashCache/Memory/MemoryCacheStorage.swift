@@ -4,25 +4,51 @@ import StashCore
 /// The engine of ``MemoryCache``: a hash map into a doubly-linked recency list, kept in
 /// contiguous arrays and addressed by index.
 ///
-/// Not thread-safe: ``MemoryCache`` only touches it under its lock. Entries live densely in
-/// `entries[0..<count]` (a removal moves the last entry into the hole), so there is no
-/// per-node object, no per-node reference counting, and the hot fields (key, value, links)
-/// stay apart from the cold ones (cost, write time, sliding interval).
+/// **Recency, CLOCK-style.** A write puts its entry at the newest end of the list. A read
+/// only sets the entry's `referenced` mark: no list move, so a hit touches one entry's
+/// memory instead of three. Eviction takes the least recently used entry by the second-chance
+/// rule: from the oldest end, a marked entry is moved to the newest end with its mark
+/// cleared, and the first unmarked entry goes. An entry read since it was last passed over
+/// therefore always outlives one that was not, as in LRU; among entries read in the same
+/// round, order of writing decides instead of order of reading.
+///
+/// **Layout.** What a hit needs (the value, the mark, the entry's slot) lives in the hash
+/// map itself, so a hit is one probe, as in a bare dictionary. The recency list lives
+/// densely in `entries[0..<count]` (key and links; a removal moves the last entry into the
+/// hole), apart from the cold fields (cost, write time, sliding interval): no per-node
+/// object and no per-node reference counting.
+///
+/// Not thread-safe: ``MemoryCache`` only touches it under its lock.
 @usableFromInline
 struct MemoryCacheStorage<Key: Hashable, Value> {
-    /// The hot part of an entry: what a hit touches.
+    /// What the map holds for a key: everything a hit touches.
+    @usableFromInline
+    struct Item {
+        @usableFromInline var value: Value
+        /// Where the entry's links and metadata are.
+        @usableFromInline var slot: Int32
+        /// Read since eviction last passed over it: it gets a second chance.
+        @usableFromInline var referenced: Bool
+
+        @inlinable
+        init(value: Value, slot: Int) {
+            self.value = value
+            self.slot = Int32(truncatingIfNeeded: slot)
+            referenced = false
+        }
+    }
+
+    /// An entry's place in the recency list.
     @usableFromInline
     struct Entry {
         @usableFromInline var key: Key
-        @usableFromInline var value: Value
-        // 32-bit links keep entries small: fewer cache lines per hit.
+        // 32-bit links keep entries small.
         @usableFromInline var olderSlot: Int32
         @usableFromInline var newerSlot: Int32
 
         @inlinable
-        init(key: Key, value: Value, older: Int, newer: Int) {
+        init(key: Key, older: Int, newer: Int) {
             self.key = key
-            self.value = value
             olderSlot = Int32(truncatingIfNeeded: older)
             newerSlot = Int32(truncatingIfNeeded: newer)
         }
@@ -74,8 +100,8 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         }
     }
 
-    /// Where each key's entry is; 32-bit to keep the table small.
-    @usableFromInline var slots: [Key: Int32] = [:]
+    /// Each key's value, mark and slot.
+    @usableFromInline var slots: [Key: Item] = [:]
     @usableFromInline var entries: ContiguousArray<Entry> = []
     @usableFromInline var metadata: ContiguousArray<Metadata> = []
     @usableFromInline var deadlines = DeadlineHeap()
@@ -111,7 +137,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
 
     // MARK: Reading
 
-    /// The value for `key`, now the most recently used; `nil` when absent or expired.
+    /// The value for `key`, now marked as used; `nil` when absent or expired.
     @inlinable
     mutating func value(forKey key: Key) -> Value? {
         var time = Double.nan
@@ -119,17 +145,21 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             time = now
             removeExpired(now: time)
         }
-        guard let slot = slots[key].map(Int.init) else {
+        guard let position = slots.index(forKey: key) else {
             misses &+= 1
             return nil
         }
         hits &+= 1
-        if !time.isNaN, metadata[slot].sliding > 0 {
-            let entry = metadata[slot]
-            deadlines.setDeadline(min(time + entry.sliding, entry.written + maxAge), for: slot)
+        if !time.isNaN {
+            let slot = Int(slots.values[position].slot)
+            if metadata[slot].sliding > 0 {
+                let entry = metadata[slot]
+                deadlines.setDeadline(min(time + entry.sliding, entry.written + maxAge), for: slot)
+            }
         }
-        moveToNewest(slot)
-        return entries[slot].value
+        // Written only when it changes, so that repeated hits leave the cache line clean.
+        if !slots.values[position].referenced { slots.values[position].referenced = true }
+        return slots.values[position].value
     }
 
     /// Whether `key` has a live entry; leaves the recency order and the statistics alone.
@@ -150,51 +180,56 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         if case .sliding(let interval) = expiry { sliding = max(interval, .leastNonzeroMagnitude) } else { sliding = 0 }
         if !(deadline > now) {
             // Already expired (or a NaN interval): it replaces the old value with nothing.
-            if let slot = slots[key] { _ = remove(at: Int(slot)) }
+            if let item = slots[key] { _ = remove(at: Int(item.slot)) }
             return
         }
         let cost = max(0, cost)
-        let newSlot = entries.count
-        let slot = Self.slot(for: key, in: &slots, orNew: newSlot)
-        if slot == newSlot {
-            entries.append(Entry(key: key, value: value, older: newest, newer: -1))
-            metadata.append(Metadata(cost: cost, written: now, sliding: sliding))
-            if newest >= 0 { entries[newest].newer = slot } else { oldest = slot }
-            newest = slot
-        } else {
-            entries[slot].value = value
+        let slot: Int
+        if let position = slots.index(forKey: key) {
+            slot = Int(slots.values[position].slot)
+            slots.values[position].value = value
+            slots.values[position].referenced = false
             totalCost -= metadata[slot].cost
             metadata[slot] = Metadata(cost: cost, written: now, sliding: sliding)
             moveToNewest(slot)
+        } else {
+            slot = entries.count
+            slots[key] = Item(value: value, slot: slot)
+            entries.append(Entry(key: key, older: newest, newer: -1))
+            metadata.append(Metadata(cost: cost, written: now, sliding: sliding))
+            if newest >= 0 { entries[newest].newer = slot } else { oldest = slot }
+            newest = slot
         }
         totalCost += cost
         if deadline < .infinity || !deadlines.isEmpty { deadlines.setDeadline(deadline, for: slot) }
         enforceLimits()
     }
 
-    /// The slot of `key`, recording `newSlot` for it when it has none, with one hash lookup.
-    @inlinable
-    static func slot(for key: Key, in slots: inout [Key: Int32], orNew newSlot: Int) -> Int {
-        func claim(_ slot: inout Int32) -> Int {
-            if slot < 0 { slot = Int32(truncatingIfNeeded: newSlot) }
-            return Int(slot)
-        }
-        return claim(&slots[key, default: -1])
-    }
-
     /// Removes the entry for `key` and returns its value; an expired entry counts as absent.
     @inlinable
     mutating func removeValue(forKey key: Key) -> Value? {
         removeExpiredIfAny()
-        guard let slot = slots[key] else { return nil }
-        return remove(at: Int(slot)).value
+        guard let item = slots[key] else { return nil }
+        return remove(at: Int(item.slot)).value
     }
 
     /// Drops least recently used entries until the count and cost limits hold.
     @inlinable
     mutating func enforceLimits() {
-        while entries.count > countLimit { evict(oldest, .countLimit) }
-        while totalCost > costLimit { evict(oldest, .costLimit) }
+        while entries.count > countLimit { evict(leastRecentlyUsed(), .countLimit) }
+        while totalCost > costLimit { evict(leastRecentlyUsed(), .costLimit) }
+    }
+
+    /// The entry to evict by the second-chance rule: marked entries at the oldest end move
+    /// to the newest end, unmarked, until the oldest is unmarked. At most one pass.
+    /// The storage must not be empty.
+    @inlinable
+    mutating func leastRecentlyUsed() -> Int {
+        while let position = slots.index(forKey: entries[oldest].key), slots.values[position].referenced {
+            slots.values[position].referenced = false
+            moveToNewest(oldest)
+        }
+        return oldest
     }
 
     // MARK: Expiry
@@ -260,13 +295,14 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             let newer = entries[slot].newer
             if older >= 0 { entries[older].newer = slot } else { oldest = slot }
             if newer >= 0 { entries[newer].older = slot } else { newest = slot }
-            slots[entries[slot].key] = Int32(truncatingIfNeeded: slot)
+            slots[entries[slot].key]?.slot = Int32(truncatingIfNeeded: slot)
             deadlines.renumber(last, to: slot)
         }
         metadata.removeLast()
         let removed = entries.removeLast()
-        slots.removeValue(forKey: removed.key)
-        return (removed.key, removed.value)
+        let item = slots.removeValue(forKey: removed.key)
+        // The map and the list always hold the same keys (see `checkInvariants()`).
+        return (removed.key, item!.value)
     }
 
     /// Hands over the entries evicted since the last call, to be reported outside the lock.

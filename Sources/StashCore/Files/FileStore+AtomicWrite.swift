@@ -43,29 +43,74 @@ extension FileStore {
         permissions: mode_t = 0o600,
         durability: Durability = .powerSafe
     ) throws {
-        let destination = url.path
-        let folder = url.deletingLastPathComponent().path
-        let temporary = folder + "/." + url.lastPathComponent + "." + randomSuffix() + ".tmp"
-
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard fd >= 0 else { throw StashError.posix("create temporary file", path: destination) }
-        var closed = false
+        let file = try StagedFile(data, for: url, permissions: permissions, durability: durability)
         do {
-            defer { if !closed { close(fd) } }
-            try writeAll(fd, data, path: destination)
-            if durability == .powerSafe, fsync(fd) != 0 {
-                throw StashError.posix("fsync", path: destination)
-            }
-            closed = true
-            if close(fd) != 0 { throw StashError.posix("close", path: destination) }
-            guard rename(temporary, destination) == 0 else {
-                throw StashError.posix("rename", path: destination)
-            }
+            try file.commit()
         } catch {
-            unlink(temporary)
+            file.discard()
             throw error
         }
-        if durability == .powerSafe { syncFolder(folder) }
+    }
+
+    /// The first half of an atomic write: the new content, complete in a hidden temporary
+    /// file beside its destination, waiting to be renamed over it by ``commit()``. For stores
+    /// that must take a lock or record something at the moment the file takes its name.
+    ///
+    /// ```swift
+    /// let file = try FileStore.StagedFile(data, for: url, durability: .processSafe)
+    /// do { try lock.withLock { try file.commit(); record(url) } } catch { file.discard(); throw error }
+    /// ```
+    ///
+    /// Errors name the destination, never the temporary file.
+    package struct StagedFile: Sendable {
+        /// Where ``commit()`` puts the content.
+        package let destination: URL
+        /// The hidden temporary file (`.NAME.RANDOM.tmp` in the same folder).
+        package let temporaryPath: String
+        let durability: Durability
+
+        /// Writes `data` into a new temporary file beside `url` (fsynced when `durability`
+        /// is ``Durability/powerSafe``). On error nothing is left behind.
+        ///
+        /// - throws: ``StashError/Code/diskFull``, ``StashError/Code/notFound`` when the
+        ///   folder is missing, ``StashError/Code/permissionDenied``, ``StashError/Code/io``,
+        ///   each naming `url`.
+        package init(_ data: Data, for url: URL, permissions: mode_t = 0o600, durability: Durability) throws {
+            let destination = url.path
+            let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + FileStore.randomSuffix() + ".tmp"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            guard fd >= 0 else { throw StashError.posix("create temporary file", path: destination) }
+            var closed = false
+            do {
+                defer { if !closed { close(fd) } }
+                try FileStore.writeAll(fd, data, path: destination)
+                if durability == .powerSafe, fsync(fd) != 0 {
+                    throw StashError.posix("fsync", path: destination)
+                }
+                closed = true
+                if close(fd) != 0 { throw StashError.posix("close", path: destination) }
+            } catch {
+                unlink(temporary)
+                throw error
+            }
+            self.destination = url
+            self.temporaryPath = temporary
+            self.durability = durability
+        }
+
+        /// Renames the temporary file over the destination (then fsyncs the folder when
+        /// power-safe). Readers see the previous content or the new one, never a mix.
+        package func commit() throws {
+            guard rename(temporaryPath, destination.path) == 0 else {
+                throw StashError.posix("rename", path: destination.path)
+            }
+            if durability == .powerSafe { FileStore.syncFolder(destination.deletingLastPathComponent().path) }
+        }
+
+        /// Deletes the temporary file of a write that will not be committed.
+        package func discard() {
+            unlink(temporaryPath)
+        }
     }
 
     /// Writes every byte of `data` to `fd`, retrying short writes and EINTR.
@@ -97,7 +142,7 @@ extension FileStore {
         close(fd)
     }
 
-    private static func randomSuffix() -> String {
+    fileprivate static func randomSuffix() -> String {
         String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 }

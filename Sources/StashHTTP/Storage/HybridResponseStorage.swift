@@ -40,7 +40,7 @@ final class HybridResponseStorage: ResponseStorage {
 
     func flush() async throws { try await cache.disk.flush() }
 
-    func close() { cache.disk.close() }
+    func close() { try? cache.disk.close() } // DiskCache.close() throws since issue 9; HTTPCache.close() does not yet
 
     var memoryUsage: Int { cache.memory.totalCost }
     var diskUsage: Int { (try? cache.disk.statistics().totalSize) ?? 0 }

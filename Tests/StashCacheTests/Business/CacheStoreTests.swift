@@ -64,7 +64,7 @@ struct CacheStoreTests {
         let store = try makeStore()
         try store.set([Order(number: "A-1")], for: orders(of: "4"))
         try store.set([Product(id: 1, name: "tea")], for: .products)
-        store.close()
+        try store.close()
         let sandbox = folder.sandbox()
         #expect(FileStore.exists(sandbox.documents.appendingPathComponent("CacheStore/manifest.sqlite")))
         #expect(FileStore.exists(sandbox.caches.appendingPathComponent("CacheStore/manifest.sqlite")))

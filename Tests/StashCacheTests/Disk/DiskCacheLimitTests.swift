@@ -38,7 +38,7 @@ struct DiskCacheLimitTests {
         #expect(cache.totalSize == 800)
         let keys = Set(try cache.entries().map(\.key))
         #expect(keys == ["k3", "k4", "k5", "k6", "k7", "k8", "k9", "extra"])
-        cache.close()
+        try cache.close()
         let inspection = try ManifestInspection(directory: fixture.directory)
         #expect(inspection.files.count == keys.count && inspection.orphanFiles.isEmpty)
     }
@@ -102,7 +102,7 @@ struct DiskCacheLimitTests {
             fixture.clock.advance(by: 45)
             #expect(cache.data(forKey: "session") != nil)
         }
-        cache.close()
+        try cache.close()
         let reopened = try fixture.open()
         fixture.clock.advance(by: 45)
         #expect(reopened.data(forKey: "session") != nil)
@@ -124,7 +124,7 @@ struct DiskCacheLimitTests {
         #expect(later.info.lastAccessedAt == Date(timeIntervalSince1970: moved))
         #expect(later.info.expiresAt == Date(timeIntervalSince1970: moved + 60))
         try await cache.flush()
-        cache.close()
+        try cache.close()
         let reopened = try fixture.open()
         #expect(reopened.info(forKey: "session")?.lastAccessedAt == Date(timeIntervalSince1970: moved))
     }

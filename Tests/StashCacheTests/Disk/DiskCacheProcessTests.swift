@@ -36,7 +36,7 @@ struct DiskCacheProcessTests {
         let fixture = DiskCacheFixture()
         let first = try fixture.open()
         expectError(.locked) { _ = try fixture.open() }
-        first.close()
+        try first.close()
         _ = try fixture.open()
     }
 

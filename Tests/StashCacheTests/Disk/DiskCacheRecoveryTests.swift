@@ -10,7 +10,7 @@ struct DiskCacheRecoveryTests {
         let cache = try fixture.open { $0.inlineThreshold = 10 }
         try cache.set(.filled(1, 5), forKey: "inline")
         try cache.set(.filled(2, 500), forKey: "file")
-        cache.close()
+        try cache.close()
         let manifest = fixture.directory.appendingPathComponent("manifest.sqlite")
         for suffix in ["-wal", "-shm"] { try FileStore.delete(URL(fileURLWithPath: manifest.path + suffix)) }
         try FileStore.write(Data(repeating: 0x5A, count: 8192), to: manifest)
@@ -25,7 +25,7 @@ struct DiskCacheRecoveryTests {
         #expect(try FileStore.list(fixture.directory.appendingPathComponent("files")).isEmpty)
         try reopened.set(.filled(3, 500), forKey: "again")
         try await reopened.flush()
-        reopened.close()
+        try reopened.close()
         let third = try fixture.open()
         #expect(third.recovery.isClean && third.data(forKey: "again") == .filled(3, 500))
     }
@@ -34,7 +34,7 @@ struct DiskCacheRecoveryTests {
         let fixture = DiskCacheFixture()
         let cache = try fixture.open()
         for index in 0..<200 { try cache.set(.filled(UInt8(index), 1000), forKey: "k\(index)") }
-        cache.close()
+        try cache.close()
         let manifest = fixture.directory.appendingPathComponent("manifest.sqlite")
         let data = try FileStore.read(manifest)
         try FileStore.write(data.prefix(data.count / 2) + Data(repeating: 0xFF, count: 4096), to: manifest)
@@ -50,7 +50,7 @@ struct DiskCacheRecoveryTests {
         try cache.set(.filled(2, 500), forKey: "kept.jpg")
         try cache.set(.filled(3, 5), forKey: "inline")
         let url = try #require(cache.fileURL(for: "gone.jpg"))
-        cache.close()
+        try cache.close()
         try FileStore.delete(url)
 
         let reopened = try fixture.open { $0.inlineThreshold = 10 }
@@ -58,7 +58,7 @@ struct DiskCacheRecoveryTests {
         #expect(!reopened.contains("gone.jpg"))
         #expect(reopened.data(forKey: "kept.jpg") == .filled(2, 500))
         #expect(reopened.data(forKey: "inline") == .filled(3, 5))
-        reopened.close()
+        try reopened.close()
         let inspection = try ManifestInspection(directory: fixture.directory)
         #expect(inspection.rowsWithoutFile.isEmpty && inspection.orphanFiles.isEmpty)
     }
@@ -77,7 +77,7 @@ struct DiskCacheRecoveryTests {
         let fixture = DiskCacheFixture()
         let cache = try fixture.open()
         try cache.set(.filled(1, 50_000), forKey: "big")
-        cache.close()
+        try cache.close()
         let files = fixture.directory.appendingPathComponent("files")
         try FileStore.write(Data("stray".utf8), to: files.appendingPathComponent("0123abcd"))
         try FileStore.write(Data("torn".utf8), to: files.appendingPathComponent(".0123abcd.x1.tmp"))
@@ -111,7 +111,7 @@ struct DiskCacheRecoveryTests {
                 #expect(data.count == entry.size && isWrittenValue(data, key: entry.key), "torn value for \(entry.key)")
             }
             #expect(lastFlushed >= 49)
-            cache.close()
+            try cache.close()
             let inspection = try ManifestInspection(directory: fixture.directory)
             #expect(inspection.rowsWithoutFile.isEmpty, "round \(round)")
             #expect(inspection.orphanFiles.isEmpty, "round \(round)")

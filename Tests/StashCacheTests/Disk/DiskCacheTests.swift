@@ -60,7 +60,7 @@ struct DiskCacheTests {
         let cache = try fixture.open { $0.inlineThreshold = 10 }
         try cache.set(.filled(1, 5), forKey: "inline", metadata: Data("etag-1".utf8))
         try cache.set(.filled(2, 500), forKey: "file", expiry: .after(60), metadata: Data("etag-2".utf8))
-        cache.close()
+        try cache.close()
         fixture.clock.advance(by: 10)
         let reopened = try fixture.open { $0.inlineThreshold = 10 }
         #expect(reopened.recovery.isClean)
@@ -87,7 +87,7 @@ struct DiskCacheTests {
     @Test func aClosedCacheReadsNothingAndRefusesWrites() throws {
         let cache = try DiskCacheFixture().open()
         try cache.set(Data("v".utf8), forKey: "k")
-        cache.close()
+        try cache.close()
         #expect(cache.data(forKey: "k") == nil)
         expectError(.closed) { try cache.set(Data(), forKey: "k") }
     }
@@ -99,7 +99,7 @@ struct DiskCacheTests {
         _ = cache.data(forKey: "k")
         _ = cache.data(forKey: "k")
         _ = cache.data(forKey: "nope")
-        cache.close()
+        try cache.close()
         let reopened = try fixture.open()
         let statistics = try reopened.statistics()
         #expect(statistics.hits == 2 && statistics.misses == 1)
@@ -147,7 +147,7 @@ struct DiskCacheTests {
         let entries = try cache.entries()
         #expect(cache.totalSize == entries.reduce(0) { $0 + $1.size })
         for entry in entries { #expect(cache.data(forKey: entry.key)?.count == entry.size) }
-        cache.close()
+        try cache.close()
         let inspection = try ManifestInspection(directory: fixture.directory)
         #expect(inspection.rowsWithoutFile.isEmpty && inspection.orphanFiles.isEmpty)
         #expect(inspection.fileRows.count + inspection.inlineRows == entries.count)

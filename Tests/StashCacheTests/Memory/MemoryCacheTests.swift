@@ -134,31 +134,38 @@ struct MemoryCacheTests {
     }
 
     @Test func survivesManyRandomOperationsAgainstAReferenceModel() {
-        var generator = SeededGenerator(seed: 42)
+        // Second-chance (CLOCK) recency: a write moves its key to the newest end, unmarked; a
+        // hit marks it; eviction moves marked keys from the oldest end to the newest,
+        // unmarked, and drops the first unmarked one.
+        let seed: UInt64 = 42
+        print("MemoryCacheTests reference model: seed \(seed)")
+        var generator = SeededGenerator(seed: seed)
         let cache = MemoryCache<Int, Int>(configuration: .init(countLimit: 50))
-        var model: [Int] = []                 // keys, least recent first
+        var model: [(key: Int, marked: Bool)] = []      // oldest first
         var values: [Int: Int] = [:]
         for step in 0..<5_000 {
             let key = Int.random(in: 0..<80, using: &generator)
             switch Int.random(in: 0..<10, using: &generator) {
             case 0..<5:
                 cache[key] = step
-                model.removeAll { $0 == key }
-                model.append(key)
+                model.removeAll { $0.key == key }
+                model.append((key, false))
                 values[key] = step
-                if model.count > 50 { values[model.removeFirst()] = nil }
+                if model.count > 50 {
+                    while model[0].marked { model.append((model.removeFirst().key, false)) }
+                    values[model.removeFirst().key] = nil
+                }
             case 5..<8:
                 #expect(cache[key] == values[key])
-                if values[key] != nil {
-                    model.removeAll { $0 == key }
-                    model.append(key)
-                }
+                if let index = model.firstIndex(where: { $0.key == key }) { model[index].marked = true }
             default:
                 #expect(cache.removeValue(forKey: key) == values.removeValue(forKey: key))
-                model.removeAll { $0 == key }
+                model.removeAll { $0.key == key }
             }
         }
         #expect(cache.count == model.count)
+        #expect(Set(values.keys) == Set(model.map(\.key)))
+        #expect(values.allSatisfy { cache.contains($0.key) })
         #expect(cache.checkInvariants() == [])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import StashCore
 
-extension Pool where Key: Codable, Value: Codable {
+extension ExpiringPool where Key: Codable, Value: Codable {
     /// One saved entry; `deadline` is absolute (seconds since 2001), `nil` for never.
     struct SavedEntry: Codable {
         var key: Key
@@ -30,7 +30,7 @@ extension Pool where Key: Codable, Value: Codable {
         let saved = snapshot.map { item in
             SavedEntry(
                 key: item.entry.key, value: item.entry.value,
-                deadline: item.deadline >= PoolStorage<Key, Value>.never ? nil : item.deadline,
+                deadline: item.deadline >= ExpiringPoolStorage<Key, Value>.never ? nil : item.deadline,
                 sliding: item.entry.sliding > 0 ? item.entry.sliding : nil
             )
         }
@@ -42,8 +42,8 @@ extension Pool where Key: Codable, Value: Codable {
     /// `capacity`, those closest to expiry are left out.
     ///
     /// ```swift
-    /// let pool = (try? Pool<String, Product>(contentsOf: url, capacity: 50, expiry: .after(900)))
-    ///     ?? Pool(capacity: 50, expiry: .after(900))
+    /// let pool = (try? ExpiringPool<String, Product>(contentsOf: url, capacity: 50, expiry: .after(900)))
+    ///     ?? ExpiringPool(capacity: 50, expiry: .after(900))
     /// ```
     ///
     /// - throws: ``StashError`` with `notFound` when there is no file, `corruptFile` when it

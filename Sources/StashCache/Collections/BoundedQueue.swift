@@ -5,16 +5,16 @@ import StashCore
 /// element (Kache's queue). Elements may also expire a fixed time after they were appended.
 ///
 /// ```swift
-/// let recentSearches = Queue<String>(capacity: 20)
+/// let recentSearches = BoundedQueue<String>(capacity: 20)
 /// recentSearches.append("swift caches")
 /// let shown = recentSearches.elements          // oldest first
-/// try recentSearches.save(to: url)             // at launch: try Queue(contentsOf: url, capacity: 20)
+/// try recentSearches.save(to: url)             // at launch: try BoundedQueue(contentsOf: url, capacity: 20)
 /// ```
 ///
 /// - Appending and removing are O(1): a ring buffer, allocated once at its capacity.
 /// - Thread-safe: one lock guards the queue, and no user code runs under it.
 /// - Memory only until ``save(to:durability:)``, which writes the whole queue atomically.
-public final class Queue<Element: Sendable>: Sendable {
+public final class BoundedQueue<Element: Sendable>: Sendable {
     /// One element and when it was appended.
     struct Item {
         var element: Element
@@ -32,7 +32,7 @@ public final class Queue<Element: Sendable>: Sendable {
     /// Creates an empty queue.
     ///
     /// ```swift
-    /// let events = Queue<Event>(capacity: 1_000, maxAge: 24 * 3600)
+    /// let events = BoundedQueue<Event>(capacity: 1_000, maxAge: 24 * 3600)
     /// ```
     ///
     /// - parameters:

@@ -5,11 +5,11 @@ import StashCore
 /// pushes out the one closest to expiry (Kache's pool).
 ///
 /// ```swift
-/// let recent = Pool<String, Product>(capacity: 50, expiry: .after(15 * 60))
+/// let recent = ExpiringPool<String, Product>(capacity: 50, expiry: .after(15 * 60))
 /// recent.set(product, forKey: product.id)
 /// recent.set(flashSale, forKey: "sale", expiry: .at(saleEnd))
 /// if let product = recent.value(forKey: id) { show(product) }
-/// try recent.save(to: url)   // and at launch: try Pool(contentsOf: url, capacity: 50, expiry: .after(900))
+/// try recent.save(to: url)   // and at launch: try ExpiringPool(contentsOf: url, capacity: 50, expiry: .after(900))
 /// ```
 ///
 /// - Reads and writes are O(log n); expired entries are never returned and are dropped by
@@ -17,19 +17,19 @@ import StashCore
 /// - Entries set to `.never` expire after every other entry, so they leave a full pool last.
 /// - Thread-safe: one lock guards the pool, and no user code runs under it.
 /// - Memory only until ``save(to:durability:)``, which writes the whole pool atomically.
-public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public final class ExpiringPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The most entries the pool holds.
     public let capacity: Int
     /// The expiry of an entry written without one.
     public let defaultExpiry: Expiry
 
-    let state: LockedValue<PoolStorage<Key, Value>>
+    let state: LockedValue<ExpiringPoolStorage<Key, Value>>
     let clock: any StashClock
 
     /// Creates an empty pool.
     ///
     /// ```swift
-    /// let pool = Pool<Int, String>(capacity: 100, expiry: .after(60))
+    /// let pool = ExpiringPool<Int, String>(capacity: 100, expiry: .after(60))
     /// ```
     ///
     /// - parameters:
@@ -40,7 +40,7 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.capacity = max(0, capacity)
         defaultExpiry = expiry
         self.clock = clock
-        state = LockedValue(PoolStorage(capacity: capacity))
+        state = LockedValue(ExpiringPoolStorage(capacity: capacity))
     }
 
     var now: Double { clock.now.timeIntervalSinceReferenceDate }
@@ -155,10 +155,8 @@ public final class Pool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state.withLock { $0.removeAll() }
     }
 
-    #if DEBUG
-    /// The broken internal invariants, empty when the pool is sound. Debug builds only.
+    /// The broken internal invariants, empty when the pool is sound. Compiled in every configuration.
     package func checkInvariants() -> [String] {
         state.withLock { $0.invariantViolations() }
     }
-    #endif
 }

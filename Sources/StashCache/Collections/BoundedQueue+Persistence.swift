@@ -1,7 +1,7 @@
 import Foundation
 import StashCore
 
-extension Queue where Element: Codable {
+extension BoundedQueue where Element: Codable {
     /// One saved element and when it was appended (seconds since 2001).
     struct SavedItem: Codable {
         var element: Element
@@ -29,7 +29,7 @@ extension Queue where Element: Codable {
     /// that expired since. When the file holds more than `capacity`, the oldest are left out.
     ///
     /// ```swift
-    /// let searches = (try? Queue<String>(contentsOf: url, capacity: 20)) ?? Queue(capacity: 20)
+    /// let searches = (try? BoundedQueue<String>(contentsOf: url, capacity: 20)) ?? BoundedQueue(capacity: 20)
     /// ```
     ///
     /// - throws: ``StashError`` with `notFound` when there is no file, `corruptFile` when it

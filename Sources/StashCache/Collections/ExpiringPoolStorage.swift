@@ -1,9 +1,9 @@
 import StashCore
 
-/// The engine of ``Pool``: entries in dense arrays, a map from key to slot, and a heap of
-/// deadlines that says which entry expires first. Not thread-safe: ``Pool`` only touches it
+/// The engine of ``ExpiringPool``: entries in dense arrays, a map from key to slot, and a heap of
+/// deadlines that says which entry expires first. Not thread-safe: ``ExpiringPool`` only touches it
 /// under its lock.
-struct PoolStorage<Key: Hashable, Value> {
+struct ExpiringPoolStorage<Key: Hashable, Value> {
     struct Entry {
         var key: Key
         var value: Value
@@ -102,7 +102,6 @@ struct PoolStorage<Key: Hashable, Value> {
         return removed
     }
 
-    #if DEBUG
     func invariantViolations() -> [String] {
         var problems: [String] = []
         if entries.count > capacity { problems.append("count \(entries.count) over capacity \(capacity)") }
@@ -114,5 +113,4 @@ struct PoolStorage<Key: Hashable, Value> {
         if !deadlines.isValid() { problems.append("deadline heap is broken") }
         return problems
     }
-    #endif
 }

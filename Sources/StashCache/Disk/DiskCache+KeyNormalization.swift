@@ -1,0 +1,65 @@
+import Foundation
+import StashCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension DiskCache {
+    /// Loads the index of a writer's manifest, first moving rows saved under a key that is
+    /// not in NFC (versions before ``StashCore/StoredKey`` saved keys as given) to that form.
+    ///
+    /// Several rows may be one key (`"café"` precomposed and decomposed): the newest write
+    /// is kept, the others are deleted with their files. A kept file-backed value gets the
+    /// file name of its normalized key. The order survives a crash at any point: the new
+    /// name is a hard link made before the commit, old names are unlinked after it, so each
+    /// row always names a file that exists and reconciliation only removes true orphans.
+    static func normalizeKeys(of manifest: Manifest, filesDirectory: URL, recovery: inout Recovery) throws -> [String: DiskRecord] {
+        var groups: [String: [(stored: String, record: DiskRecord)]] = [:]
+        var index: [String: DiskRecord] = [:]
+        var needsWork = false
+        for row in try manifest.loadRows() {
+            let key = (try? StoredKey.normalized(row.key)) ?? row.key
+            // `Dictionary` compares keys as Swift does, so every form of a key lands in one group.
+            groups[key, default: []].append((row.key, row.record))
+            if !row.key.utf8.elementsEqual(key.utf8) { needsWork = true }
+        }
+        guard needsWork else {
+            for (key, rows) in groups { index[key] = rows[0].record }
+            return index
+        }
+        var removals: [String] = []
+        var moves: [(from: String, to: String, file: String?)] = []
+        var filesToDelete: [String] = []
+        for (key, rows) in groups {
+            let winner = rows.max { ($0.record.created, $0.record.accessed) < ($1.record.created, $1.record.accessed) }!
+            var record = winner.record
+            let isStored = winner.stored.utf8.elementsEqual(key.utf8)
+            let target = record.file.map { _ in DiskFileName.forKey(key) }
+            for row in rows where !row.stored.utf8.elementsEqual(winner.stored.utf8) {
+                removals.append(row.stored)
+                if let file = row.record.file, file != target, file != winner.record.file { filesToDelete.append(file) }
+            }
+            if !isStored {
+                if let old = record.file, let target, old != target {
+                    let oldPath = filesDirectory.appendingPathComponent(old).path
+                    let newPath = filesDirectory.appendingPathComponent(target).path
+                    unlink(newPath)
+                    if link(oldPath, newPath) != 0 { throw StashError.posix("link", path: newPath) }
+                    filesToDelete.append(old)
+                }
+                moves.append((winner.stored, key, target))
+                record.file = target
+                recovery.normalizedKeys += 1
+            }
+            index[key] = record
+        }
+        try manifest.rewrite(removing: removals, renaming: moves, resizing: [:])
+        recovery.removedEntries += removals.count
+        for file in filesToDelete { unlink(filesDirectory.appendingPathComponent(file).path) }
+        return index
+    }
+}
