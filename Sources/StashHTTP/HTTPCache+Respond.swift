@@ -33,11 +33,11 @@ extension HTTPCache {
         to request: HTTPRequest, body: Data = Data(), policy: RequestCachePolicy = .useProtocolCachePolicy,
         revalidatesInBackground: Bool = true, send: @escaping HTTPSend
     ) async throws -> CachedHTTPResponse {
-        guard let key = CacheKey(request) else { return try await passThrough(request, body: body, send: send) }
+        guard let key = PrimaryCacheKey(request) else { return try await passThrough(request, body: body, send: send) }
         if !Invalidation.safeMethods.contains(request.method) {
             let (response, data) = try await send(request, body)
             for target in Invalidation.keys(request: request, response: response, key: key) {
-                storage.setVariants([], for: target.description)
+                setVariants([], for: target)
             }
             return CachedHTTPResponse(response: response, body: data, outcome: .network)
         }
@@ -79,7 +79,7 @@ extension HTTPCache {
     struct Trip: Sendable {
         var request: HTTPRequest
         var body: Data
-        var key: CacheKey
+        var key: PrimaryCacheKey
         var directives: RequestDirectives
         var policy: RequestCachePolicy
         var send: HTTPSend

@@ -18,7 +18,7 @@ extension HTTPCache {
         _ response: HTTPResponse, body: Data, for request: HTTPRequest,
         requestTime: Date? = nil, responseTime: Date? = nil
     ) -> Bool {
-        guard let key = CacheKey(request) else { return false }
+        guard let key = PrimaryCacheKey(request) else { return false }
         let now = clock.now
         return store(response, body: body, for: request, key: key, requestTime: requestTime ?? now, responseTime: responseTime ?? now) != nil
     }
@@ -30,7 +30,7 @@ extension HTTPCache {
     /// if let hit = cache.cachedResponse(for: request) { show(hit.body) }
     /// ```
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
-        guard let key = CacheKey(request), let stored = lookup(request, key: key) else { return nil }
+        guard let key = PrimaryCacheKey(request), let stored = lookup(request, key: key) else { return nil }
         let now = clock.now
         switch Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now) {
         case .fresh, .staleAllowed, .staleWhileRevalidate:
@@ -41,15 +41,15 @@ extension HTTPCache {
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
-    func lookup(_ request: HTTPRequest, key: CacheKey) -> StoredResponse? {
-        storage.variants(for: key.description)
+    func lookup(_ request: HTTPRequest, key: PrimaryCacheKey) -> StoredResponse? {
+        variants(for: key)
             .filter { Vary.matches($0, request: request.headerFields) }
             .max { ($0.date ?? $0.responseTime, $0.responseTime) < ($1.date ?? $1.responseTime, $1.responseTime) }
     }
 
     /// Stores `response` if allowed, replacing the variant with the same secondary key.
     func store(
-        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: CacheKey,
+        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey,
         requestTime: Date, responseTime: Date
     ) -> StoredResponse? {
         guard StorageRules.canStore(request: request, response: response, mode: mode),
@@ -68,11 +68,11 @@ extension HTTPCache {
     }
 
     /// Puts `stored` in place of the variant with the same selecting fields.
-    func replace(_ stored: StoredResponse, key: CacheKey) {
-        var variants = storage.variants(for: key.description).filter { $0.selectingFields != stored.selectingFields }
+    func replace(_ stored: StoredResponse, key: PrimaryCacheKey) {
+        var variants = variants(for: key).filter { $0.selectingFields != stored.selectingFields }
         variants.append(stored)
         if variants.count > Self.maximumVariants { variants.removeFirst(variants.count - Self.maximumVariants) }
-        storage.setVariants(variants, for: key.description)
+        setVariants(variants, for: key)
     }
 
     /// How many variants of one URL are kept; the oldest go first.
