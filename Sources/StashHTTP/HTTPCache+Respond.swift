@@ -41,7 +41,7 @@ extension HTTPCache {
             }
             return CachedHTTPResponse(response: response, body: data, outcome: .network)
         }
-        guard request.method == .get || request.method == .head, request.headerFields[.range] == nil else {
+        guard request.method == .get || request.method == .head else {
             return try await passThrough(request, body: body, send: send)
         }
         let directives = RequestDirectives(request.headerFields)

@@ -79,14 +79,16 @@ extension HTTPCache {
     static let maximumVariants = 16
 
     /// `stored` as an answer to `request`: a `304` when the request's own conditions
-    /// match, no body for `HEAD`, and a current `Age`.
+    /// match, no body for `HEAD`, the requested bytes (`206`) for a `Range` request, and a
+    /// current `Age`.
     func serve(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> CachedHTTPResponse {
         let age = stored.currentAge(now: now)
         if Validation.clientConditionMatches(request, stored: stored) {
             return CachedHTTPResponse(response: Validation.notModifiedResponse(from: stored, age: age), body: Data(), outcome: outcome)
         }
-        let body = request.method == .head ? Data() : stored.body
-        return CachedHTTPResponse(response: stored.response(age: age), body: body, outcome: outcome)
+        if request.method == .head { return CachedHTTPResponse(response: stored.response(age: age), body: Data(), outcome: outcome) }
+        let (response, body) = ByteRange.response(ByteRange.answer(request, stored: stored), from: stored, age: age)
+        return CachedHTTPResponse(response: response, body: body, outcome: outcome)
     }
 
     /// The `504` a cache answers when it may not contact the origin and holds nothing usable.

@@ -17,7 +17,9 @@ import StashCore
 /// ``HTTPCacheMode/shared`` mode: storage rules, freshness (explicit and heuristic), age,
 /// `Vary`, request and response directives, validation with `304`, invalidation by unsafe
 /// methods, `HEAD` from stored `GET`, `stale-while-revalidate` and `stale-if-error`.
-/// Partial responses (`206`) are never stored and `Range` requests go to the origin.
+/// A `Range` request (one byte range, suffix ranges, `If-Range`) is answered with `206` from
+/// a stored complete response; partial responses (`206`) from the origin are passed on and
+/// never stored.
 ///
 /// - Durability: with a `directory`, responses are kept in a StashCache `HybridCache`
 ///   (decoded in memory, encoded in a `DiskCache` on disk), which never leaves a torn entry;
