@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Stash
 import StashHTTPAsyncClient
 import StashHTTPServer
