@@ -42,9 +42,18 @@ extension HTTPCache {
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
     func lookup(_ request: HTTPRequest, key: PrimaryCacheKey) -> StoredResponse? {
-        variants(for: key)
-            .filter { Vary.matches($0, request: request.headerFields) }
-            .max { ($0.date ?? $0.responseTime, $0.responseTime) < ($1.date ?? $1.responseTime, $1.responseTime) }
+        var selector = Vary.Selector(request.headerFields)
+        var best: StoredResponse?
+        for variant in variants(for: key) where selector.matches(variant) {
+            guard let current = best else {
+                best = variant
+                continue
+            }
+            if (current.date ?? current.responseTime, current.responseTime) < (variant.date ?? variant.responseTime, variant.responseTime) {
+                best = variant
+            }
+        }
+        return best
     }
 
     /// Stores `response` if allowed, replacing the variant with the same secondary key.
