@@ -16,7 +16,8 @@ import StashCore
 /// The cache implements RFC 9111 and RFC 5861 in ``HTTPCacheMode/private`` or
 /// ``HTTPCacheMode/shared`` mode: storage rules, freshness (explicit and heuristic), age,
 /// `Vary`, request and response directives, validation with `304`, invalidation by unsafe
-/// methods, `HEAD` from stored `GET`, `stale-while-revalidate` and `stale-if-error`.
+/// methods, `HEAD` from stored `GET` (and `HEAD` responses freshening it), `POST` responses
+/// that name their URI in `Content-Location`, `stale-while-revalidate` and `stale-if-error`.
 /// A `Range` request (one byte range, suffix ranges, `If-Range`) is answered with `206` from
 /// a stored complete response; partial responses (`206`) from the origin are passed on and
 /// never stored.
