@@ -33,15 +33,17 @@ extension HTTPCache {
         to request: HTTPRequest, body: Data = Data(), policy: RequestCachePolicy = .useProtocolCachePolicy,
         revalidatesInBackground: Bool = true, send: @escaping HTTPSend
     ) async throws -> CachedHTTPResponse {
-        guard let key = CacheKey(request) else { return try await passThrough(request, body: body, send: send) }
+        guard let key = PrimaryCacheKey(request) else { return try await passThrough(request, body: body, send: send) }
         if !Invalidation.safeMethods.contains(request.method) {
+            let requestTime = clock.now
             let (response, data) = try await send(request, body)
             for target in Invalidation.keys(request: request, response: response, key: key) {
-                storage.setVariants([], for: target.description)
+                setVariants([], for: target)
             }
+            storeIfRepresentation(response, body: data, post: request, key: key, requestTime: requestTime, responseTime: clock.now)
             return CachedHTTPResponse(response: response, body: data, outcome: .network)
         }
-        guard request.method == .get || request.method == .head, request.headerFields[.range] == nil else {
+        guard request.method == .get || request.method == .head else {
             return try await passThrough(request, body: body, send: send)
         }
         let directives = RequestDirectives(request.headerFields)
@@ -79,7 +81,7 @@ extension HTTPCache {
     struct Trip: Sendable {
         var request: HTTPRequest
         var body: Data
-        var key: CacheKey
+        var key: PrimaryCacheKey
         var directives: RequestDirectives
         var policy: RequestCachePolicy
         var send: HTTPSend
@@ -161,6 +163,8 @@ extension HTTPCache {
         record { $0.misses += 1 }
         if request.method == .get {
             _ = store(response, body: data, for: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
+        } else if request.method == .head {
+            update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
         }
         return CachedHTTPResponse(response: response, body: data, outcome: .network)
     }

@@ -18,7 +18,7 @@ extension HTTPCache {
         _ response: HTTPResponse, body: Data, for request: HTTPRequest,
         requestTime: Date? = nil, responseTime: Date? = nil
     ) -> Bool {
-        guard let key = CacheKey(request) else { return false }
+        guard let key = PrimaryCacheKey(request) else { return false }
         let now = clock.now
         return store(response, body: body, for: request, key: key, requestTime: requestTime ?? now, responseTime: responseTime ?? now) != nil
     }
@@ -30,7 +30,7 @@ extension HTTPCache {
     /// if let hit = cache.cachedResponse(for: request) { show(hit.body) }
     /// ```
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
-        guard let key = CacheKey(request), let stored = lookup(request, key: key) else { return nil }
+        guard let key = PrimaryCacheKey(request), let stored = lookup(request, key: key) else { return nil }
         let now = clock.now
         switch Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now) {
         case .fresh, .staleAllowed, .staleWhileRevalidate:
@@ -41,15 +41,24 @@ extension HTTPCache {
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
-    func lookup(_ request: HTTPRequest, key: CacheKey) -> StoredResponse? {
-        storage.variants(for: key.description)
-            .filter { Vary.matches($0, request: request.headerFields) }
-            .max { ($0.date ?? $0.responseTime, $0.responseTime) < ($1.date ?? $1.responseTime, $1.responseTime) }
+    func lookup(_ request: HTTPRequest, key: PrimaryCacheKey) -> StoredResponse? {
+        var selector = Vary.Selector(request.headerFields)
+        var best: StoredResponse?
+        for variant in variants(for: key) where selector.matches(variant) {
+            guard let current = best else {
+                best = variant
+                continue
+            }
+            if (current.date ?? current.responseTime, current.responseTime) < (variant.date ?? variant.responseTime, variant.responseTime) {
+                best = variant
+            }
+        }
+        return best
     }
 
     /// Stores `response` if allowed, replacing the variant with the same secondary key.
     func store(
-        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: CacheKey,
+        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey,
         requestTime: Date, responseTime: Date
     ) -> StoredResponse? {
         guard StorageRules.canStore(request: request, response: response, mode: mode),
@@ -68,25 +77,27 @@ extension HTTPCache {
     }
 
     /// Puts `stored` in place of the variant with the same selecting fields.
-    func replace(_ stored: StoredResponse, key: CacheKey) {
-        var variants = storage.variants(for: key.description).filter { $0.selectingFields != stored.selectingFields }
+    func replace(_ stored: StoredResponse, key: PrimaryCacheKey) {
+        var variants = variants(for: key).filter { $0.selectingFields != stored.selectingFields }
         variants.append(stored)
         if variants.count > Self.maximumVariants { variants.removeFirst(variants.count - Self.maximumVariants) }
-        storage.setVariants(variants, for: key.description)
+        setVariants(variants, for: key)
     }
 
     /// How many variants of one URL are kept; the oldest go first.
     static let maximumVariants = 16
 
     /// `stored` as an answer to `request`: a `304` when the request's own conditions
-    /// match, no body for `HEAD`, and a current `Age`.
+    /// match, no body for `HEAD`, the requested bytes (`206`) for a `Range` request, and a
+    /// current `Age`.
     func serve(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> CachedHTTPResponse {
         let age = stored.currentAge(now: now)
         if Validation.clientConditionMatches(request, stored: stored) {
             return CachedHTTPResponse(response: Validation.notModifiedResponse(from: stored, age: age), body: Data(), outcome: outcome)
         }
-        let body = request.method == .head ? Data() : stored.body
-        return CachedHTTPResponse(response: stored.response(age: age), body: body, outcome: outcome)
+        if request.method == .head { return CachedHTTPResponse(response: stored.response(age: age), body: Data(), outcome: outcome) }
+        let (response, body) = ByteRange.response(ByteRange.answer(request, stored: stored), from: stored, age: age)
+        return CachedHTTPResponse(response: response, body: body, outcome: outcome)
     }
 
     /// The `504` a cache answers when it may not contact the origin and holds nothing usable.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StashCache
 import StashCore
 
 /// An RFC 9111 HTTP cache with URLCache's two numbers: a memory capacity and a disk capacity.
@@ -15,8 +16,11 @@ import StashCore
 /// The cache implements RFC 9111 and RFC 5861 in ``HTTPCacheMode/private`` or
 /// ``HTTPCacheMode/shared`` mode: storage rules, freshness (explicit and heuristic), age,
 /// `Vary`, request and response directives, validation with `304`, invalidation by unsafe
-/// methods, `HEAD` from stored `GET`, `stale-while-revalidate` and `stale-if-error`.
-/// Partial responses (`206`) are never stored and `Range` requests go to the origin.
+/// methods, `HEAD` from stored `GET` (and `HEAD` responses freshening it), `POST` responses
+/// that name their URI in `Content-Location`, `stale-while-revalidate` and `stale-if-error`.
+/// A `Range` request (one byte range, suffix ranges, `If-Range`) is answered with `206` from
+/// a stored complete response; partial responses (`206`) from the origin are passed on and
+/// never stored.
 ///
 /// - Durability: with a `directory`, responses are kept in a StashCache `HybridCache`
 ///   (decoded in memory, encoded in a `DiskCache` on disk), which never leaves a torn entry;
@@ -37,7 +41,11 @@ public final class HTTPCache: Sendable {
     public let collapsesRequests: Bool
 
     let clock: any StashClock
-    let storage: any ResponseStorage
+    /// The decoded variants of each URL, by ``PrimaryCacheKey/storageKey``; with a
+    /// `directory`, the memory side of `hybrid`.
+    let memory: MemoryCache<String, [StoredResponse]>
+    /// Memory in front of a DiskCache holding the encoded variants, when there is a `directory`.
+    let hybrid: HybridCache<[StoredResponse]>?
     let counters = LockedValue(HTTPCacheStatistics())
     let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
 
@@ -70,10 +78,18 @@ public final class HTTPCache: Sendable {
         self.diskCapacity = directory == nil ? 0 : max(0, diskCapacity)
         self.collapsesRequests = collapsesRequests
         self.clock = clock
+        memory = MemoryCache(configuration: .init(
+            costLimit: max(0, memoryCapacity),
+            cost: { key, variants in variants.reduce(key.utf8.count) { $0 + $1.cost } }
+        ))
         if let directory {
-            storage = try HybridResponseStorage(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory)
+            var configuration = DiskCache.Configuration()
+            configuration.limits = DiskCache.Limits(maxBytes: max(0, diskCapacity))
+            configuration.flushDelay = Self.flushDelay
+            let disk = try DiskCache(directory: directory, configuration: configuration)
+            hybrid = HybridCache(memory: memory, disk: disk, codec: StoredResponseCoding())
         } else {
-            storage = MemoryResponseStorage(capacity: memoryCapacity)
+            hybrid = nil
         }
     }
 
@@ -94,17 +110,20 @@ public final class HTTPCache: Sendable {
     public var statistics: HTTPCacheStatistics { counters.withLock { $0 } }
 
     /// Bytes held in memory now.
-    public var currentMemoryUsage: Int { storage.memoryUsage }
+    public var currentMemoryUsage: Int { memory.totalCost }
 
     /// Bytes held on disk now.
-    public var currentDiskUsage: Int { storage.diskUsage }
+    public var currentDiskUsage: Int { hybrid.map { (try? $0.disk.statistics().totalSize) ?? 0 } ?? 0 }
 
     /// Forgets every stored response, in memory and on disk.
     ///
     /// ```swift
     /// await cache.removeAllResponses()
     /// ```
-    public func removeAllResponses() async { await storage.removeAll() }
+    public func removeAllResponses() async {
+        memory.removeAll()
+        try? await hybrid?.removeAll()
+    }
 
     /// Writes stored responses still staged in memory to disk now.
     ///
@@ -113,7 +132,7 @@ public final class HTTPCache: Sendable {
     /// ```
     ///
     /// - throws: ``StashCore/StashError`` when the disk cannot be written.
-    public func flush() async throws { try await storage.flush() }
+    public func flush() async throws { try await hybrid?.disk.flush() }
 
     /// Flushes and releases the cache folder, so that another `HTTPCache` (in this process
     /// or another) may open it. Later stores are dropped; lookups miss.
@@ -122,13 +141,16 @@ public final class HTTPCache: Sendable {
     /// cache.close()
     /// let reopened = try HTTPCache(directory: folder)
     /// ```
-    public func close() { storage.close() }
+    public func close() { hybrid?.disk.close() }
 
     /// Forgets the responses stored for `request`'s URL (every variant).
     public func removeResponses(for request: HTTPRequest) {
-        guard let key = CacheKey(request) else { return }
-        storage.setVariants([], for: key.description)
+        guard let key = PrimaryCacheKey(request) else { return }
+        setVariants([], for: key)
     }
+
+    /// How long stores stay staged in memory before the DiskCache writes them out.
+    static let flushDelay: TimeInterval = 0.05
 
     func record(_ update: (inout HTTPCacheStatistics) -> Void) { counters.withLock { update(&$0) } }
 }

@@ -49,26 +49,18 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, Data) {
+        let outgoing = Self.clientRequest(request, body: body)
+        let response: HTTPClientResponse
         do {
-            return try await exchange(request, body: body)
+            response = try await client.execute(outgoing, timeout: timeout)
         } catch is HTTPParserError where Self.idempotentMethods.contains(request.method) {
             // A pooled connection can carry leftovers of an earlier, mis-framed response (an
             // origin that sent more bytes than its Content-Length); the parser then fails on
-            // this one. The broken connection is discarded, and RFC 9110 §9.2.2 lets an
-            // idempotent request be sent again, once, on another.
-            return try await exchange(request, body: body)
+            // this response's head. The broken connection is discarded, and RFC 9110 §9.2.2
+            // lets an idempotent request be sent again, once, on another. A response whose
+            // head arrived and whose body was cut short is not retried: the origin answered.
+            response = try await client.execute(outgoing, timeout: timeout)
         }
-    }
-
-    private func exchange(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, Data) {
-        let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
-        var outgoing = HTTPClientRequest(url: url)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headerFields where !Self.managedByClient.contains(field.name.canonicalName) {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if !body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(outgoing, timeout: timeout)
         var fields = HTTPFields()
         for (name, value) in response.headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
@@ -77,6 +69,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let buffer = try await response.body.collect(upTo: maximumBodySize)
         let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
         return (HTTPResponse(status: status, headerFields: fields), Data(buffer.readableBytesView))
+    }
+
+    private static func clientRequest(_ request: HTTPRequest, body: Data) -> HTTPClientRequest {
+        let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields where !managedByClient.contains(field.name.canonicalName) {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if !body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        return outgoing
     }
 
     /// Methods that may be retried automatically (RFC 9110 §9.2.2).

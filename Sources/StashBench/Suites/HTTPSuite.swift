@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Stash
 import StashHTTPAsyncClient
 import StashHTTPServer
@@ -10,7 +11,8 @@ import FoundationNetworking
 #endif
 
 /// `stash-bench http`: the library API against Foundation's URLCache on the same 1 KB
-/// responses in the same order, then requests per second through the caching proxy.
+/// responses in the same order, then cache hits through the caching proxy against nginx's
+/// `proxy_cache` in front of the same origin (when nginx is installed).
 enum HTTPSuite {
     static let suite = "http"
 
@@ -26,44 +28,59 @@ enum HTTPSuite {
         let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, directory: scratch.appendingPathComponent("stash"))
         let urlCache = URLCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, diskPath: scratch.appendingPathComponent("urlcache").path)
         let fields: HTTPFields = [.cacheControl: "max-age=3600", .contentType: "text/plain", .eTag: "\"v1\""]
-        let request = { (index: Int) in HTTPRequest(method: .get, scheme: "https", authority: "bench.test", path: "/item/\(index)?page=1") }
-        let urlRequest = { (index: Int) in URLRequest(url: URL(string: "https://bench.test/item/\(index)?page=1")!) }
-        let urlResponse = { (index: Int) in
+        let requests = (0..<(2 * count)).map { HTTPRequest(method: .get, scheme: "https", authority: "bench.test", path: "/item/\($0)?page=1") }
+        let urlRequests = (0..<(count + peerCount)).map { URLRequest(url: URL(string: "https://bench.test/item/\($0)?page=1")!) }
+        let urlResponses = (0..<peerCount).map { index in
             CachedURLResponse(
-                response: HTTPURLResponse(url: URL(string: "https://bench.test/item/\(index)?page=1")!, statusCode: 200, httpVersion: "HTTP/1.1",
+                response: HTTPURLResponse(url: urlRequests[index].url!, statusCode: 200, httpVersion: "HTTP/1.1",
                                           headerFields: ["Cache-Control": "max-age=3600", "Content-Type": "text/plain", "ETag": "\"v1\""])!,
                 data: body
             )
         }
+        let response = HTTPResponse(status: .ok, headerFields: fields)
 
-        context.measure(suite: suite, case: "store", impl: "stash", ops: count) {
-            for index in 0..<count { cache.storeResponse(HTTPResponse(status: .ok, headerFields: fields), body: body, for: request(index)) }
-        }
-        context.measure(suite: suite, case: "store", impl: "URLCache", ops: peerCount) {
-            for index in 0..<peerCount { urlCache.storeCachedResponse(urlResponse(index), for: urlRequest(index)) }
-        }
+        try context.compare(suite: suite, case: "store", [
+            Contender("stash") {
+                for index in 0..<count { cache.storeResponse(response, body: body, for: requests[index]) }
+                return count
+            },
+            Contender("URLCache") {
+                for index in 0..<peerCount { urlCache.storeCachedResponse(urlResponses[index], for: urlRequests[index]) }
+                return peerCount
+            },
+        ])
         var found = 0
-        context.measure(suite: suite, case: "lookup-hit", impl: "stash", ops: count) {
-            for index in 0..<count where cache.cachedResponse(for: request(index)) != nil { found += 1 }
-        }
-        context.measure(suite: suite, case: "lookup-hit", impl: "URLCache", ops: peerCount) {
-            for index in 0..<peerCount where urlCache.cachedResponse(for: urlRequest(index)) != nil { found += 1 }
-        }
-        context.measure(suite: suite, case: "lookup-miss", impl: "stash", ops: count) {
-            for index in count..<(2 * count) where cache.cachedResponse(for: request(index)) != nil { found += 1 }
-        }
-        context.measure(suite: suite, case: "lookup-miss", impl: "URLCache", ops: peerCount) {
-            for index in count..<(count + peerCount) where urlCache.cachedResponse(for: urlRequest(index)) != nil { found += 1 }
-        }
+        try context.compare(suite: suite, case: "lookup-hit", [
+            Contender("stash") {
+                for index in 0..<count where cache.cachedResponse(for: requests[index]) != nil { found += 1 }
+                return count
+            },
+            Contender("URLCache") {
+                for index in 0..<peerCount where urlCache.cachedResponse(for: urlRequests[index]) != nil { found += 1 }
+                return peerCount
+            },
+        ])
+        try context.compare(suite: suite, case: "lookup-miss", [
+            Contender("stash") {
+                for index in count..<(2 * count) where cache.cachedResponse(for: requests[index]) != nil { found += 1 }
+                return count
+            },
+            Contender("URLCache") {
+                for index in count..<(count + peerCount) where urlCache.cachedResponse(for: urlRequests[index]) != nil { found += 1 }
+                return peerCount
+            },
+        ])
+        context.reporter.note("lookups found \(found) responses (lookup-hit finds every one, lookup-miss none)")
         try varyCase(context, count: count, peerCount: peerCount, body: body, scratch: scratch)
-        context.reporter.note("found \(found) of \(2 * (count + peerCount)) lookups (hits expected for half)")
-        try await proxyHit(context)
+        cache.close()
+        try await proxyHit(context, scratch: scratch)
     }
 
     /// Three language variants per URL; lookups ask for the middle one. URLCache ignores
     /// `Vary`, so it returns whichever variant was stored last.
     private static func varyCase(_ context: BenchContext, count: Int, peerCount: Int, body: Data, scratch: URL) throws {
         let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, directory: scratch.appendingPathComponent("stash-vary"))
+        defer { cache.close() }
         let urlCache = URLCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, diskPath: scratch.appendingPathComponent("urlcache-vary").path)
         let languages = ["en", "de", "fr"]
         let urls = max(1, count / languages.count)
@@ -88,58 +105,93 @@ enum HTTPSuite {
                 urlCache.storeCachedResponse(CachedURLResponse(response: response, data: body), for: urlRequest(index, language))
             }
         }
+        let lookups = (0..<urls).map { request($0, "de") }
+        let peerLookups = (0..<peerURLs).map { urlRequest($0, "de") }
         var found = 0
-        context.measure(suite: suite, case: "lookup-vary", impl: "stash", ops: urls) {
-            for index in 0..<urls where cache.cachedResponse(for: request(index, "de")) != nil { found += 1 }
-        }
-        context.measure(suite: suite, case: "lookup-vary", impl: "URLCache", ops: peerURLs) {
-            for index in 0..<peerURLs where urlCache.cachedResponse(for: urlRequest(index, "de")) != nil { found += 1 }
-        }
+        try context.compare(suite: suite, case: "lookup-vary", [
+            Contender("stash") {
+                for lookup in lookups where cache.cachedResponse(for: lookup) != nil { found += 1 }
+                return urls
+            },
+            Contender("URLCache") {
+                for lookup in peerLookups where urlCache.cachedResponse(for: lookup) != nil { found += 1 }
+                return peerURLs
+            },
+        ])
     }
 
-    /// A Hummingbird origin, the caching proxy in front of it, and an AsyncHTTPClient
-    /// client keeping `concurrency` requests in flight over 100 primed URLs.
-    private static func proxyHit(_ context: BenchContext) async throws {
-        let requests = context.scaled(20_000)
-        let concurrency = 32
+    /// Cache hits through `stash`'s caching proxy and through nginx's `proxy_cache`, both in
+    /// front of one Hummingbird origin, loaded alternately by the same client (wrk when
+    /// installed). Cases `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`.
+    private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
         let router = Router()
-        router.get("/item/{id}") { _, _ -> Response in
-            var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(repeating: 0x61, count: 1024)))
-            response.headers[.cacheControl] = "max-age=3600"
-            return response
+        for (name, size) in [("1k", 1024), ("100k", 100 * 1024)] {
+            let payload = ByteBuffer(repeating: 0x61, count: size)
+            router.get("/\(name)/{id}") { _, _ -> Response in
+                var response = Response(status: .ok, body: ResponseBody(byteBuffer: payload))
+                response.headers[.cacheControl] = "max-age=3600"
+                return response
+            }
         }
         let originReady = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "bench-origin")
+        logger.logLevel = .warning
         let origin = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                 onServerRunning: { originReady.continuation.yield($0.localAddress?.port ?? 0) })
-        let originTask = Task { try await origin.run() }
+                                 onServerRunning: { originReady.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let originTask = Task { try await GracefulShutdown.run(origin, logger: logger) }
         var originPorts = originReady.stream.makeAsyncIterator()
         let originPort = await originPorts.next() ?? 0
 
         let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 0, mode: .shared)
         let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
         let proxyReady = AsyncStream<Int>.makeStream()
-        let proxyTask = Task { try await proxy.run(port: 0) { proxyReady.continuation.yield($0) } }
+        let proxyTask = Task { try await proxy.run(port: 0, logger: logger) { proxyReady.continuation.yield($0) } }
         var proxyPorts = proxyReady.stream.makeAsyncIterator()
         let proxyPort = await proxyPorts.next() ?? 0
 
-        let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
-        let request: @Sendable (Int) -> HTTPRequest = { index in
-            HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(proxyPort)", path: "/item/\(index % 100)")
+        var nginx: NginxPeer?
+        if let executable = NginxPeer.executable {
+            let folder = scratch.appendingPathComponent("nginx", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            nginx = try NginxPeer(executable: executable, origin: "127.0.0.1:\(originPort)", folder: folder)
+        } else {
+            context.reporter.note("proxy-hit: nginx peer skipped (nginx is not installed)")
         }
-        for index in 0..<100 { _ = try await transport.send(request(index), body: Data()) }
-        try await context.measureAsync(suite: suite, case: "proxy-hit", impl: "stash", ops: requests, extra: ["concurrency": "\(concurrency)"]) {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<requests {
-                    if index >= concurrency { try await group.next() }
-                    group.addTask { _ = try await transport.send(request(index), body: Data()) }
-                }
-                try await group.waitForAll()
+        defer { nginx?.stop() }
+
+        let load = LoadGenerator()
+        let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
+        let seconds = context.scale < 1 ? 1 : 2
+        for (name, path, connections) in [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)] {
+            var peers = [("stash", proxyPort)]
+            if let nginx { peers.append(("nginx", nginx.port)) }
+            var p99: [String: [Double]] = [:]
+            var errors: [String: Int] = [:]
+            var contenders: [AsyncContender] = []
+            for (impl, port) in peers {
+                let url = "http://127.0.0.1:\(port)\(path)"
+                // Primes the cache: the first answer is a miss, then hits.
+                for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
+                contenders.append(AsyncContender(impl) {
+                    let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
+                    if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
+                    errors[impl, default: 0] += run.errors
+                    return run.requests
+                })
+            }
+            try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
+            for (impl, _) in peers {
+                let values = (p99[impl] ?? []).sorted()
+                let median = values.isEmpty ? "n/a" : String(format: "%.1f ms", values[values.count / 2])
+                context.reporter.note("\(name) \(impl): p99 \(median) (median of \(values.count) runs), \(errors[impl] ?? 0) errors")
             }
         }
         context.reporter.note("proxy-hit: \(cache.statistics)")
         try await transport.shutdown()
-        try await proxy.shutdown()
         proxyTask.cancel()
+        _ = try? await proxyTask.value
+        try await proxy.shutdown()
         originTask.cancel()
+        _ = try? await originTask.value
     }
 }

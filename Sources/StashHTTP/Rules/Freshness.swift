@@ -43,11 +43,7 @@ extension StoredResponse {
     /// The `Age` field (RFC 9111 §5.1): a list or several lines count by their first member
     /// alone; a first member that is not a non-negative integer (a float, a negative number)
     /// is ignored and counts as zero.
-    var ageValue: TimeInterval {
-        guard let first = FieldList.members(headerFields[values: .age]).first,
-              let seconds = CacheControl.deltaSeconds(first) else { return 0 }
-        return TimeInterval(seconds)
-    }
+    var ageValue: TimeInterval { parsed.ageValue }
 
     /// The corrected initial age plus the time spent in this cache.
     func currentAge(now: Date) -> TimeInterval {

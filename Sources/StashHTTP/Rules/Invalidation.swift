@@ -7,7 +7,7 @@ enum Invalidation {
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
     /// The cache keys to drop after `request` got `response`; empty when nothing is.
-    static func keys(request: HTTPRequest, response: HTTPResponse, key: CacheKey) -> [CacheKey] {
+    static func keys(request: HTTPRequest, response: HTTPResponse, key: PrimaryCacheKey) -> [PrimaryCacheKey] {
         guard !safeMethods.contains(request.method), (200..<400).contains(response.status.code) else { return [] }
         var keys = [key]
         for name in [HTTPField.Name.location, .contentLocation] {

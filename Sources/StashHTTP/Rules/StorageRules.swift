@@ -2,11 +2,6 @@ import HTTPTypes
 
 /// Whether a response may be stored (RFC 9111 §3) and which of its fields may not.
 enum StorageRules {
-    /// Fields that belong to one connection (RFC 9110 §7.6.1) and are never stored.
-    static let hopByHopFields: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer",
-    ]
-
     /// The final status codes RFC 9110 defines, whose caching requirements this cache follows.
     static let understoodStatuses: Set<Int> = Set(200...205)
         .union([300, 301, 302, 303, 307, 308])
@@ -54,9 +49,8 @@ enum StorageRules {
 
     /// The lowercased names `storableFields` drops.
     static func excludedNames(_ fields: HTTPFields, mode: HTTPCacheMode) -> Set<String> {
-        var excluded = hopByHopFields
+        var excluded = HopByHop.names(in: fields)
         excluded.insert("content-length")
-        for name in FieldList.members(fields[values: .connection]) { excluded.insert(name.lowercased()) }
         let directives = CacheControl.governing(fields, mode: mode)
         excluded.formUnion(directives.listedFieldNames("no-cache"))
         if mode == .shared { excluded.formUnion(directives.listedFieldNames("private")) }

@@ -66,8 +66,8 @@ enum Validation {
             return tags.contains { $0.weakMatches(storedTag) }
         }
         guard let since = request.headerFields[.ifModifiedSince].flatMap(HTTPDate.parse) else { return false }
-        guard let modified = stored.lastModified ?? stored.date else { return false }
-        return modified <= since
+        // RFC 9111 §4.3.2: Last-Modified, else Date, else when the response was received.
+        return (stored.lastModified ?? stored.date ?? stored.responseTime) <= since
     }
 
     /// The fields of a `304` generated from `stored` (RFC 9110 §15.4.5).

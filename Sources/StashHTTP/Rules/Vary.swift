@@ -19,17 +19,53 @@ enum Vary {
 
     /// Whether `request` carries the same selecting fields as `stored`.
     static func matches(_ stored: StoredResponse, request: HTTPFields) -> Bool {
-        stored.selectingFields.allSatisfy { name, value in Self.value(of: name, in: request) == value }
+        var selector = Selector(request)
+        return selector.matches(stored)
+    }
+
+    /// One request's fields matched against several variants: each field is normalised once.
+    struct Selector {
+        let request: HTTPFields
+        private var values: [(name: String, value: String?)] = []
+
+        init(_ request: HTTPFields) { self.request = request }
+
+        mutating func matches(_ stored: StoredResponse) -> Bool {
+            stored.selectingFields.allSatisfy { name, value in self.value(of: name) == value }
+        }
+
+        private mutating func value(of name: String) -> String? {
+            if let known = values.first(where: { $0.name == name }) { return known.value }
+            let value = Vary.value(of: name, in: request)
+            values.append((name, value))
+            return value
+        }
     }
 
     private static func value(of name: String, in fields: HTTPFields) -> String? {
         guard let fieldName = HTTPField.Name(name) else { return nil }
         let lines = fields[values: fieldName]
-        guard unorderedCaseInsensitiveFields.contains(name), !lines.isEmpty else { return FieldList.normalized(lines) }
+        guard !lines.isEmpty else { return nil }
+        let unordered = unorderedCaseInsensitiveFields.contains(name)
+        if lines.count == 1, isPlainMember(lines[0], lowercaseOnly: unordered) { return lines[0] }
+        guard unordered else { return FieldList.normalized(lines) }
         return FieldList.members(lines)
             .map { $0.lowercased().filter { $0 != " " && $0 != "\t" } }
             .sorted()
             .joined(separator: ",")
+    }
+
+    /// Whether `line` is one list member that normalisation leaves as it is: no comma, no
+    /// whitespace at either end (none at all, and no uppercase ASCII, when `lowercaseOnly`).
+    private static func isPlainMember(_ line: String, lowercaseOnly: Bool) -> Bool {
+        let utf8 = line.utf8
+        guard let first = utf8.first, let last = utf8.last,
+              first != 0x20, first != 0x09, last != 0x20, last != 0x09 else { return false }
+        for byte in utf8 {
+            if byte == UInt8(ascii: ",") || byte >= 0x80 { return false }
+            if lowercaseOnly, byte == 0x20 || byte == 0x09 || (byte >= 0x41 && byte <= 0x5A) { return false }
+        }
+        return true
     }
 
     /// Fields whose members are case-insensitive and weighted by `q` rather than by position

@@ -4,10 +4,15 @@ import HTTPTypes
 /// One response as the cache keeps it: what the origin sent (minus the fields a cache must
 /// not store), the request fields its `Vary` selects, and when it was requested and received
 /// (the two times the age calculation of RFC 9111 §4.2.3 needs).
+///
+/// The fields every lookup reads (`Date`, `Cache-Control` as each mode sees it, `Age`,
+/// validators) are parsed once, when the fields are set, not on every hit.
 struct StoredResponse: Sendable, Equatable {
     var status: Int
     var reasonPhrase: String
-    var headerFields: HTTPFields
+    var headerFields: HTTPFields {
+        didSet { parsed = ParsedFields(headerFields) }
+    }
     var body: Data
     /// When the request that produced this response was sent.
     var requestTime: Date
@@ -16,19 +21,61 @@ struct StoredResponse: Sendable, Equatable {
     /// The `Vary`-named request fields (lowercased names) and their normalised values, `nil`
     /// when the request did not carry the field.
     var selectingFields: [String: String?]
+    /// `headerFields`, parsed.
+    private(set) var parsed: ParsedFields
+
+    init(
+        status: Int, reasonPhrase: String, headerFields: HTTPFields, body: Data,
+        requestTime: Date, responseTime: Date, selectingFields: [String: String?]
+    ) {
+        self.status = status
+        self.reasonPhrase = reasonPhrase
+        self.headerFields = headerFields
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.selectingFields = selectingFields
+        parsed = ParsedFields(headerFields)
+    }
+
+    /// The fields of a stored response that freshness, age and validation read.
+    struct ParsedFields: Sendable, Equatable {
+        var date: Date?
+        var lastModified: Date?
+        var entityTag: EntityTag?
+        /// The first `Age` member as delta-seconds, 0 when absent or invalid.
+        var ageValue: TimeInterval
+        var privateCacheControl: CacheControl
+        var sharedCacheControl: CacheControl
+
+        init(_ fields: HTTPFields) {
+            date = fields[.date].flatMap(HTTPDate.parse)
+            lastModified = fields[.lastModified].flatMap(HTTPDate.parse)
+            entityTag = fields[.eTag].flatMap(EntityTag.init)
+            if let first = FieldList.members(fields[values: .age]).first, let seconds = CacheControl.deltaSeconds(first) {
+                ageValue = TimeInterval(seconds)
+            } else {
+                ageValue = 0
+            }
+            privateCacheControl = CacheControl.governing(fields, mode: .private)
+            sharedCacheControl = CacheControl.governing(fields, mode: .shared)
+        }
+    }
 
     /// The directives that govern a cache in `mode` (targeted fields included, see
     /// ``CacheControl/governing(_:mode:)``).
-    func cacheControl(mode: HTTPCacheMode) -> CacheControl { CacheControl.governing(headerFields, mode: mode) }
+    func cacheControl(mode: HTTPCacheMode) -> CacheControl {
+        mode == .shared ? parsed.sharedCacheControl : parsed.privateCacheControl
+    }
 
     /// The `Date` field, when present and valid.
-    var date: Date? { headerFields[.date].flatMap(HTTPDate.parse) }
+    var date: Date? { parsed.date }
 
     /// The `Last-Modified` field, when present and valid.
-    var lastModified: Date? { headerFields[.lastModified].flatMap(HTTPDate.parse) }
+    var lastModified: Date? { parsed.lastModified }
 
     /// The `ETag` field, when present and parseable.
-    var entityTag: EntityTag? { headerFields[.eTag].flatMap(EntityTag.init) }
+    var entityTag: EntityTag? { parsed.entityTag }
 
     /// Roughly how many bytes this response occupies, for memory limits.
     var cost: Int {

@@ -17,16 +17,23 @@ extension HTTPCachingProxy {
     /// `Application`, because an application stamps its own `Date` on every response and a
     /// cache must pass the origin's `Date` through unchanged.
     ///
+    /// Cancelling the task shuts the server down gracefully: it stops accepting, finishes
+    /// the requests in flight and closes idle connections, then `run` returns.
+    ///
     /// - parameters:
     ///   - host: The address to listen on.
     ///   - port: The port; 0 picks a free one, reported to `onRunning`.
+    ///   - logger: Where the server reports connection errors.
     ///   - onRunning: Called once with the bound port.
     /// - throws: When the address cannot be bound.
-    public func run(host: String = "127.0.0.1", port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public func run(
+        host: String = "127.0.0.1", port: Int, logger: Logger = Logger(label: "stash.http-proxy"),
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
         let server = try HTTPServerBuilder.http1().buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port)),
             eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: Logger(label: "stash.http-proxy"),
+            logger: logger,
             responder: { request, writer, _ in
                 var body = Data()
                 for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
@@ -35,6 +42,6 @@ extension HTTPCachingProxy {
             },
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }
         )
-        try await server.run()
+        try await GracefulShutdown.run(server, logger: logger)
     }
 }

@@ -17,7 +17,9 @@ import StashHTTPAsyncClient
 /// `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`, `Proxy-Connection`, `Proxy-Authorization`)
 /// are dropped both ways. Responses carry a `Cache-Status` field (RFC 9211). When the
 /// origin cannot be reached and no stale response may stand in, the answer is
-/// `502 Bad Gateway`. Thread-safe.
+/// `502 Bad Gateway` (`504 Gateway Timeout` when it timed out), whose `Cache-Status` detail
+/// names the cause. Request targets with dot segments (`/../`, `/%2e%2e/`) are refused with
+/// `400 Bad Request` and never forwarded. Thread-safe.
 public final class HTTPCachingProxy: Sendable {
     /// Where requests are forwarded: scheme, host, port and an optional path prefix.
     public let upstream: URL
@@ -47,6 +49,7 @@ public final class HTTPCachingProxy: Sendable {
     /// let (head, body) = await proxy.respond(to: request, body: Data())
     /// ```
     public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {
+        if RequestTarget.hasDotSegment(request.path ?? "/") { return Self.badRequest(method: request.method) }
         // The cache sees the URL the client used, so that `Location` / `Content-Location`
         // in client terms invalidate the right entries; the upstream sees its own.
         let upstreamOrigin = (scheme: upstream.scheme ?? "http", authority: Self.authority(of: upstream))
@@ -68,13 +71,18 @@ public final class HTTPCachingProxy: Sendable {
             }
             return (Self.clientResponse(answer, method: request.method), answer.body)
         } catch {
-            var fields = HTTPFields()
-            fields[.contentType] = "text/plain; charset=utf-8"
-            let message = Data("bad gateway: \(error)\n".utf8)
-            fields[.contentLength] = String(message.count)
-            fields[.cacheStatus] = "stash; fwd=miss; detail=\"upstream unreachable\""
-            return (HTTPResponse(status: .badGateway, headerFields: fields), request.method == .head ? Data() : message)
+            return UpstreamFailure(error).response(method: request.method)
         }
+    }
+
+    /// The `400` for a request target the proxy refuses to forward.
+    private static func badRequest(method: HTTPRequest.Method) -> (HTTPResponse, Data) {
+        let message = Data("bad request\n".utf8)
+        var fields = HTTPFields()
+        fields[.contentType] = "text/plain; charset=utf-8"
+        fields[.contentLength] = String(message.count)
+        fields[.cacheStatus] = "stash; detail=\"dot segment in the request target\""
+        return (HTTPResponse(status: .badRequest, headerFields: fields), method == .head ? Data() : message)
     }
 
     /// The method as the client spelled it. SwiftNIO's HTTP/1 parser reports `M-SEARCH` as

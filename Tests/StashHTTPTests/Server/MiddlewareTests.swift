@@ -31,7 +31,7 @@ struct MiddlewareTests {
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) }
         )
-        let server = Task { try await app.run() }
+        let server = Task { try await GracefulShutdown.run(app, logger: app.logger) }
         var iterator = ready.stream.makeAsyncIterator()
         let port = await iterator.next() ?? 0
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))

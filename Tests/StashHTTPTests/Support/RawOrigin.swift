@@ -11,6 +11,8 @@ final class RawOrigin: @unchecked Sendable {
     /// Written inside a reply: the origin waits 300 ms before sending the rest, so the rest
     /// arrives after the client considers the response complete.
     static let pause = "<pause>"
+    /// Ending a reply: the origin closes the connection once the reply is sent.
+    static let hangUp = "<hang-up>"
 
     let port: Int
     private let listener: Int32
@@ -73,11 +75,13 @@ final class RawOrigin: @unchecked Sendable {
                     lines.append(head.components(separatedBy: "\r\n")[0])
                     return lines.count - 1
                 }
-                for (position, part) in replies[min(index, replies.count - 1)].components(separatedBy: Self.pause).enumerated() {
+                let reply = replies[min(index, replies.count - 1)]
+                for (position, part) in reply.replacingOccurrences(of: Self.hangUp, with: "").components(separatedBy: Self.pause).enumerated() {
                     if position > 0 { usleep(300_000) }
                     let bytes = Array(part.utf8)
                     _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
+                if reply.hasSuffix(Self.hangUp) { return }
             }
             let count = recv(connection, &chunk, chunk.count, 0)
             guard count > 0 else { return }

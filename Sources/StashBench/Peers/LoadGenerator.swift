@@ -1,0 +1,90 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import StashHTTPAsyncClient
+
+/// Loads an HTTP server with `connections` requests in flight for a while: with `wrk` when
+/// it is installed (a separate process, so the client does not share the bench's threads),
+/// else with AsyncHTTPClient in this process.
+struct LoadGenerator {
+    /// What one run did.
+    struct Run {
+        var requests: Int
+        var errors: Int
+        /// The 99th percentile latency in milliseconds, when the client reports it.
+        var p99Milliseconds: Double?
+    }
+
+    let wrk: URL? = findExecutable("wrk")
+    var name: String { wrk == nil ? "AsyncHTTPClient" : "wrk" }
+
+    /// Sends requests to `url` for `seconds` over `connections` connections.
+    func run(url: String, connections: Int, seconds: Int, transport: AsyncHTTPClientTransport) async throws -> Run {
+        if let wrk { return try runWrk(wrk, url: url, connections: connections, seconds: seconds) }
+        return try await runBuiltIn(url: url, connections: connections, seconds: seconds, transport: transport)
+    }
+
+    private func runWrk(_ wrk: URL, url: String, connections: Int, seconds: Int) throws -> Run {
+        let process = Process()
+        process.executableURL = wrk
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", url]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Self.parseWrk(output)
+    }
+
+    /// Reads `N requests in`, `Non-2xx or 3xx responses: N`, `Socket errors: …` and the
+    /// `99%` latency line of wrk's output.
+    static func parseWrk(_ output: String) -> Run {
+        var run = Run(requests: 0, errors: 0, p99Milliseconds: nil)
+        for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let words = line.split(separator: " ")
+            if line.contains("requests in"), let first = words.first, let count = Int(first) { run.requests = count }
+            if line.hasPrefix("Non-2xx"), let last = words.last, let count = Int(last) { run.errors += count }
+            if line.hasPrefix("Socket errors:") {
+                for part in line.dropFirst("Socket errors:".count).split(separator: ",") {
+                    if let count = Int(part.split(separator: " ").last ?? "") { run.errors += count }
+                }
+            }
+            if line.hasPrefix("99%"), let value = words.last { run.p99Milliseconds = milliseconds(String(value)) }
+        }
+        return run
+    }
+
+    private static func milliseconds(_ text: String) -> Double? {
+        for (unit, factor) in [("us", 0.001), ("ms", 1.0), ("s", 1000.0)] where text.hasSuffix(unit) {
+            return Double(text.dropLast(unit.count)).map { $0 * factor }
+        }
+        return nil
+    }
+
+    private func runBuiltIn(url: String, connections: Int, seconds: Int, transport: AsyncHTTPClientTransport) async throws -> Run {
+        guard let parsed = URL(string: url), let host = parsed.host, let port = parsed.port else { throw BenchError("bad URL \(url)") }
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "\(host):\(port)", path: parsed.path)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
+        return try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for _ in 0..<connections {
+                group.addTask {
+                    var done = 0
+                    var errors = 0
+                    while DispatchTime.now().uptimeNanoseconds < deadline {
+                        let (response, _) = try await transport.send(request, body: Data())
+                        if response.status.code >= 400 { errors += 1 }
+                        done += 1
+                    }
+                    return (done, errors)
+                }
+            }
+            var run = Run(requests: 0, errors: 0, p99Milliseconds: nil)
+            for try await (done, errors) in group {
+                run.requests += done
+                run.errors += errors
+            }
+            return run
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// nginx with `proxy_cache` in front of an origin, as the peer of the caching proxy: the
+/// bench writes a throwaway configuration in a scratch folder, starts nginx on a free
+/// loopback port and stops it afterwards.
+final class NginxPeer {
+    let port: Int
+    private let process: Process
+
+    /// The nginx executable on `PATH` (or in `/usr/sbin`), or `nil` when absent.
+    static var executable: URL? { findExecutable("nginx", extraFolders: ["/usr/sbin", "/usr/local/sbin"]) }
+
+    /// Starts nginx caching `origin` (`host:port`), its files under `folder`.
+    init(executable: URL, origin: String, folder: URL) throws {
+        port = try freeLoopbackPort()
+        let cache = folder.appendingPathComponent("cache").path
+        let config = """
+        daemon off;
+        master_process on;
+        worker_processes auto;
+        pid \(folder.path)/nginx.pid;
+        error_log \(folder.path)/error.log error;
+        events { worker_connections 4096; }
+        http {
+            access_log off;
+            client_body_temp_path \(folder.path)/body;
+            proxy_temp_path \(folder.path)/proxy;
+            fastcgi_temp_path \(folder.path)/fastcgi;
+            uwsgi_temp_path \(folder.path)/uwsgi;
+            scgi_temp_path \(folder.path)/scgi;
+            proxy_cache_path \(cache) levels=1:2 keys_zone=bench:16m max_size=256m inactive=1h;
+            upstream origin { server \(origin); keepalive 32; }
+            server {
+                listen 127.0.0.1:\(port) backlog=4096;
+                keepalive_requests 1000000;
+                location / {
+                    proxy_pass http://origin;
+                    proxy_http_version 1.1;
+                    proxy_set_header Connection "";
+                    proxy_cache bench;
+                    add_header Cache-Status $upstream_cache_status;
+                }
+            }
+        }
+        """
+        let configURL = folder.appendingPathComponent("nginx.conf")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = executable
+        process.arguments = ["-c", configURL.path, "-p", folder.path, "-e", "\(folder.path)/error.log"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard waitUntilListening(port: port, seconds: 5) else {
+            stop()
+            throw BenchError("nginx did not start listening on 127.0.0.1:\(port)")
+        }
+    }
+
+    /// Stops nginx (SIGQUIT: graceful) and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGQUIT)
+        process.waitUntilExit()
+    }
+}
+
+/// A failure of the bench's own setup.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// An executable named `name` on `PATH` or in `extraFolders`.
+func findExecutable(_ name: String, extraFolders: [String] = []) -> URL? {
+    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + extraFolders
+    for folder in folders {
+        let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+}
+
+/// A loopback port free right now (bound to 0, read back, released).
+func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw BenchError("socket() failed") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let size = length
+    let ok = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard ok else { throw BenchError("cannot bind a loopback port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Whether something accepts connections on 127.0.0.1:`port` within `seconds`.
+func waitUntilListening(port: Int, seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        close(fd)
+        if connected { return true }
+        usleep(20_000)
+    }
+    return false
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTypes
+import StashCore
+
+/// Entry points for fuzzing the parsers of untrusted bytes in StashHTTP: each takes any bytes,
+/// parses them the way the cache does, touches every result, and returns how many items it
+/// found. None traps on any input (a libFuzzer target calls them with whatever it mutates).
+///
+/// ```swift
+/// @_cdecl("LLVMFuzzerTestOneInput")
+/// func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+///     _ = HTTPFuzzing.cacheControl(UnsafeRawBufferPointer(start: data, count: count))
+///     return 0
+/// }
+/// ```
+package enum HTTPFuzzing {
+    /// Decodes `bytes` as a stored response record (the disk format of ``HTTPCache``); when
+    /// they decode, encodes the result again and checks that it decodes the same.
+    ///
+    /// - returns: The number of variants, or -1 when the bytes are not a record.
+    @discardableResult
+    package static func storedResponse(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var reader = BinaryReader(bytes)
+        guard let (key, variants) = try? StoredResponseCoding.decode(&reader) else { return -1 }
+        let again = try? StoredResponseCoding.decode(StoredResponseCoding.encode(key: key, variants: variants))
+        guard let again, again.key == key, again.variants == variants else { return -2 }
+        var touched = 0
+        for variant in variants {
+            touched &+= variant.cost
+            _ = variant.response(age: 0)
+            _ = variant.date
+            _ = variant.entityTag
+        }
+        return variants.count + (touched == Int.min ? 1 : 0)
+    }
+
+    /// Parses `bytes` as one `Cache-Control` field line and reads every directive's argument
+    /// as delta-seconds and as a field-name list.
+    @discardableResult
+    package static func cacheControl(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let directives = CacheControl(fieldValues: [String(decoding: bytes, as: UTF8.self)])
+        for directive in directives.directives {
+            _ = directives.seconds(directive.name)
+            _ = directives.listedFieldNames(directive.name)
+            _ = directives.isUnqualified(directive.name)
+        }
+        return directives.directives.count
+    }
+
+    /// Parses `bytes` as an HTTP date in any of the three formats; a parsed date is formatted
+    /// again.
+    ///
+    /// - returns: 1 when the bytes are a date, 0 otherwise.
+    @discardableResult
+    package static func httpDate(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let date = HTTPDate.parse(String(decoding: bytes, as: UTF8.self)) else { return 0 }
+        _ = HTTPDate.format(date)
+        return 1
+    }
+
+    /// Parses `bytes` as a `Vary` field value and computes the selecting fields of a request
+    /// that carries the same bytes in every named field.
+    ///
+    /// - returns: The number of names, or -1 for `Vary: *`.
+    @discardableResult
+    package static func vary(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let value = String(decoding: bytes, as: UTF8.self)
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .vary, value: value))
+        guard let names = Vary.names(fields) else { return -1 }
+        var request = HTTPFields()
+        for name in names {
+            if let fieldName = HTTPField.Name(name) { request.append(HTTPField(name: fieldName, value: value)) }
+        }
+        _ = Vary.selectingFields(names: names, request: request)
+        return names.count
+    }
+
+    /// Parses `bytes` as an entity-tag list (`If-None-Match`, `If-Match`).
+    ///
+    /// - returns: The number of tags, or -1 for `*`.
+    @discardableResult
+    package static func entityTags(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let tags = EntityTag.list([String(decoding: bytes, as: UTF8.self)]) else { return -1 }
+        for tag in tags { _ = tag.fieldValue }
+        return tags.count
+    }
+}

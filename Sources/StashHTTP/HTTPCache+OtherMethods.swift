@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+
+/// What responses to methods other than GET do to stored GET responses, besides
+/// invalidation: a `HEAD` response freshens or discards them (RFC 9111 §4.3.5), and a `POST`
+/// response that says it is the current representation of the target may answer a later
+/// `GET` (RFC 9110 §9.3.3).
+extension HTTPCache {
+    /// Applies a `200` answer to `HEAD` to the stored `GET` response it selects: the same
+    /// validators and length freshen its fields (as a `304` would); different ones discard
+    /// it, since the stored content no longer matches what the origin has.
+    func update(fromHead response: HTTPResponse, request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date) {
+        guard response.status == .ok, let stored = lookup(request, key: key) else { return }
+        let fields = response.headerFields
+        var matches = true
+        if let tag = fields[.eTag] { matches = matches && tag == stored.headerFields[.eTag] }
+        if let modified = fields[.lastModified] { matches = matches && HTTPDate.parse(modified) == stored.lastModified }
+        if let length = fields[.contentLength] { matches = matches && Int(length) == stored.body.count }
+        guard matches else {
+            setVariants(variants(for: key).filter { $0 != stored }, for: key)
+            return
+        }
+        replace(Validation.freshen(stored, with: fields, requestTime: requestTime, responseTime: responseTime, mode: mode), key: key)
+    }
+
+    /// Stores the response to a `POST` for later `GET`s of the same URI when it carries
+    /// explicit freshness and a `Content-Location` naming that URI (RFC 9110 §9.3.3).
+    func storeIfRepresentation(
+        _ response: HTTPResponse, body: Data, post request: HTTPRequest, key: PrimaryCacheKey,
+        requestTime: Date, responseTime: Date
+    ) {
+        guard request.method == .post, response.status.code == 200 || response.status.code == 203,
+              let location = response.headerFields[.contentLocation], key.resolving(location) == key else { return }
+        let directives = CacheControl.governing(response.headerFields, mode: mode)
+        let explicit = directives.contains("max-age") || (mode == .shared && directives.contains("s-maxage"))
+            || response.headerFields[.expires] != nil
+        guard explicit else { return }
+        var get = request
+        get.method = .get
+        _ = store(response, body: body, for: get, key: key, requestTime: requestTime, responseTime: responseTime)
+    }
+}
