@@ -138,10 +138,13 @@ public final class HTTPCache: Sendable {
     /// or another) may open it. Later stores are dropped; lookups miss.
     ///
     /// ```swift
-    /// cache.close()
+    /// try cache.close()
     /// let reopened = try HTTPCache(directory: folder)
     /// ```
-    public func close() { hybrid?.disk.close() }
+    ///
+    /// - throws: ``StashCore/StashError/Code/diskFull`` (or another write error) naming how
+    ///   many staged responses could not be written; the folder is released all the same.
+    public func close() throws { try hybrid?.disk.close() }
 
     /// Forgets the responses stored for `request`'s URL (every variant).
     public func removeResponses(for request: HTTPRequest) {

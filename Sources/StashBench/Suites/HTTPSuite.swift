@@ -72,7 +72,7 @@ enum HTTPSuite {
         ])
         context.reporter.note("lookups found \(found) responses (lookup-hit finds every one, lookup-miss none)")
         try varyCase(context, count: count, peerCount: peerCount, body: body, scratch: scratch)
-        cache.close()
+        try cache.close()
         try await proxyHit(context, scratch: scratch)
     }
 
@@ -80,7 +80,7 @@ enum HTTPSuite {
     /// `Vary`, so it returns whichever variant was stored last.
     private static func varyCase(_ context: BenchContext, count: Int, peerCount: Int, body: Data, scratch: URL) throws {
         let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, directory: scratch.appendingPathComponent("stash-vary"))
-        defer { cache.close() }
+        defer { try? cache.close() }
         let urlCache = URLCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, diskPath: scratch.appendingPathComponent("urlcache-vary").path)
         let languages = ["en", "de", "fr"]
         let urls = max(1, count / languages.count)

@@ -38,7 +38,7 @@ extension Tour {
             let relaunched = try CookieJar(sandbox: tour.sandbox)
             tour.say("Next launch: \(relaunched.cookies().map(\.name).joined(separator: ", ")) (the session cookie is gone)")
             relaunched.close()
-            cache.close()
+            try cache.close()
             tour.showFiles(under: tour.sandbox.applicationSupport.appendingPathComponent("Cookies"))
         } catch {
             try? await transport.shutdown()

@@ -50,7 +50,7 @@ extension Tour {
             server.cancel()
             throw error
         }
-        cache.close()
+        try cache.close()
         try await transport.shutdown()
         server.cancel()
     }

@@ -34,7 +34,7 @@ struct CrashTests {
                 #expect(hit.body.allSatisfy { $0 == UInt8(truncatingIfNeeded: index) })
                 #expect(hit.response.headerFields[.eTag] == "\"\(index)\"")
             }
-            cache.close()
+            try cache.close()
         }
     }
 }

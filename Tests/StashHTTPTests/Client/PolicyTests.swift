@@ -109,12 +109,12 @@ struct PolicyTests {
         let fixture = try await Fixture(directory: folder.url)
         fixture.origin.set("/g", .ok([("Cache-Control", "max-age=600")], body: "persisted"))
         _ = try await fixture.client.send(fixture.request("/g"))
-        fixture.cache.close()
+        try fixture.cache.close()
         let reopened = try HTTPCache(directory: folder.url, clock: fixture.clock)
         let hit = try #require(reopened.cachedResponse(for: fixture.request("/g")))
         #expect(String(decoding: hit.body, as: UTF8.self) == "persisted")
         #expect(reopened.currentDiskUsage > 0)
-        reopened.close()
+        try reopened.close()
         try await fixture.close()
     }
 

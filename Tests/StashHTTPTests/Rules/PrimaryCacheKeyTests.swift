@@ -32,10 +32,10 @@ struct PrimaryCacheKeyTests {
             #expect(cache.storeResponse(HTTPResponse(status: .ok, headerFields: fields), body: Data("first".utf8), for: Self.request(Self.nfd)))
             #expect(cache.storeResponse(HTTPResponse(status: .ok, headerFields: fields), body: Data("second".utf8), for: Self.request(Self.nfc)))
             try await cache.flush()
-            cache.close()
+            try cache.close()
         }
         let reopened = try HTTPCache(directory: directory)
-        defer { reopened.close() }
+        defer { try? reopened.close() }
         for path in [Self.nfc, Self.nfd] {
             let hit = try #require(reopened.cachedResponse(for: Self.request(path)))
             #expect(String(decoding: hit.body, as: UTF8.self) == "second")
@@ -52,10 +52,10 @@ struct PrimaryCacheKeyTests {
             let cache = try HTTPCache(directory: directory)
             try #require(cache.hybrid).disk.set(Data("STH1 but not really".utf8), forKey: key.storageKey)
             try await cache.flush()
-            cache.close()
+            try cache.close()
         }
         let reopened = try HTTPCache(directory: directory)
-        defer { reopened.close() }
+        defer { try? reopened.close() }
         #expect(reopened.cachedResponse(for: Self.request("/x")) == nil)
         #expect(try #require(reopened.hybrid).disk.contains(key.storageKey) == false)
     }
