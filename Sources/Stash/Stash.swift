@@ -2,6 +2,7 @@
 // AsyncHTTPClient transport, which bring SwiftNIO: import those by name where you need them.
 @_exported import StashCore
 @_exported import StashSQL
+@_exported import StashObjects
 @_exported import StashCache
 @_exported import StashPreferences
 @_exported import StashSecure
