@@ -46,6 +46,9 @@ struct SchemaMigrator {
                 guard try db.tableExists(model.table) else { return false }
                 let existing = Set(try db.columns(in: model.table).map(\.name))
                 if model.columns.contains(where: { !existing.contains($0.name) }) { return false }
+                for relationship in model.relationships where relationship.kind == .manyToMany {
+                    if try !db.tableExists(JoinTable(source: model, target: relationship.target()).name) { return false }
+                }
             }
             return true
         }
@@ -70,13 +73,21 @@ struct SchemaMigrator {
                     var definition = model.columnDefinition(column, isKey: index == model.idColumn)
                     for relationship in model.relationships {
                         if case .toOne(let foreign) = relationship.kind, foreign == column.name {
-                            definition += " REFERENCES \(SQL.quote(relationship.targetTable))(\"id\") ON DELETE \(relationship.deleteRule.sql)"
+                            definition += " REFERENCES \(SQL.quote(try relationship.target().table))(\"id\") ON DELETE \(relationship.deleteRule.sql)"
                         }
                     }
                     try db.execute(sql: "ALTER TABLE \(SQL.quote(model.table)) ADD COLUMN \(definition)")
                 }
             }
             for statement in model.indexSQL() { try db.execute(sql: statement) }
+        }
+        for model in models {
+            for relationship in model.relationships where relationship.kind == .manyToMany {
+                let target = try relationship.target()
+                let join = JoinTable(source: model, target: target)
+                try db.execute(sql: join.createSQL(source: model, target: target))
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQL.quote(join.name + "_" + join.targetColumn + "_index")) ON \(SQL.quote(join.name))(\(SQL.quote(join.targetColumn)))")
+            }
         }
     }
 }

@@ -129,8 +129,8 @@ final class ModelSchema: @unchecked Sendable {
             parts.append(columnDefinition(column, isKey: index == idColumn))
         }
         for relationship in relationships {
-            if case .toOne(let column) = relationship.kind {
-                parts.append("FOREIGN KEY(\(SQL.quote(column))) REFERENCES \(SQL.quote(relationship.targetTable))(\"id\") ON DELETE \(relationship.deleteRule.sql)")
+            if case .toOne(let column) = relationship.kind, let target = try? relationship.target() {
+                parts.append("FOREIGN KEY(\(SQL.quote(column))) REFERENCES \(SQL.quote(target.table))(\"id\") ON DELETE \(relationship.deleteRule.sql)")
             }
         }
         return "CREATE TABLE \(SQL.quote(table)) (\n  \(parts.joined(separator: ",\n  "))\n)"

@@ -27,7 +27,11 @@ enum ObjectErrors {
         let message = error.message ?? "\(error)"
         // "UNIQUE constraint failed: person.name" names table and column.
         let subject = message.components(separatedBy: ": ").dropFirst().first.map { String($0) }
-        switch error.extendedResultCode {
+        var code = error.extendedResultCode
+        if error.resultCode == .SQLITE_CONSTRAINT, message.contains("FOREIGN KEY") {
+            code = .SQLITE_CONSTRAINT_FOREIGNKEY   // ON DELETE RESTRICT reports the bare code
+        }
+        switch code {
         case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
             return StashError(.uniqueViolation, "\(model.map { "\($0): " } ?? "")\(message); nothing was written", path: path, key: subject)
         case .SQLITE_CONSTRAINT_FOREIGNKEY:

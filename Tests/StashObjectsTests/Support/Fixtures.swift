@@ -125,3 +125,36 @@ func errorCode<T>(_ body: () throws -> T) -> StashError.Code? {
         return nil
     }
 }
+
+/// A person's card: to-one to Person, cascading.
+struct Card: Model, Equatable {
+    var id: Int64?
+    var number: String
+    var ownerID: Int64
+    static let entity = Entity<Card>(table: "card").belongsTo(\.ownerID, Person.self, onDelete: .cascade)
+}
+
+/// To-one to Person, nullified when the person goes.
+struct Note: Model, Equatable {
+    var id: Int64?
+    var text: String
+    var authorID: Int64?
+    static let entity = Entity<Note>().belongsTo(\.authorID, Person.self, onDelete: .nullify)
+}
+
+/// To-one to Person, denying the person's deletion.
+struct Loan: Model, Equatable {
+    var id: Int64?
+    var amount: Int
+    var borrowerID: Int64
+    static let entity = Entity<Loan>().belongsTo(\.borrowerID, Person.self, onDelete: .deny)
+}
+
+/// Many-to-many with Person.
+struct Club: Model, Equatable {
+    var id: String
+    var title: String
+    static let entity = Entity<Club>().manyToMany(Person.self)
+}
+
+let graphSchema = ObjectSchema(Person.self, Card.self, Note.self, Loan.self, Club.self)
