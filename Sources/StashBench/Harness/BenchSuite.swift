@@ -11,6 +11,7 @@ struct BenchSuite: Sendable {
         BenchSuite(name: "disk", run: DiskSuite.run),
         BenchSuite(name: "preferences", run: PreferencesSuite.run),
         BenchSuite(name: "http", run: HTTPSuite.run),
+        BenchSuite(name: "objects", run: ObjectsSuite.run),
     ]
 }
 
