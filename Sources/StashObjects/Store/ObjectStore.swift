@@ -122,6 +122,7 @@ public final class ObjectStore: Sendable {
     ///     try tx.insert(Card(id: nil, number: "4400", ownerID: ada.id!))
     /// }
     /// ```
+    @discardableResult
     public func write<T>(_ body: (ObjectTransaction) throws -> T) throws -> T {
         try ObjectErrors.mapping(path: url.path) {
             try pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
@@ -144,6 +145,7 @@ public final class ObjectStore: Sendable {
     /// ```swift
     /// try await store.write { tx in try tx.insert(Person(id: nil, name: "Ada", age: 36)) }
     /// ```
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (ObjectTransaction) throws -> T) async throws -> T {
         try await ObjectErrors.mapping(path: url.path) {
             try await pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
