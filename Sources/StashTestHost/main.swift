@@ -7,7 +7,7 @@ import Foundation
 // at a moment of its choosing. Each module's scenarios live in Scenarios/<Module>Scenarios.swift.
 
 let scenarios: [String: Scenario] = coreScenarios.merging(cacheScenarios).merging(preferencesScenarios)
-    .merging(secureScenarios).merging(httpScenarios)
+    .merging(secureScenarios).merging(httpScenarios).merging(objectsScenarios)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let scenario = scenarios[name] else {

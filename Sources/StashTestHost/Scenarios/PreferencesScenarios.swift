@@ -51,7 +51,3 @@ let preferencesScenarios: [String: Scenario] = [
         report("done")
     },
 ]
-
-private func usage(_ text: String) -> StashError {
-    StashError(.invalidName, "usage: stash-testhost \(text)")
-}
