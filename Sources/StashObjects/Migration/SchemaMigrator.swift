@@ -14,7 +14,7 @@ struct SchemaMigrator {
         if stored > schema.version {
             throw StashError(.unsupportedVersion, "the store was written by schema version \(stored); this app knows up to \(schema.version); the file was left untouched", path: path)
         }
-        if stored == schema.version, try isCurrent(pool) { return }
+        if stored == schema.version, try isCurrent(pool), try !schema.recordsHistory || pool.read({ try ChangeHistory.isInstalled(models, db: $0) }) { return }
         do {
             try pool.write { db in
                 let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -32,6 +32,7 @@ struct SchemaMigrator {
                     }
                 }
                 try Self.applyAdditive(models, db: db, path: path)
+                if schema.recordsHistory { try ChangeHistory.install(models, db: db) }
                 try db.execute(sql: "PRAGMA user_version = \(schema.version)")
             }
         } catch let error as DatabaseError {

@@ -18,11 +18,13 @@ public struct ObjectSchema: Sendable {
     public let version: Int
     let models: [any Model.Type]
     let steps: [MigrationStep]
+    /// Whether every committed change is recorded for ``ObjectStore/changes(since:)``.
+    public let recordsHistory: Bool
 
     /// A schema of `models` at `version` (1 and up), with the explicit `migrations` that
     /// lead to it from older versions.
-    public init(version: Int = 1, _ models: any Model.Type..., migrations: [MigrationStep] = []) {
-        self.init(version: version, models: models, migrations: migrations)
+    public init(version: Int = 1, _ models: any Model.Type..., migrations: [MigrationStep] = [], history: Bool = false) {
+        self.init(version: version, models: models, migrations: migrations, history: history)
     }
 
     /// A schema of `models` at `version`, with the explicit `migrations` that lead to it.
@@ -30,7 +32,12 @@ public struct ObjectSchema: Sendable {
     /// ```swift
     /// let schema = ObjectSchema(version: 2, models: [Person.self, Card.self])
     /// ```
-    public init(version: Int = 1, models: [any Model.Type], migrations: [MigrationStep] = []) {
+    ///
+    /// With `history`, every insert, update and delete (cascades and other programs' writes
+    /// included) is recorded by SQLite triggers for ``ObjectStore/changes(since:)``; each
+    /// recorded write costs one more row.
+    public init(version: Int = 1, models: [any Model.Type], migrations: [MigrationStep] = [], history: Bool = false) {
+        self.recordsHistory = history
         self.version = version
         self.models = models
         self.steps = migrations.sorted { $0.version < $1.version }
