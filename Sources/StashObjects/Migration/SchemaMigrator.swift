@@ -14,7 +14,9 @@ struct SchemaMigrator {
         if stored > schema.version {
             throw StashError(.unsupportedVersion, "the store was written by schema version \(stored); this app knows up to \(schema.version); the file was left untouched", path: path)
         }
-        if stored == schema.version, try isCurrent(pool), try !schema.recordsHistory || pool.read({ try ChangeHistory.isInstalled(models, db: $0) }) { return }
+        if stored == schema.version, try isCurrent(pool), try pool.read({ db in
+            try (!schema.recordsHistory || ChangeHistory.isInstalled(models, db: db)) && FullTextIndex.isInstalled(models, db: db)
+        }) { return }
         do {
             try pool.write { db in
                 let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -33,6 +35,7 @@ struct SchemaMigrator {
                 }
                 try Self.applyAdditive(models, db: db, path: path)
                 if schema.recordsHistory { try ChangeHistory.install(models, db: db) }
+                try FullTextIndex.install(models, db: db)
                 try db.execute(sql: "PRAGMA user_version = \(schema.version)")
             }
         } catch let error as DatabaseError {
