@@ -180,7 +180,7 @@ enum ObjectsSuite {
 struct BenchItem: Model {
     var id: Int64?
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
-    static let entity = Entity<BenchItem>(table: "item")
+    static let entity = ObjectEntity<BenchItem>(table: "item")
 
     init(seed: Int) {
         id = nil
@@ -193,14 +193,14 @@ struct BenchPerson: Model {
     var id: Int64?
     var name: String
     var age: Int
-    static let entity = Entity<BenchPerson>(table: "person")
+    static let entity = ObjectEntity<BenchPerson>(table: "person")
 }
 
 struct BenchCard: Model {
     var id: Int64?
     var number: String
     var ownerID: Int64
-    static let entity = Entity<BenchCard>(table: "card").belongsTo(\.ownerID, BenchPerson.self, onDelete: .cascade)
+    static let entity = ObjectEntity<BenchCard>(table: "card").belongsTo(\.ownerID, BenchPerson.self, onDelete: .cascade)
 }
 
 // MARK: - GRDB records written by hand

@@ -6,14 +6,14 @@ private struct TourPerson: Model {
     var id: Int64?
     var name: String
     var age: Int
-    static let entity = Entity<TourPerson>(table: "person").unique(\.name)
+    static let entity = ObjectEntity<TourPerson>(table: "person").unique(\.name)
 }
 
 private struct TourCard: Model {
     var id: Int64?
     var number: String
     var ownerID: Int64
-    static let entity = Entity<TourCard>(table: "card").belongsTo(\.ownerID, TourPerson.self, onDelete: .cascade)
+    static let entity = ObjectEntity<TourCard>(table: "card").belongsTo(\.ownerID, TourPerson.self, onDelete: .cascade)
 }
 
 /// Version 2 of the person: one more attribute, with a default, migrated automatically.
@@ -22,14 +22,14 @@ private struct TourPersonV2: Model {
     var name: String
     var age: Int
     var email: String
-    static let entity = Entity<TourPersonV2>(table: "person").unique(\.name).defaultValue(\.email, "")
+    static let entity = ObjectEntity<TourPersonV2>(table: "person").unique(\.name).defaultValue(\.email, "")
 }
 
 private struct TourCardV2: Model {
     var id: Int64?
     var number: String
     var ownerID: Int64
-    static let entity = Entity<TourCardV2>(table: "card").belongsTo(\.ownerID, TourPersonV2.self, onDelete: .cascade)
+    static let entity = ObjectEntity<TourCardV2>(table: "card").belongsTo(\.ownerID, TourPersonV2.self, onDelete: .cascade)
 }
 
 extension Tour {

@@ -59,11 +59,11 @@ extension ObjectReader {
     /// ```
     ///
     /// - throws: ``StashError/Code/unknownAttribute`` when the model has no full-text
-    ///   attribute (`Entity.fullText(_:)`).
+    ///   attribute (`ObjectEntity.fullText(_:)`).
     public func search<M: Model>(_ type: M.Type, matching text: String, limit: Int = 100) throws -> [M] {
         let schema = try store.schema(for: M.self)
         guard !schema.fullTextColumns.isEmpty else {
-            throw StashError(.unknownAttribute, "\(schema.modelName) has no full-text attribute; declare them with Entity.fullText", key: schema.modelName)
+            throw StashError(.unknownAttribute, "\(schema.modelName) has no full-text attribute; declare them with ObjectEntity.fullText", key: schema.modelName)
         }
         let phrase = FullTextIndex.match(text)
         guard !phrase.isEmpty else { return [] }

@@ -16,7 +16,7 @@ import Foundation
 ///     var id: Int64?
 ///     var name: String
 ///     var age: Int
-///     static let entity = Entity<Person>(table: "person").unique(\.name).indexed(\.age)
+///     static let entity = ObjectEntity<Person>(table: "person").unique(\.name).indexed(\.age)
 /// }
 /// ```
 public protocol Model: Codable, Sendable {
@@ -26,7 +26,7 @@ public protocol Model: Codable, Sendable {
     var id: ID { get set }
     /// Table name, unique and indexed attributes, defaults, full-text attributes and
     /// relationships. The default names the table after the type, with nothing else.
-    static var entity: Entity<Self> { get }
+    static var entity: ObjectEntity<Self> { get }
 }
 
 extension Model {
@@ -35,5 +35,5 @@ extension Model {
     /// ```swift
     /// struct Tag: Model { var id: String; var label: String }   // table "tag"
     /// ```
-    public static var entity: Entity<Self> { Entity() }
+    public static var entity: ObjectEntity<Self> { ObjectEntity() }
 }

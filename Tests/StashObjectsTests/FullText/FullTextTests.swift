@@ -8,7 +8,7 @@ struct Article: Model, Equatable {
     var id: UUID
     var title: String
     var body: String
-    static let entity = Entity<Article>().fullText(\.title, \.body)
+    static let entity = ObjectEntity<Article>().fullText(\.title, \.body)
 }
 
 /// FTS5 search: ranked, kept in sync with inserts, updates and deletes, user text never

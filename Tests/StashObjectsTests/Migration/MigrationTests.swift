@@ -12,7 +12,7 @@ struct MigrationTests {
         var id: Int64?
         var name: String
         var age: Int
-        static let entity = Entity<PersonV1>(table: "person")
+        static let entity = ObjectEntity<PersonV1>(table: "person")
     }
 
     struct PersonV2: Model {
@@ -21,14 +21,14 @@ struct MigrationTests {
         var age: Int
         var nickname: String?
         var country: String
-        static let entity = Entity<PersonV2>(table: "person").defaultValue(\.country, "unknown").indexed(\.age)
+        static let entity = ObjectEntity<PersonV2>(table: "person").defaultValue(\.country, "unknown").indexed(\.age)
     }
 
     struct BadgeV2: Model {
         var id: Int64?
         var label: String
         var holderID: Int64
-        static let entity = Entity<BadgeV2>(table: "badge").belongsTo(\.holderID, PersonV2.self, onDelete: .cascade)
+        static let entity = ObjectEntity<BadgeV2>(table: "badge").belongsTo(\.holderID, PersonV2.self, onDelete: .cascade)
     }
 
     struct PersonV3: Model {
@@ -37,14 +37,14 @@ struct MigrationTests {
         var age: Int
         var nickname: String?
         var country: String
-        static let entity = Entity<PersonV3>(table: "person").defaultValue(\.country, "unknown")
+        static let entity = ObjectEntity<PersonV3>(table: "person").defaultValue(\.country, "unknown")
     }
 
     struct BadgeV3: Model {
         var id: Int64?
         var label: String
         var holderID: Int64
-        static let entity = Entity<BadgeV3>(table: "badge").belongsTo(\.holderID, PersonV3.self, onDelete: .cascade)
+        static let entity = ObjectEntity<BadgeV3>(table: "badge").belongsTo(\.holderID, PersonV3.self, onDelete: .cascade)
     }
 
     static let v3 = ObjectSchema(version: 3, PersonV3.self, BadgeV3.self, migrations: [
@@ -126,7 +126,7 @@ struct MigrationTests {
             var name: String
             var age: Int
             var code: String
-            static let entity = Entity<PersonStrict>(table: "person")
+            static let entity = ObjectEntity<PersonStrict>(table: "person")
         }
         let folder = TemporaryFolder("objects-migrate-strict")
         try makeV2(folder)

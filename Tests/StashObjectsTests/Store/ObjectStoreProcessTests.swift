@@ -16,7 +16,7 @@ struct HostEntry: Model {
     var batch: Int
     var index: Int
     var text: String
-    static let entity = Entity<HostEntry>(table: "entry").indexed(\.batch)
+    static let entity = ObjectEntity<HostEntry>(table: "entry").indexed(\.batch)
 }
 
 /// Real child processes: killed with SIGKILL during large writes, and two writing at once.

@@ -11,7 +11,7 @@ struct Person: Model, Equatable {
     var age: Int
     var nickname: String?
 
-    static let entity = Entity<Person>(table: "person").unique(\.name).indexed(\.age)
+    static let entity = ObjectEntity<Person>(table: "person").unique(\.name).indexed(\.age)
 }
 
 enum Mood: String, Codable, Storable, CaseIterable {
@@ -118,7 +118,7 @@ struct Card: Model, Equatable {
     var id: Int64?
     var number: String
     var ownerID: Int64
-    static let entity = Entity<Card>(table: "card").belongsTo(\.ownerID, Person.self, onDelete: .cascade)
+    static let entity = ObjectEntity<Card>(table: "card").belongsTo(\.ownerID, Person.self, onDelete: .cascade)
 }
 
 /// To-one to Person, nullified when the person goes.
@@ -126,7 +126,7 @@ struct Note: Model, Equatable {
     var id: Int64?
     var text: String
     var authorID: Int64?
-    static let entity = Entity<Note>().belongsTo(\.authorID, Person.self, onDelete: .nullify)
+    static let entity = ObjectEntity<Note>().belongsTo(\.authorID, Person.self, onDelete: .nullify)
 }
 
 /// To-one to Person, denying the person's deletion.
@@ -134,14 +134,14 @@ struct Loan: Model, Equatable {
     var id: Int64?
     var amount: Int
     var borrowerID: Int64
-    static let entity = Entity<Loan>().belongsTo(\.borrowerID, Person.self, onDelete: .deny)
+    static let entity = ObjectEntity<Loan>().belongsTo(\.borrowerID, Person.self, onDelete: .deny)
 }
 
 /// Many-to-many with Person.
 struct Club: Model, Equatable {
     var id: String
     var title: String
-    static let entity = Entity<Club>().manyToMany(Person.self)
+    static let entity = ObjectEntity<Club>().manyToMany(Person.self)
 }
 
 let graphSchema = ObjectSchema(Person.self, Card.self, Note.self, Loan.self, Club.self)

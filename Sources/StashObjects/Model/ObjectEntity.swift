@@ -10,13 +10,13 @@ import Foundation
 ///     var id: Int64?
 ///     var name: String
 ///     var age: Int = 0
-///     static let entity = Entity<Person>(table: "person")
+///     static let entity = ObjectEntity<Person>(table: "person")
 ///         .unique(\.name)
 ///         .indexed(\.age)
 ///         .defaultValue(\.age, 0)
 /// }
 /// ```
-public struct Entity<M: Model>: Sendable {
+public struct ObjectEntity<M: Model>: Sendable {
     /// The table's name.
     public var table: String
     var uniqueColumns: [[String]] = []
@@ -30,7 +30,7 @@ public struct Entity<M: Model>: Sendable {
     /// An entity stored in `table`, by default the type's name with a lowercase first letter.
     ///
     /// ```swift
-    /// static let entity = Entity<Person>(table: "people")
+    /// static let entity = ObjectEntity<Person>(table: "people")
     /// ```
     public init(table: String? = nil) {
         if let table {

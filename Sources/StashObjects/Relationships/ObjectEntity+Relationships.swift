@@ -1,7 +1,7 @@
 import Foundation
 import StashCore
 
-extension Entity {
+extension ObjectEntity {
     /// A to-one relationship: the attribute holds the id of a `target` object, as a real
     /// SQLite foreign key. Its inverse (the to-many side, every object of this model
     /// pointing at one target) is read with ``ObjectReader/related(_:of:)`` from the target.
@@ -12,7 +12,7 @@ extension Entity {
     ///     var id: Int64?
     ///     var number: String
     ///     var ownerID: Int64
-    ///     static let entity = Entity<Card>().belongsTo(\.ownerID, Person.self, onDelete: .cascade)
+    ///     static let entity = ObjectEntity<Card>().belongsTo(\.ownerID, Person.self, onDelete: .cascade)
     /// }
     /// ```
     public func belongsTo<V: Storable, T: Model>(_ keyPath: KeyPath<M, V>, _ target: T.Type, onDelete rule: DeleteRule = .nullify) -> Self {
@@ -34,7 +34,7 @@ extension Entity {
     /// from either side.
     ///
     /// ```swift
-    /// static let entity = Entity<Article>().manyToMany(Tag.self)
+    /// static let entity = ObjectEntity<Article>().manyToMany(Tag.self)
     /// ```
     public func manyToMany<T: Model>(_ target: T.Type) -> Self {
         var copy = self
