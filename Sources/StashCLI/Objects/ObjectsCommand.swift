@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Stash
 
-/// `stash objects info|list|export|import --db FILE`: look into an object store's file
+/// `stash objects info|list|query|export|import --db FILE`: look into an object store's file
 /// without the app's model types (tables are read as SQLite sees them).
 struct ObjectsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,7 +58,8 @@ struct ObjectsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Rows of one model's table, optionally filtered and sorted.",
-        discussion: "Example: stash objects list person --db app.sqlite --where 'age > 20' --sort=-age --limit 10"
+        discussion: "Example: stash objects query person --db app.sqlite --where 'age > 20' --sort=-age --limit 10",
+        aliases: ["query"]
     )
 
     @OptionGroup var file: ObjectsFileOptions

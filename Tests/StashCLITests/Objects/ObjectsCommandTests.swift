@@ -22,7 +22,7 @@ struct ObjectsCommandTests {
         #expect(info.output.contains("person  11 rows"))
         #expect(info.output.contains("card  11 rows"))
 
-        let list = try Self.run("objects", "list", "person", "--db", db, "--where", "age > 30", "--sort=-age", "--limit", "2")
+        let list = try Self.run("objects", "query", "person", "--db", db, "--where", "age > 30", "--sort=-age", "--limit", "2")
         #expect(list.status == 0, "\(list.errors)")
         let lines = list.output.split(separator: "\n")
         #expect(lines.first == "id\tname\tage\temail")
