@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Stash", targets: ["Stash"]),
         .library(name: "StashCore", targets: ["StashCore"]),
         .library(name: "StashSQL", targets: ["StashSQL"]),
+        .library(name: "StashObjects", targets: ["StashObjects"]),
         .library(name: "StashCache", targets: ["StashCache"]),
         .library(name: "StashPreferences", targets: ["StashPreferences"]),
         .library(name: "StashSecure", targets: ["StashSecure"]),
@@ -49,6 +50,11 @@ let package = Package(
         .target(
             name: "StashSQL",
             dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StashObjects",
+            dependencies: ["StashCore", "StashSQL", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -118,7 +124,7 @@ let package = Package(
         ),
         .target(
             name: "Stash",
-            dependencies: ["StashCore", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
+            dependencies: ["StashCore", "StashObjects", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
             swiftSettings: strictSettings
         ),
 
@@ -141,7 +147,7 @@ let package = Package(
             dependencies: [
                 // The modules measured are named directly, not only through the umbrella, so
                 // that an incremental release build recompiles the suites when they change.
-                "Stash", "StashCore", "StashCache", "StashPreferences", "StashHTTP",
+                "Stash", "StashCore", "StashObjects", "StashCache", "StashPreferences", "StashHTTP",
                 "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -185,6 +191,11 @@ let package = Package(
         .testTarget(
             name: "StashSQLTests",
             dependencies: ["StashSQL", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StashObjectsTests",
+            dependencies: ["StashObjects", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,6 +10,7 @@ struct StashCommand: AsyncParsableCommand {
             PathsCommand.self,
             PlistCommand.self,
             CacheCommand.self,
+            ObjectsCommand.self,
             DefaultsCommand.self,
             VaultCommand.self,
             HTTPCommand.self,

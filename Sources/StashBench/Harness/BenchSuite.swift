@@ -13,6 +13,7 @@ struct BenchSuite: Sendable {
         BenchSuite(name: "http", run: HTTPSuite.run),
         BenchSuite(name: "plist", run: PropertyListSuite.run),
         BenchSuite(name: "shared", run: SharedSuite.run),
+        BenchSuite(name: "objects", run: ObjectsSuite.run),
     ]
 }
 

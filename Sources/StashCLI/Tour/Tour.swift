@@ -13,6 +13,7 @@ final class Tour: Sendable {
         Step(title: "Sandbox and files", run: Tour.sandboxAndFiles),
         Step(title: "Property lists and archives", run: Tour.propertyListsAndArchives),
         Step(title: "SQL databases", run: Tour.databases),
+        Step(title: "Object store", run: Tour.objects),
         Step(title: "Caches", run: Tour.caches),
         Step(title: "Preferences", run: Tour.preferences),
         Step(title: "Secure storage", run: Tour.secureStorage),

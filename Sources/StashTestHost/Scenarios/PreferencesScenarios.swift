@@ -70,7 +70,3 @@ let preferencesScenarios: [String: Scenario] = [
         report("done")
     },
 ]
-
-private func usage(_ text: String) -> StashError {
-    StashError(.invalidName, "usage: StashTestHost \(text)")
-}

@@ -1,0 +1,414 @@
+import Foundation
+import GRDB
+import Stash
+import StashObjects
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
+/// `stash-bench objects`: StashObjects against GRDB records written by hand, GRDB `Codable`
+/// records and the raw SQLite C API, on GRDB's own performance workload (a record of ten
+/// integer columns: insert 50,000 in one transaction, fetch 200,000) and on a graph (1,000
+/// people with 10 cards each: insert, fetch all with their cards, filter people by card).
+///
+/// Every implementation uses the same table definitions, in its own file, WAL mode.
+enum ObjectsSuite {
+    static let suite = "objects"
+
+    @Sendable static func run(_ context: BenchContext) async throws {
+        try measure(context)
+    }
+
+    private static func measure(_ context: BenchContext) throws {
+        let scratch = try context.makeScratch(suite)
+        defer { context.removeScratch(scratch) }
+        let insertCount = context.scaled(50_000)
+        let fetchCount = context.scaled(200_000)
+        let people = context.scaled(1_000)
+
+        let stash = try ObjectStore(url: scratch.appendingPathComponent("stash.sqlite"), schema: ObjectSchema(BenchItem.self, BenchPerson.self, BenchCard.self))
+        let grdb = try StashDatabase.pool(at: scratch.appendingPathComponent("grdb.sqlite"))
+        try grdb.write { db in try db.execute(sql: tablesSQL) }
+        let raw = try RawItems(path: scratch.appendingPathComponent("raw.sqlite").path)
+
+        let items = (0..<max(insertCount, fetchCount)).map { BenchItem(seed: $0) }
+        let inserts = Array(items.prefix(insertCount))
+
+        // insert: 50,000 rows in one transaction, from an empty table.
+        try context.compare(suite: suite, case: "insert", [
+            Contender("stash", prepare: { _ = try stash.write { tx in try tx.deleteAll(BenchItem.query()) } }) {
+                try stash.write { tx -> Void in for item in inserts { try tx.insert(item) } }
+                return inserts.count
+            },
+            Contender("grdb-record", prepare: { try grdb.write { db in try db.execute(sql: "DELETE FROM item") } }) {
+                try grdb.write { db in for item in inserts { try ItemRecord(item).insert(db) } }
+                return inserts.count
+            },
+            Contender("grdb-codable", prepare: { try grdb.write { db in try db.execute(sql: "DELETE FROM item") } }) {
+                try grdb.write { db in for item in inserts { try ItemCodable(item).insert(db) } }
+                return inserts.count
+            },
+            Contender("sqlite-raw", prepare: { try raw.execute("DELETE FROM item") }) {
+                try raw.insert(inserts)
+                return inserts.count
+            },
+        ])
+
+        // fetch: 200,000 rows into values.
+        let all = Array(items.prefix(fetchCount))
+        try stash.write { tx in
+            try tx.deleteAll(BenchItem.query())
+            for item in all { try tx.insert(item) }
+        }
+        try grdb.write { db in
+            try db.execute(sql: "DELETE FROM item")
+            for item in all { try ItemRecord(item).insert(db) }
+        }
+        try raw.execute("DELETE FROM item")
+        try raw.insert(all)
+        try context.compare(suite: suite, case: "fetch", [
+            Contender("stash") { try expect(fetchCount, stash.fetch(BenchItem.query()).count, "stash") },
+            Contender("grdb-record") { try expect(fetchCount, grdb.read { db in try ItemRecord.fetchAll(db) }.count, "grdb-record") },
+            Contender("grdb-codable") { try expect(fetchCount, grdb.read { db in try ItemCodable.fetchAll(db) }.count, "grdb-codable") },
+            Contender("sqlite-raw") { try expect(fetchCount, raw.fetchAll().count, "sqlite-raw") },
+        ])
+
+        try graph(context, stash: stash, grdb: grdb, raw: raw, people: people)
+        context.reporter.note("objects: same tables for every implementation; stash models are Codable structs decoded column by column (no macro)")
+    }
+
+    private static func expect(_ expected: Int, _ count: Int, _ impl: String) throws -> Int {
+        guard count == expected else { throw StashError(.io, "objects bench \(impl): \(count) rows, expected \(expected)") }
+        return count
+    }
+
+    static let tablesSQL = """
+        CREATE TABLE item(id INTEGER PRIMARY KEY AUTOINCREMENT, i0 INTEGER NOT NULL, i1 INTEGER NOT NULL, i2 INTEGER NOT NULL,
+          i3 INTEGER NOT NULL, i4 INTEGER NOT NULL, i5 INTEGER NOT NULL, i6 INTEGER NOT NULL, i7 INTEGER NOT NULL,
+          i8 INTEGER NOT NULL, i9 INTEGER NOT NULL);
+        CREATE TABLE person(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, age INTEGER NOT NULL);
+        CREATE TABLE card(id INTEGER PRIMARY KEY AUTOINCREMENT, number TEXT NOT NULL,
+          ownerID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE);
+        CREATE INDEX card_ownerID_index ON card(ownerID);
+        """
+
+    // MARK: Graph
+
+    private static func graph(_ context: BenchContext, stash: ObjectStore, grdb: DatabasePool, raw: RawItems, people: Int) throws {
+        let names = (0..<people).map { "Person \($0)" }
+        let cardNumbers = (0..<people).map { person in (0..<10).map { "\(person.isMultiple(of: 2) ? "44" : "55")\(person)-\($0)" } }
+        let objects = people * 11
+        try context.compare(suite: suite, case: "graph-insert", [
+            Contender("stash", prepare: { _ = try stash.write { tx in try tx.deleteAll(BenchPerson.query()) } }) {
+                try stash.write { tx -> Void in
+                    for (index, name) in names.enumerated() {
+                        let person = try tx.insert(BenchPerson(id: nil, name: name, age: index % 90))
+                        for number in cardNumbers[index] { try tx.insert(BenchCard(id: nil, number: number, ownerID: person.id!)) }
+                    }
+                }
+                return objects
+            },
+            Contender("grdb-record", prepare: { try grdb.write { db in try db.execute(sql: "DELETE FROM person") } }) {
+                try grdb.write { db in
+                    for (index, name) in names.enumerated() {
+                        let person = try PersonRecord(id: nil, name: name, age: index % 90).inserted(db)
+                        for number in cardNumbers[index] { try CardRecord(id: nil, number: number, ownerID: person.id!).insert(db) }
+                    }
+                }
+                return objects
+            },
+            Contender("grdb-codable", prepare: { try grdb.write { db in try db.execute(sql: "DELETE FROM person") } }) {
+                try grdb.write { db in
+                    for (index, name) in names.enumerated() {
+                        let person = try PersonCodable(id: nil, name: name, age: index % 90).inserted(db)
+                        for number in cardNumbers[index] { try CardCodable(id: nil, number: number, ownerID: person.id!).insert(db) }
+                    }
+                }
+                return objects
+            },
+            Contender("sqlite-raw", prepare: { try raw.execute("DELETE FROM person") }) {
+                try raw.insertGraph(names: names, cards: cardNumbers)
+                return objects
+            },
+        ])
+
+        try context.compare(suite: suite, case: "graph-fetch", [
+            Contender("stash") {
+                let entries = try stash.read { try $0.fetch(BenchPerson.query(), including: BenchCard.self) }
+                return try expect(objects, entries.count + entries.reduce(0) { $0 + $1.related.count }, "stash")
+            },
+            Contender("grdb-record") {
+                let entries = try grdb.read { db in try PersonRecord.including(all: PersonRecord.cards).asRequest(of: PersonWithCards.self).fetchAll(db) }
+                return try expect(objects, entries.count + entries.reduce(0) { $0 + $1.cards.count }, "grdb-record")
+            },
+            Contender("grdb-codable") {
+                let entries = try grdb.read { db in try PersonCodable.including(all: PersonCodable.cards).asRequest(of: PersonCodableWithCards.self).fetchAll(db) }
+                return try expect(objects, entries.count + entries.reduce(0) { $0 + $1.cards.count }, "grdb-codable")
+            },
+            Contender("sqlite-raw") {
+                let (persons, cards) = try raw.fetchGraph()
+                return try expect(objects, persons + cards, "sqlite-raw")
+            },
+        ])
+
+        let matching = (people + 1) / 2
+        try context.compare(suite: suite, case: "graph-filter", [
+            Contender("stash") {
+                try expect(matching, stash.fetch(BenchPerson.query().filter(.related(BenchCard.self, where: .hasPrefix(\.number, "44")))).count, "stash")
+            },
+            Contender("grdb-record") {
+                try expect(matching, grdb.read { db in
+                    try PersonRecord.having(PersonRecord.cards.filter(Column("number").like("44%")).isEmpty == false).fetchAll(db)
+                }.count, "grdb-record")
+            },
+            Contender("grdb-codable") {
+                try expect(matching, grdb.read { db in
+                    try PersonCodable.having(PersonCodable.cards.filter(Column("number").like("44%")).isEmpty == false).fetchAll(db)
+                }.count, "grdb-codable")
+            },
+            Contender("sqlite-raw") {
+                try expect(matching, raw.countPeople(cardPrefix: "44"), "sqlite-raw")
+            },
+        ])
+    }
+}
+
+// MARK: - Stash models
+
+struct BenchItem: Model {
+    var id: Int64?
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+    static let entity = ObjectEntity<BenchItem>(table: "item")
+
+    init(seed: Int) {
+        id = nil
+        (i0, i1, i2, i3, i4) = (seed, seed &+ 1, seed &+ 2, seed &+ 3, seed &+ 4)
+        (i5, i6, i7, i8, i9) = (seed &+ 5, seed &+ 6, seed &+ 7, seed &+ 8, seed &+ 9)
+    }
+}
+
+struct BenchPerson: Model {
+    var id: Int64?
+    var name: String
+    var age: Int
+    static let entity = ObjectEntity<BenchPerson>(table: "person")
+}
+
+struct BenchCard: Model {
+    var id: Int64?
+    var number: String
+    var ownerID: Int64
+    static let entity = ObjectEntity<BenchCard>(table: "card").belongsTo(\.ownerID, BenchPerson.self, onDelete: .cascade)
+}
+
+// MARK: - GRDB records written by hand
+
+struct ItemRecord: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "item"
+    var id: Int64?
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    init(_ item: BenchItem) {
+        id = nil
+        (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) = (item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9)
+    }
+
+    init(row: GRDB.Row) throws {
+        id = row[0]
+        i0 = row[1]; i1 = row[2]; i2 = row[3]; i3 = row[4]; i4 = row[5]
+        i5 = row[6]; i6 = row[7]; i7 = row[8]; i8 = row[9]; i9 = row[10]
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["i0"] = i0; container["i1"] = i1; container["i2"] = i2; container["i3"] = i3; container["i4"] = i4
+        container["i5"] = i5; container["i6"] = i6; container["i7"] = i7; container["i8"] = i8; container["i9"] = i9
+    }
+}
+
+struct PersonRecord: FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "person"
+    static let cards = hasMany(CardRecord.self, using: ForeignKey(["ownerID"]))
+    var id: Int64?
+    var name: String
+    var age: Int
+
+    init(id: Int64?, name: String, age: Int) { (self.id, self.name, self.age) = (id, name, age) }
+    init(row: GRDB.Row) throws { id = row[0]; name = row[1]; age = row[2] }
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id; container["name"] = name; container["age"] = age
+    }
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct CardRecord: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "card"
+    var id: Int64?
+    var number: String
+    var ownerID: Int64
+
+    init(id: Int64?, number: String, ownerID: Int64) { (self.id, self.number, self.ownerID) = (id, number, ownerID) }
+    init(row: GRDB.Row) throws { id = row[0]; number = row[1]; ownerID = row[2] }
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id; container["number"] = number; container["ownerID"] = ownerID
+    }
+}
+
+struct PersonWithCards: FetchableRecord {
+    var person: PersonRecord
+    var cards: [CardRecord]
+    init(row: GRDB.Row) throws {
+        person = try PersonRecord(row: row)
+        cards = try row.prefetchedRows["cards"]?.map { try CardRecord(row: $0) } ?? []
+    }
+}
+
+// MARK: - GRDB Codable records
+
+struct ItemCodable: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "item"
+    var id: Int64?
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+
+    init(_ item: BenchItem) {
+        id = nil
+        (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) = (item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9)
+    }
+}
+
+struct PersonCodable: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "person"
+    static let cards = hasMany(CardCodable.self, using: ForeignKey(["ownerID"]))
+    var id: Int64?
+    var name: String
+    var age: Int
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct CardCodable: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "card"
+    var id: Int64?
+    var number: String
+    var ownerID: Int64
+}
+
+struct PersonCodableWithCards: Decodable, FetchableRecord {
+    var person: PersonCodable
+    var cards: [CardCodable]
+}
+
+// MARK: - Raw SQLite
+
+/// The floor: prepared statements through the C API, values bound and read by index.
+final class RawItems {
+    private var db: OpaquePointer?
+
+    init(path: String) throws {
+        guard sqlite3_open(path, &db) == SQLITE_OK else { throw StashError(.io, "sqlite-raw: cannot open \(path)") }
+        try execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON")
+        try execute(ObjectsSuite.tablesSQL)
+    }
+
+    deinit { sqlite3_close(db) }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+            throw StashError(.io, "sqlite-raw: \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw StashError(.io, "sqlite-raw: \(String(cString: sqlite3_errmsg(db)))")
+        }
+        return statement
+    }
+
+    private func step(_ statement: OpaquePointer?) throws {
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw StashError(.io, "sqlite-raw: \(String(cString: sqlite3_errmsg(db)))") }
+        sqlite3_reset(statement)
+    }
+
+    func insert(_ items: [BenchItem]) throws {
+        let statement = try prepare("INSERT INTO item(i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        defer { sqlite3_finalize(statement) }
+        try execute("BEGIN IMMEDIATE")
+        for item in items {
+            for (index, value) in [item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9].enumerated() {
+                sqlite3_bind_int64(statement, Int32(index + 1), Int64(value))
+            }
+            try step(statement)
+        }
+        try execute("COMMIT")
+    }
+
+    func fetchAll() throws -> [BenchItem] {
+        let statement = try prepare("SELECT id, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM item")
+        defer { sqlite3_finalize(statement) }
+        var items: [BenchItem] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            var item = BenchItem(seed: 0)
+            item.id = sqlite3_column_int64(statement, 0)
+            item.i0 = Int(sqlite3_column_int64(statement, 1)); item.i1 = Int(sqlite3_column_int64(statement, 2))
+            item.i2 = Int(sqlite3_column_int64(statement, 3)); item.i3 = Int(sqlite3_column_int64(statement, 4))
+            item.i4 = Int(sqlite3_column_int64(statement, 5)); item.i5 = Int(sqlite3_column_int64(statement, 6))
+            item.i6 = Int(sqlite3_column_int64(statement, 7)); item.i7 = Int(sqlite3_column_int64(statement, 8))
+            item.i8 = Int(sqlite3_column_int64(statement, 9)); item.i9 = Int(sqlite3_column_int64(statement, 10))
+            items.append(item)
+        }
+        return items
+    }
+
+    func insertGraph(names: [String], cards: [[String]]) throws {
+        let person = try prepare("INSERT INTO person(name, age) VALUES (?, ?)")
+        let card = try prepare("INSERT INTO card(number, ownerID) VALUES (?, ?)")
+        defer { sqlite3_finalize(person); sqlite3_finalize(card) }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        try execute("BEGIN IMMEDIATE")
+        for (index, name) in names.enumerated() {
+            sqlite3_bind_text(person, 1, name, -1, transient)
+            sqlite3_bind_int64(person, 2, Int64(index % 90))
+            try step(person)
+            let id = sqlite3_last_insert_rowid(db)
+            for number in cards[index] {
+                sqlite3_bind_text(card, 1, number, -1, transient)
+                sqlite3_bind_int64(card, 2, id)
+                try step(card)
+            }
+        }
+        try execute("COMMIT")
+    }
+
+    /// People, then all their cards grouped by owner: two statements.
+    func fetchGraph() throws -> (Int, Int) {
+        let people = try prepare("SELECT id, name, age FROM person")
+        let cards = try prepare("SELECT id, number, ownerID FROM card WHERE ownerID IN (SELECT id FROM person)")
+        defer { sqlite3_finalize(people); sqlite3_finalize(cards) }
+        var persons: [Int64: (BenchPerson, [BenchCard])] = [:]
+        while sqlite3_step(people) == SQLITE_ROW {
+            let id = sqlite3_column_int64(people, 0)
+            persons[id] = (BenchPerson(id: id, name: String(cString: sqlite3_column_text(people, 1)), age: Int(sqlite3_column_int64(people, 2))), [])
+        }
+        var count = 0
+        while sqlite3_step(cards) == SQLITE_ROW {
+            let owner = sqlite3_column_int64(cards, 2)
+            persons[owner]?.1.append(BenchCard(id: sqlite3_column_int64(cards, 0), number: String(cString: sqlite3_column_text(cards, 1)), ownerID: owner))
+            count += 1
+        }
+        return (persons.count, count)
+    }
+
+    func countPeople(cardPrefix: String) throws -> Int {
+        let statement = try prepare("SELECT id, name, age FROM person WHERE id IN (SELECT ownerID FROM card WHERE number GLOB ?)")
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_text(statement, 1, cardPrefix + "*", -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        var people: [BenchPerson] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            people.append(BenchPerson(id: sqlite3_column_int64(statement, 0), name: String(cString: sqlite3_column_text(statement, 1)), age: Int(sqlite3_column_int64(statement, 2))))
+        }
+        return people.count
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A type whose values StashObjects stores as the rows of one table.
+///
+/// A model is a struct that is `Codable`: its stored properties (the ones its `CodingKeys`
+/// name) are its columns, in declaration order. Every integer type, `Bool`, `Double`,
+/// `Float`, `String`, `Data`, `Date`, `UUID`, `URL`, `RawRepresentable` enums, optionals of
+/// these, and any other `Codable` value (stored as JSON text) can be a column. A property
+/// left out of `CodingKeys` (with a default value) is not stored.
+///
+/// The primary key is the `id` property: `Int64?` or `Int?` for an auto-incremented
+/// integer (`nil` until inserted), or a `UUID` or `String` chosen by you.
+///
+/// ```swift
+/// struct Person: Model {
+///     var id: Int64?
+///     var name: String
+///     var age: Int
+///     static let entity = ObjectEntity<Person>(table: "person").unique(\.name).indexed(\.age)
+/// }
+/// ```
+public protocol Model: Codable, Sendable {
+    /// The primary key's type: `Int64?`, `Int?`, `UUID` or `String`.
+    associatedtype ID: ModelID
+    /// The primary key.
+    var id: ID { get set }
+    /// Table name, unique and indexed attributes, defaults, full-text attributes and
+    /// relationships. The default names the table after the type, with nothing else.
+    static var entity: ObjectEntity<Self> { get }
+}
+
+extension Model {
+    /// A table named after the type (`Person` -> `person`), no index, no relationship.
+    ///
+    /// ```swift
+    /// struct Tag: Model { var id: String; var label: String }   // table "tag"
+    /// ```
+    public static var entity: ObjectEntity<Self> { ObjectEntity() }
+}

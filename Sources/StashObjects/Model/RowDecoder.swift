@@ -1,0 +1,253 @@
+import Foundation
+import StashCore
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
+/// Decodes a model straight from the current row of a prepared `SELECT` of its columns in
+/// declaration order, column by column through the SQLite C API: no intermediate row or
+/// dictionary. The synthesized `init(from:)` asks for keys in declaration order, so each key
+/// is found by checking the next expected name first; a custom `init(from:)` that asks in
+/// another order still works, through a dictionary.
+///
+/// Every mismatch (text in an integer column written by another program, JSON that no
+/// longer decodes, NULL in a non-optional attribute) is a ``StashError`` naming model and
+/// attribute.
+final class RowDecoder: Decoder {
+    let schema: ModelSchema
+    var statement: OpaquePointer?
+    var cursor = 0
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(schema: ModelSchema) { self.schema = schema }
+
+    /// Decodes the row `statement` stands on.
+    @inline(__always)
+    func decode<M: Model>(_ type: M.Type, from statement: OpaquePointer) throws -> M {
+        self.statement = statement
+        cursor = 0
+        return try M(from: self)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowKeyedContainer<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw StashError(.typeMismatch, "\(schema.modelName) decodes from a keyed container only", key: schema.modelName)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw StashError(.typeMismatch, "\(schema.modelName) decodes from a keyed container only", key: schema.modelName)
+    }
+
+    @inline(__always)
+    func index(_ key: some CodingKey) throws -> Int32 {
+        let name = key.stringValue
+        if cursor < schema.columns.count, schema.columns[cursor].name == name {
+            defer { cursor += 1 }
+            return Int32(cursor)
+        }
+        guard let index = schema.columnIndex[name] else {
+            throw StashError(.unknownAttribute, "\(schema.modelName).\(name) is not a stored attribute", key: "\(schema.modelName).\(name)")
+        }
+        cursor = index + 1
+        return Int32(index)
+    }
+
+    func mismatch(_ index: Int32, _ expected: String) -> StashError {
+        let name = schema.columns[Int(index)].name
+        let found: String
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_NULL: found = "NULL"
+        case SQLITE_INTEGER: found = "an integer"
+        case SQLITE_FLOAT: found = "a real"
+        case SQLITE_TEXT: found = "text '\(text(index).prefix(40))'"
+        default: found = "a blob"
+        }
+        return StashError(.typeMismatch, "\(schema.modelName).\(name): expected \(expected), found \(found)", key: "\(schema.modelName).\(name)")
+    }
+
+    @inline(__always)
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+
+    @inline(__always)
+    func integer(_ index: Int32) throws -> Int64 {
+        guard sqlite3_column_type(statement, index) == SQLITE_INTEGER else { throw mismatch(index, "an integer") }
+        return sqlite3_column_int64(statement, index)
+    }
+
+    func integer<T: FixedWidthInteger>(_ index: Int32, as type: T.Type) throws -> T {
+        let value = try integer(index)
+        if let fitted = T(exactly: value) { return fitted }
+        if T.bitWidth == 64, !T.isSigned { return T(truncatingIfNeeded: UInt64(bitPattern: value)) }
+        throw StashError(.typeMismatch, "\(schema.modelName).\(schema.columns[Int(index)].name): \(value) does not fit \(T.self)", key: "\(schema.modelName).\(schema.columns[Int(index)].name)")
+    }
+
+    @inline(__always)
+    func real(_ index: Int32) throws -> Double {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return sqlite3_column_double(statement, index)
+        default: throw mismatch(index, "a number")
+        }
+    }
+
+    @inline(__always)
+    func text(_ index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func string(_ index: Int32) throws -> String {
+        guard sqlite3_column_type(statement, index) == SQLITE_TEXT else { throw mismatch(index, "text") }
+        return text(index)
+    }
+
+    func blob(_ index: Int32) throws -> Data {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return Data() }
+            return Data(bytes: bytes, count: count)
+        case SQLITE_TEXT: return Data(text(index).utf8)
+        default: throw mismatch(index, "a blob")
+        }
+    }
+
+    /// Values that are not SQLite primitives: Foundation types, raw-value enums, JSON.
+    func value<T: Decodable>(_ type: T.Type, at index: Int32) throws -> T {
+        switch type {
+        case is Date.Type:
+            return Date(timeIntervalSince1970: try real(index)) as! T
+        case is UUID.Type:
+            if sqlite3_column_type(statement, index) == SQLITE_BLOB, sqlite3_column_bytes(statement, index) == 16,
+               let bytes = sqlite3_column_blob(statement, index) {
+                let raw = bytes.assumingMemoryBound(to: UInt8.self)
+                return UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])) as! T
+            }
+            guard let uuid = UUID(uuidString: try string(index)) else { throw mismatch(index, "a UUID") }
+            return uuid as! T
+        case is URL.Type:
+            guard let url = URL(string: try string(index)) else { throw mismatch(index, "a URL") }
+            return url as! T
+        case is Data.Type:
+            return try blob(index) as! T
+        default:
+            break
+        }
+        if schema.columns[Int(index)].type == .json {
+            let json = try blob(index)
+            do {
+                return try JSONDecoder().decode(T.self, from: json)
+            } catch {
+                let name = schema.columns[Int(index)].name
+                throw StashError(.typeMismatch, "\(schema.modelName).\(name): stored JSON does not decode as \(T.self): \(error)", key: "\(schema.modelName).\(name)")
+            }
+        }
+        do {
+            return try T(from: ColumnDecoder(row: self, index: index))
+        } catch let error as DecodingError {
+            throw mismatch(index, "a valid \(T.self) (\(error))")
+        }
+    }
+}
+
+private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RowDecoder
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { decoder.schema.columns.compactMap { Key(stringValue: $0.name) } }
+
+    func contains(_ key: Key) -> Bool { decoder.schema.columnIndex[key.stringValue] != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let index = decoder.schema.columnIndex[key.stringValue] else { return true }
+        return decoder.isNull(Int32(index))
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.integer(decoder.index(key)) != 0 }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(decoder.index(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.real(decoder.index(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decoder.real(decoder.index(key))) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { Int(try decoder.integer(decoder.index(key))) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.integer(decoder.index(key), as: type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.integer(decoder.index(key), as: type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.integer(decoder.index(key), as: type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.integer(decoder.index(key)) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.integer(decoder.index(key), as: type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.integer(decoder.index(key), as: type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(decoder.index(key), as: type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(decoder.index(key), as: type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(decoder.index(key), as: type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let index = try decoder.index(key)
+        if decoder.isNull(index) { throw decoder.mismatch(index, "a value") }
+        return try decoder.value(type, at: index)
+    }
+
+    private func optional<T>(_ key: Key, _ read: (Int32) throws -> T) throws -> T? {
+        let index = try decoder.index(key)
+        return decoder.isNull(index) ? nil : try read(index)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key) { try decoder.integer($0) != 0 } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(key) { try decoder.string($0) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(key) { try decoder.real($0) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(key) { Float(try decoder.real($0)) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key) { Int(try decoder.integer($0)) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(key) { try decoder.integer($0) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key) { try decoder.integer($0, as: type) } }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try optional(key) { try decoder.value(type, at: $0) }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        throw StashError(.typeMismatch, "\(decoder.schema.modelName).\(key.stringValue): nested containers are stored as JSON values; decode a Codable type instead", key: "\(decoder.schema.modelName).\(key.stringValue)")
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw StashError(.typeMismatch, "\(decoder.schema.modelName).\(key.stringValue): nested containers are stored as JSON values; decode a Codable type instead", key: "\(decoder.schema.modelName).\(key.stringValue)")
+    }
+
+    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+}
+
+/// One column as a single value: raw-value enums and other single-value `Codable` types.
+private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
+    let row: RowDecoder
+    let index: Int32
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw row.mismatch(index, "a JSON object") }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw row.mismatch(index, "a JSON array") }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { row.isNull(index) }
+    func decode(_ type: Bool.Type) throws -> Bool { try row.integer(index) != 0 }
+    func decode(_ type: String.Type) throws -> String { try row.string(index) }
+    func decode(_ type: Double.Type) throws -> Double { try row.real(index) }
+    func decode(_ type: Float.Type) throws -> Float { Float(try row.real(index)) }
+    func decode(_ type: Int.Type) throws -> Int { Int(try row.integer(index)) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try row.integer(index, as: type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try row.integer(index, as: type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try row.integer(index, as: type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try row.integer(index) }
+    func decode(_ type: UInt.Type) throws -> UInt { try row.integer(index, as: type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try row.integer(index, as: type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try row.integer(index, as: type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try row.integer(index, as: type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try row.integer(index, as: type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try row.value(type, at: index) }
+}

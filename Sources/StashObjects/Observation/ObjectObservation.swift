@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import StashCore
+
+/// The results of a query, again after every commit that changes them: an `AsyncSequence`
+/// that yields once at the start and then after each such commit, whichever task or process
+/// connection made it through this store. Commits to tables the query does not read never
+/// wake it (GRDB's `ValueObservation` tracks the tables and columns read); for `Equatable`
+/// models, a commit that leaves the results identical yields nothing either.
+///
+/// ```swift
+/// for try await adults in store.observe(Person.query().filter(\.age >= 18)) {
+///     print(adults.count)
+/// }
+/// ```
+public struct ObjectObservation<Value: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = Value
+    let values: @Sendable () -> AsyncValueObservation<Value>
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncValueObservation<Value>.Iterator
+
+        public mutating func next() async throws -> Value? {
+            do {
+                return try await base.next()
+            } catch let error as DatabaseError {
+                throw ObjectErrors.map(error, path: nil)
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: values().makeAsyncIterator())
+    }
+}
+
+extension ObjectStore {
+    private func observation<Value: Sendable>(_ fetch: @escaping @Sendable (ObjectReader) throws -> Value) -> ValueObservation<ValueReducers.Fetch<Value>> {
+        ValueObservation.tracking { [self] db in try fetch(ObjectReader(db: db, store: self)) }
+    }
+
+    /// The objects `query` selects, now and after every commit that changes them.
+    ///
+    /// ```swift
+    /// for try await people in store.observe(Person.query().sorted(\.name)) { render(people) }
+    /// ```
+    public func observe<M: Model>(_ query: ObjectQuery<M>) -> ObjectObservation<[M]> {
+        let observation = observation { try $0.fetch(query) }
+        let pool = self.pool
+        return ObjectObservation { observation.values(in: pool) }
+    }
+
+    /// The objects `query` selects, now and after every commit that changes them; identical
+    /// results are not repeated.
+    ///
+    /// ```swift
+    /// for try await people in store.observe(Person.query().filter(\.age > 20)) { render(people) }
+    /// ```
+    public func observe<M: Model & Equatable>(_ query: ObjectQuery<M>) -> ObjectObservation<[M]> {
+        let observation = observation { try $0.fetch(query) }.removeDuplicates()
+        let pool = self.pool
+        return ObjectObservation { observation.values(in: pool) }
+    }
+
+    /// One object, now and after every commit that changes it (`nil` once deleted).
+    ///
+    /// ```swift
+    /// for try await ada in store.observe(Person.self, id: 1) { show(ada) }
+    /// ```
+    public func observe<M: Model & Equatable>(_ type: M.Type, id: M.ID) -> ObjectObservation<M?> {
+        let observation = observation { try $0.object(type, id: id) }.removeDuplicates()
+        let pool = self.pool
+        return ObjectObservation { observation.values(in: pool) }
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+
+/// A condition on a model's attributes, type-checked against the model: build it with
+/// operators on key paths and the static functions below, combine with `&&`, `||`, `!`.
+///
+/// ```swift
+/// let adults = Person.query().filter(\.age >= 18 && .like(\.name, "*Itcast-1*"))
+/// let some = Person.query().filter(.in(\.age, [20, 30]) || \.nickname == nil)
+/// ```
+///
+/// An attribute that is not stored (left out of `CodingKeys`, or a computed property) makes
+/// the query throw ``StashError/Code/unknownAttribute`` when it runs.
+public struct ObjectFilter<M: Model>: Sendable {
+    /// SQL with `?` placeholders; columns unqualified (they resolve to the model's table,
+    /// also inside the sub-selects of relationship filters).
+    var sql: String
+    var arguments: [StoredValue]
+    /// Key paths that name no stored attribute, reported when the query runs.
+    var unknown: [String]
+    /// The model's own attributes the filter names (not those inside relationship sub-selects).
+    var columns: [String]
+
+    init(sql: String, arguments: [StoredValue] = [], unknown: [String] = [], columns: [String] = []) {
+        self.sql = sql
+        self.arguments = arguments
+        self.unknown = unknown
+        self.columns = columns
+    }
+
+    /// A filter that every object passes.
+    ///
+    /// ```swift
+    /// let everyone = Person.query().filter(.all)
+    /// ```
+    public static var all: Self { Self(sql: "1") }
+
+    static func column(_ keyPath: PartialKeyPath<M>) -> (String, [String], [String]) {
+        if let name = PropertyNames.name(of: keyPath) { return (SQL.quote(name), [], [name]) }
+        return ("NULL", ["\(keyPath)"], [])
+    }
+
+    static func compare(_ keyPath: PartialKeyPath<M>, _ op: String, _ value: StoredValue) -> Self {
+        let (column, unknown, names) = column(keyPath)
+        if value == .null {
+            switch op {
+            case "=": return Self(sql: "\(column) IS NULL", unknown: unknown, columns: names)
+            case "<>": return Self(sql: "\(column) IS NOT NULL", unknown: unknown, columns: names)
+            default: return Self(sql: "0", unknown: unknown, columns: names)
+            }
+        }
+        return Self(sql: "\(column) \(op) ?", arguments: [value], unknown: unknown, columns: names)
+    }
+
+    /// The attribute is one of `values`.
+    ///
+    /// ```swift
+    /// .in(\.age, [20, 30, 40])
+    /// ```
+    public static func `in`<V: Storable>(_ keyPath: KeyPath<M, V>, _ values: some Sequence<V>) -> Self {
+        let (column, unknown, names) = column(keyPath)
+        let stored = values.map(\.storedValue)
+        guard !stored.isEmpty else { return Self(sql: "0", unknown: unknown, columns: names) }
+        let nulls = stored.contains(.null)
+        let present = stored.filter { $0 != .null }
+        var parts: [String] = []
+        if !present.isEmpty { parts.append("\(column) IN (\(Array(repeating: "?", count: present.count).joined(separator: ", ")))") }
+        if nulls { parts.append("\(column) IS NULL") }
+        return Self(sql: parts.joined(separator: " OR "), arguments: present, unknown: unknown, columns: names)
+    }
+
+    /// The attribute lies in `range`, bounds included (SQL `BETWEEN`).
+    ///
+    /// ```swift
+    /// .between(\.age, 20...30)
+    /// ```
+    public static func between<V: Storable & Comparable>(_ keyPath: KeyPath<M, V>, _ range: ClosedRange<V>) -> Self {
+        let (column, unknown, names) = column(keyPath)
+        return Self(sql: "\(column) BETWEEN ? AND ?", arguments: [range.lowerBound.storedValue, range.upperBound.storedValue], unknown: unknown, columns: names)
+    }
+
+    /// The optional attribute is `nil`.
+    ///
+    /// ```swift
+    /// .isNil(\.nickname)
+    /// ```
+    public static func isNil<V: Storable>(_ keyPath: KeyPath<M, V?>) -> Self {
+        let (column, unknown, names) = column(keyPath)
+        return Self(sql: "\(column) IS NULL", unknown: unknown, columns: names)
+    }
+
+    /// The string attribute matches `pattern`, where `*` is any run of characters and `?`
+    /// one character, as in `NSPredicate`'s `LIKE`. Case-sensitive unless
+    /// `caseInsensitive` (which folds ASCII letters only, as SQLite does).
+    ///
+    /// ```swift
+    /// .like(\.name, "*Itcast-1*")
+    /// ```
+    public static func like<V: Storable>(_ keyPath: KeyPath<M, V>, _ pattern: String, caseInsensitive: Bool = false) -> Self {
+        var glob = ""
+        var like = ""
+        for character in pattern {
+            switch character {
+            case "*": glob += "*"; like += "%"
+            case "?": glob += "?"; like += "_"
+            default:
+                glob += Self.escapeGlob(character)
+                like += Self.escapeLike(character)
+            }
+        }
+        return match(keyPath, glob: glob, like: like, caseInsensitive: caseInsensitive)
+    }
+
+    /// The string attribute contains `text`.
+    ///
+    /// ```swift
+    /// .contains(\.name, "cast", caseInsensitive: true)
+    /// ```
+    public static func contains<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false) -> Self {
+        literal(keyPath, text, prefix: true, suffix: true, caseInsensitive: caseInsensitive)
+    }
+
+    /// The string attribute starts with `text`.
+    ///
+    /// ```swift
+    /// .hasPrefix(\.name, "Itcast")
+    /// ```
+    public static func hasPrefix<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false) -> Self {
+        literal(keyPath, text, prefix: false, suffix: true, caseInsensitive: caseInsensitive)
+    }
+
+    /// The string attribute ends with `text`.
+    ///
+    /// ```swift
+    /// .hasSuffix(\.email, "@example.com")
+    /// ```
+    public static func hasSuffix<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false) -> Self {
+        literal(keyPath, text, prefix: true, suffix: false, caseInsensitive: caseInsensitive)
+    }
+
+    /// The string attribute equals `text`, ignoring ASCII case.
+    ///
+    /// ```swift
+    /// .equals(\.name, "ada", caseInsensitive: true)
+    /// ```
+    public static func equals<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool) -> Self {
+        guard caseInsensitive else { return compare(keyPath, "=", .text(text)) }
+        let (column, unknown, names) = column(keyPath)
+        return Self(sql: "\(column) = ? COLLATE NOCASE", arguments: [.text(text)], unknown: unknown, columns: names)
+    }
+
+    private static func literal(_ keyPath: PartialKeyPath<M>, _ text: String, prefix: Bool, suffix: Bool, caseInsensitive: Bool) -> Self {
+        let glob = text.map(escapeGlob).joined()
+        let like = text.map(escapeLike).joined()
+        return match(keyPath, glob: (prefix ? "*" : "") + glob + (suffix ? "*" : ""), like: (prefix ? "%" : "") + like + (suffix ? "%" : ""), caseInsensitive: caseInsensitive)
+    }
+
+    private static func match(_ keyPath: PartialKeyPath<M>, glob: String, like: String, caseInsensitive: Bool) -> Self {
+        let (column, unknown, names) = column(keyPath)
+        if caseInsensitive {
+            return Self(sql: "\(column) LIKE ? ESCAPE '\\'", arguments: [.text(like)], unknown: unknown, columns: names)
+        }
+        return Self(sql: "\(column) GLOB ?", arguments: [.text(glob)], unknown: unknown, columns: names)
+    }
+
+    private static func escapeGlob(_ character: Character) -> String {
+        switch character {
+        case "*", "?", "[": "[\(character)]"
+        default: String(character)
+        }
+    }
+
+    private static func escapeLike(_ character: Character) -> String {
+        switch character {
+        case "%", "_", "\\": "\\\(character)"
+        default: String(character)
+        }
+    }
+
+    /// Both filters hold.
+    public static func && (lhs: Self, rhs: Self) -> Self {
+        Self(sql: "(\(lhs.sql)) AND (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments, unknown: lhs.unknown + rhs.unknown, columns: lhs.columns + rhs.columns)
+    }
+
+    /// Either filter holds.
+    public static func || (lhs: Self, rhs: Self) -> Self {
+        Self(sql: "(\(lhs.sql)) OR (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments, unknown: lhs.unknown + rhs.unknown, columns: lhs.columns + rhs.columns)
+    }
+
+    /// The filter does not hold (an attribute that is NULL passes neither a filter nor its
+    /// negation, as in SQL).
+    public static prefix func ! (filter: Self) -> Self {
+        Self(sql: "NOT (\(filter.sql))", arguments: filter.arguments, unknown: filter.unknown, columns: filter.columns)
+    }
+}
+
+/// The attribute equals the value (`nil` matches a missing optional).
+///
+/// ```swift
+/// Person.query().filter(\.name == "Ada")
+/// ```
+public func == <M: Model, V: Storable & Equatable>(lhs: KeyPath<M, V>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, "=", rhs.storedValue)
+}
+
+/// The attribute differs from the value (`!= nil` matches a present optional).
+public func != <M: Model, V: Storable & Equatable>(lhs: KeyPath<M, V>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, "<>", rhs.storedValue)
+}
+
+/// The attribute is less than the value.
+public func < <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, "<", rhs.storedValue)
+}
+
+/// The attribute is at most the value.
+public func <= <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, "<=", rhs.storedValue)
+}
+
+/// The attribute is greater than the value.
+///
+/// ```swift
+/// Person.query().filter(\.age > 20)
+/// ```
+public func > <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, ">", rhs.storedValue)
+}
+
+/// The attribute is at least the value.
+public func >= <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, ">=", rhs.storedValue)
+}
+
+/// The optional attribute is present and less than the value.
+public func < <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V?>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, "<", rhs.storedValue)
+}
+
+/// The optional attribute is present and at most the value.
+public func <= <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V?>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, "<=", rhs.storedValue)
+}
+
+/// The optional attribute is present and greater than the value.
+public func > <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V?>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, ">", rhs.storedValue)
+}
+
+/// The optional attribute is present and at least the value.
+public func >= <M: Model, V: Storable & Comparable>(lhs: KeyPath<M, V?>, rhs: V) -> ObjectFilter<M> {
+    ObjectFilter.compare(lhs, ">=", rhs.storedValue)
+}

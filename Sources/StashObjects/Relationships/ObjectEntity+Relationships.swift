@@ -1,0 +1,47 @@
+import Foundation
+import StashCore
+
+extension ObjectEntity {
+    /// A to-one relationship: the attribute holds the id of a `target` object, as a real
+    /// SQLite foreign key. Its inverse (the to-many side, every object of this model
+    /// pointing at one target) is read with ``ObjectReader/related(_:of:)`` from the target.
+    /// `onDelete` says what deleting the target does to the objects pointing at it.
+    ///
+    /// ```swift
+    /// struct Card: Model {
+    ///     var id: Int64?
+    ///     var number: String
+    ///     var ownerID: Int64
+    ///     static let entity = ObjectEntity<Card>().belongsTo(\.ownerID, Person.self, onDelete: .cascade)
+    /// }
+    /// ```
+    public func belongsTo<V: Storable, T: Model>(_ keyPath: KeyPath<M, V>, _ target: T.Type, onDelete rule: DeleteRule = .nullify) -> Self {
+        var copy = self
+        guard let name = PropertyNames.name(of: keyPath) else {
+            copy.unknownKeyPaths.append("\(keyPath)")
+            return copy
+        }
+        copy.relationships.append(Relationship(
+            kind: .toOne(column: name), targetType: ObjectIdentifier(target), targetName: "\(T.self)",
+            target: { try ModelSchema.of(T.self) }, deleteRule: rule
+        ))
+        return copy
+    }
+
+    /// A many-to-many relationship with `target`, through a join table created for you
+    /// (`<table>_<targetTable>`); deleting either object removes its links. Link objects
+    /// with ``ObjectTransaction/link(_:_:)``, read them with ``ObjectReader/related(_:of:)``
+    /// from either side.
+    ///
+    /// ```swift
+    /// static let entity = ObjectEntity<Article>().manyToMany(Tag.self)
+    /// ```
+    public func manyToMany<T: Model>(_ target: T.Type) -> Self {
+        var copy = self
+        copy.relationships.append(Relationship(
+            kind: .manyToMany, targetType: ObjectIdentifier(target), targetName: "\(T.self)",
+            target: { try ModelSchema.of(T.self) }, deleteRule: .cascade
+        ))
+        return copy
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What deleting an object does to the objects that point at it through a relationship.
+///
+/// ```swift
+/// .belongsTo(\.ownerID, Person.self, onDelete: .cascade)
+/// ```
+public enum DeleteRule: String, Sendable, Codable {
+    /// Deleting the target deletes the objects pointing at it.
+    case cascade
+    /// Deleting the target sets their reference to `nil` (the attribute must be optional).
+    case nullify
+    /// Deleting a target that is still referenced throws ``StashError/Code/deleteDenied``
+    /// and writes nothing.
+    case deny
+
+    var sql: String {
+        switch self {
+        case .cascade: "CASCADE"
+        case .nullify: "SET NULL"
+        case .deny: "RESTRICT"
+        }
+    }
+}
+
+/// One relationship as the schema stores it: a foreign key column of the model pointing at
+/// another model's table, or a join table between two models. The target's table is read
+/// lazily (models may point at each other).
+struct Relationship: Sendable {
+    enum Kind: Sendable, Hashable {
+        /// `column` of this model holds the id of a `target` row.
+        case toOne(column: String)
+        /// A join table links both models.
+        case manyToMany
+    }
+    var kind: Kind
+    var targetType: ObjectIdentifier
+    var targetName: String
+    var target: @Sendable () throws -> ModelSchema
+    var deleteRule: DeleteRule
+}
+
+/// The join table of a many-to-many relationship: `<source>_<target>(<source>ID, <target>ID)`,
+/// both foreign keys cascading, one row per link.
+struct JoinTable {
+    var name: String
+    var sourceColumn: String
+    var targetColumn: String
+
+    init(source: ModelSchema, target: ModelSchema) {
+        name = "\(source.table)_\(target.table)"
+        sourceColumn = "\(source.table)ID"
+        targetColumn = "\(target.table)ID"
+        if sourceColumn == targetColumn { targetColumn += "2" }
+    }
+
+    func createSQL(source: ModelSchema, target: ModelSchema) -> String {
+        func type(_ schema: ModelSchema) -> String { schema.columns[schema.idColumn].type.sqlType }
+        return """
+            CREATE TABLE IF NOT EXISTS \(SQL.quote(name)) (
+              \(SQL.quote(sourceColumn)) \(type(source)) NOT NULL REFERENCES \(SQL.quote(source.table))("id") ON DELETE CASCADE,
+              \(SQL.quote(targetColumn)) \(type(target)) NOT NULL REFERENCES \(SQL.quote(target.table))("id") ON DELETE CASCADE,
+              PRIMARY KEY(\(SQL.quote(sourceColumn)), \(SQL.quote(targetColumn)))
+            ) WITHOUT ROWID
+            """
+    }
+}

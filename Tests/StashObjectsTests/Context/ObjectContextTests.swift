@@ -1,0 +1,82 @@
+import Foundation
+import StashCore
+import StashObjects
+import StashTestSupport
+import Testing
+
+/// Save in one transaction, rollback, conflicts with each merge policy.
+struct ObjectContextTests {
+    let folder = TemporaryFolder("objects-context")
+    let store: ObjectStore
+
+    init() throws {
+        store = try folder.objectStore(ObjectSchema(Person.self))
+        try store.write { tx in
+            try tx.insert(Person(id: nil, name: "Ada", age: 36))
+            try tx.insert(Person(id: nil, name: "Grace", age: 85))
+        }
+    }
+
+    @Test func saveWritesEverythingAndRollbackForgets() throws {
+        let context = ObjectContext(store: store)
+        var people = try context.fetch(Person.query().sorted(\.id))
+        #expect(!context.hasChanges)
+        people[0].age = 37
+        context.update(people[0])
+        context.delete(people[1])
+        context.insert(Person(id: nil, name: "Alan", age: 41))
+        #expect(context.hasChanges)
+        #expect(try store.count(Person.query()) == 2)    // nothing written before save
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(try store.fetch(Person.query().sorted(\.name)).map(\.name) == ["Ada", "Alan"])
+        #expect(try store.object(Person.self, id: 1)?.age == 37)
+
+        people[0].age = 99
+        context.update(people[0])
+        context.rollback()
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(try store.object(Person.self, id: 1)?.age == 37)
+        // Saving again after an own save is no conflict: the snapshot follows the save.
+        people[0].age = 38
+        context.update(people[0])
+        try context.save()
+        #expect(try store.object(Person.self, id: 1)?.age == 38)
+    }
+
+    @Test func aStaleObjectIsAConflictAndNothingIsWritten() throws {
+        let context = ObjectContext(store: store)
+        var ada = try context.fetch(Person.query().filter(\.name == "Ada"))[0]
+        try store.write { tx in try tx.update(Person(id: ada.id, name: "Ada", age: 50)) }   // another screen
+        ada.nickname = "Countess"
+        context.update(ada)
+        context.insert(Person(id: nil, name: "Alan", age: 41))
+        var caught: StashError?
+        do { try context.save() } catch let error as StashError { caught = error }
+        #expect(caught?.code == .conflict)
+        #expect(caught?.key == "Person id 1")
+        #expect(try store.count(Person.query()) == 2)
+        #expect(try store.object(Person.self, id: 1)?.nickname == nil)
+        #expect(context.hasChanges)
+    }
+
+    @Test func mergePoliciesChooseASide() throws {
+        let contextWins = ObjectContext(store: store, mergePolicy: .contextWins)
+        let storeWins = ObjectContext(store: store, mergePolicy: .storeWins)
+        var first = try contextWins.fetch(Person.query().filter(\.name == "Ada"))[0]
+        var second = try storeWins.fetch(Person.query().filter(\.name == "Grace"))[0]
+        try store.write { tx in
+            try tx.update(Person(id: first.id, name: "Ada", age: 1))
+            try tx.update(Person(id: second.id, name: "Grace", age: 2))
+        }
+        first.age = 100
+        second.age = 200
+        contextWins.update(first)
+        storeWins.update(second)
+        try contextWins.save()
+        try storeWins.save()
+        #expect(try store.object(Person.self, id: first.id!)?.age == 100)
+        #expect(try store.object(Person.self, id: second.id!)?.age == 2)
+    }
+}
