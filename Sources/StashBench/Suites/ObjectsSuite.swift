@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Stash
+import StashSQL
 import StashObjects
 #if canImport(GRDBSQLite)
 import GRDBSQLite

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stash
+import StashSQL
 
 /// `stash objects info|list|query|export|import --db FILE`: look into an object store's file
 /// without the app's model types (tables are read as SQLite sees them).
