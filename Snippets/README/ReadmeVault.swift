@@ -1,4 +1,5 @@
 import Foundation
+import StashCore      // Sandbox
 import StashSecure
 
 // snippet.hide
@@ -22,7 +23,7 @@ let value: String? = try vault[refresh]
 let shared = try Vault(service: "com.example.widget", accessGroup: "TEAMID.com.example.shared")
 
 // Encrypted files anywhere (Linux default), with the key you choose:
-let keyring = Keyring(folder: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("keyring"))
+let keyring = Keyring(folder: try Sandbox.main.url(for: .applicationSupport).appendingPathComponent("keyring"))
 let server = try Vault(service: "api", keyring: keyring, key: .environment())        // $STASH_VAULT_KEY
 let diary = try Vault(service: "diary", keyring: keyring, key: .passphrase(typed))   // scrypt
 try diary.rotate(to: .passphrase(newPassphrase))                                      // one atomic step
