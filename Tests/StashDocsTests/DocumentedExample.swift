@@ -61,7 +61,7 @@ struct DocumentedExample: CustomStringConvertible {
                 index += 1
             }
             index += 1
-            guard trimmed == "```swift" else { continue }
+            guard trimmed.lowercased().hasPrefix("```swift") else { continue }   // also ```Swift, ```swift title=…
             let marker = opening > 0 ? lines[opening - 1].trimmingCharacters(in: .whitespaces) : ""
             examples.append(DocumentedExample(
                 document: document, line: opening + 1, lines: body,
