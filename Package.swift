@@ -163,7 +163,7 @@ let package = Package(
         // `-sanitize=fuzzer,address -DSTASH_FUZZ`) and for replaying the committed corpora.
         .executableTarget(
             name: "StashFuzz",
-            dependencies: ["StashCore", "StashPreferences", "StashSecure"],
+            dependencies: ["StashCore", "StashPreferences", "StashSecure", "StashHTTP"],
             swiftSettings: strictSettings
         ),
         // Child processes for crash and multi-process tests: the tests launch it, write

@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashHTTP
 import StashPreferences
 import StashSecure
 
@@ -54,6 +55,31 @@ struct FuzzTarget: Sendable {
                     try VaultFileFuzzing.seed(entries: ["token": Data("s3cr3t".utf8), "caf\u{E9}": Data([0, 1, 2])]),
                 ]
             }
+        ),
+        FuzzTarget(
+            name: "http-stored-response", summary: "the HTTP cache's stored response records (decoded, re-encoded, decoded)",
+            run: { bytes in _ = HTTPFuzzing.storedResponse(bytes) },
+            seeds: { HTTPFuzzing.storedResponseSeeds() }
+        ),
+        FuzzTarget(
+            name: "cache-control", summary: "Cache-Control field lines and their arguments",
+            run: { bytes in _ = HTTPFuzzing.cacheControl(bytes) },
+            seeds: { ["max-age=60, s-maxage=30, no-cache=\"Set-Cookie, X-A\"", "private, must-revalidate, stale-while-revalidate=5", "no-store"].map { Data($0.utf8) } }
+        ),
+        FuzzTarget(
+            name: "http-date", summary: "HTTP dates: IMF-fixdate, RFC 850, asctime",
+            run: { bytes in _ = HTTPFuzzing.httpDate(bytes) },
+            seeds: { ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"].map { Data($0.utf8) } }
+        ),
+        FuzzTarget(
+            name: "vary", summary: "Vary field values and the request fields they select",
+            run: { bytes in _ = HTTPFuzzing.vary(bytes) },
+            seeds: { ["Accept-Encoding, Accept-Language", "*", "accept-language,  X-Custom"].map { Data($0.utf8) } }
+        ),
+        FuzzTarget(
+            name: "entity-tags", summary: "entity-tag lists (If-None-Match, If-Match)",
+            run: { bytes in _ = HTTPFuzzing.entityTags(bytes) },
+            seeds: { ["\"abc\", W/\"def\"", "*", "W/\"\", \"x\""].map { Data($0.utf8) } }
         ),
     ]
 

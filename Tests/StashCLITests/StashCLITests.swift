@@ -78,4 +78,28 @@ struct StashCLITests {
         #expect(FileStore.exists(URL(fileURLWithPath: root + "/Documents/contacts.sqlite")))
         #expect(FileStore.exists(URL(fileURLWithPath: root + "/Documents/profile.plist")))
     }
+
+    /// Issue 9: the tour shows every capability the README lists, gives the same answers on a
+    /// loaded machine (the caches' clocks are manual), and suggests commands only on folders
+    /// that outlive it.
+    @Test func tourShowsEveryCapabilityDeterministically() throws {
+        let result = try Self.run("tour")
+        #expect(result.status == 0, "\(result.errors)")
+        let output = result.output
+        for heading in ["Memory caches, pools and queues", "Disk, hybrid and business caches", "Caching proxy",
+                        "HTTP cache", "Preferences", "Secure storage", "Cookies"] {
+            #expect(output.contains("== \(heading) =="), "no step \(heading)")
+        }
+        #expect(output.contains("evicted, least recently used first: b.png (countLimit)"))
+        #expect(output.contains("pushed out: tea"))
+        #expect(output.contains("groupContainer(\"group.com.example.tour\")"))
+        #expect(output.contains("at once (hit): 200 from cache, Age 0"))
+        #expect(output.contains("(revalidated with If-None-Match, 304): 200 from revalidated"))
+        #expect(output.contains("25 s later (a hit, served by the proxy): 200, Age 25"))
+        #expect(output.contains("fwd-status=304"))
+        #expect(output.contains("The origin saw 2 requests for 3 answers."))
+        // The temporary sandbox is removed at the end: no hint names one of its folders.
+        #expect(output.contains("Try: stash tour --root DIR, then stash cache stats --dir DIR/Library/Caches/"))
+        #expect(!output.contains("Try: stash cache stats --dir /"))
+    }
 }

@@ -46,7 +46,7 @@ extension Tour {
         tour.say("  removed \(removed) entries; products still cached: \(store.value(for: products) != nil)")
         try store.close()
         tour.say("")
-        tour.say("Try: stash cache stats --dir \(disk.directory.path)")
+        tour.hint("stash cache stats --dir", folder: disk.directory)
         try disk.close()
     }
 }

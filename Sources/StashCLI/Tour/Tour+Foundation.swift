@@ -11,6 +11,10 @@ extension Tour {
             tour.say("  \(folder.rawValue): \(url.path)  [\(backup)]")
         }
 
+        let group = try sandbox.groupContainer("group.com.example.tour")
+        tour.say("groupContainer(\"group.com.example.tour\"): \(group.path)")
+        tour.say("  (an app group: a folder the app shares with its extensions or sibling apps)")
+
         let note = sandbox.documents.appendingPathComponent("hello.txt")
         try FileStore.write(Data("Hello from the Stash tour.\n".utf8), to: note)
         tour.say("FileStore.write wrote hello.txt atomically (temporary file, fsync, rename, fsync of the folder).")

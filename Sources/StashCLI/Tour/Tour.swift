@@ -14,17 +14,40 @@ final class Tour: Sendable {
         Step(title: "Property lists and archives", run: Tour.propertyListsAndArchives),
         Step(title: "SQL databases", run: Tour.databases),
         Step(title: "Object store", run: Tour.objects),
-        Step(title: "Caches", run: Tour.caches),
+        Step(title: "Memory caches, pools and queues", run: Tour.memoryCaches),
+        Step(title: "Disk, hybrid and business caches", run: Tour.caches),
         Step(title: "Preferences", run: Tour.preferences),
         Step(title: "Secure storage", run: Tour.secureStorage),
         Step(title: "HTTP cache", run: Tour.httpCache),
+        Step(title: "Caching proxy", run: Tour.cachingProxy),
         Step(title: "Cookies", run: Tour.cookies),
         Step(title: "Shared cache on PostgreSQL", run: Tour.sharedCache),
     ]
 
     let sandbox: Sandbox
+    /// Whether the sandbox outlives the tour (`--root`); hints name its folders only then.
+    let keepsFiles: Bool
 
-    init(sandbox: Sandbox) { self.sandbox = sandbox }
+    init(sandbox: Sandbox, keepsFiles: Bool) {
+        self.sandbox = sandbox
+        self.keepsFiles = keepsFiles
+    }
+
+    /// A command to try on `folder` afterwards, or how to keep the folder when the sandbox
+    /// is removed at the end of the tour.
+    func hint(_ command: String, folder: URL) {
+        if keepsFiles {
+            say("Try: \(command) \(folder.path)")
+        } else {
+            say("Try: stash tour --root DIR, then \(command) DIR/\(relativePath(of: folder))")
+        }
+    }
+
+    /// `url`'s path relative to the sandbox root.
+    func relativePath(of url: URL) -> String {
+        guard let base = sandbox.root?.path, url.path.hasPrefix(base + "/") else { return url.path }
+        return String(url.path.dropFirst(base.count + 1))
+    }
 
     func section(_ title: String) {
         print("\n== \(title) ==")

@@ -22,7 +22,7 @@ struct TourCommand: AsyncParsableCommand {
             folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("stash-tour-\(UInt32.random(in: 0...UInt32.max))", isDirectory: true)
         }
-        let tour = try Tour(sandbox: Sandbox(root: folder, app: "com.example.tour"))
+        let tour = try Tour(sandbox: Sandbox(root: folder, app: "com.example.tour"), keepsFiles: !temporary)
         defer { if temporary { try? FileStore.delete(folder) } }
 
         for step in Tour.steps {

@@ -154,7 +154,8 @@ public final class DiskCache: Sendable {
     ///
     /// - throws: What the last flush could not write (``StashCore/StashError/Code/diskFull``
     ///   on a full disk), naming how many staged changes are lost. The cache is closed
-    ///   either way.
+    ///   either way. When every staged change was written and only bookkeeping failed
+    ///   (access dates, counters), nothing acknowledged is lost: that is logged, not thrown.
     public func close() throws {
         let wasOpen = state.withLock { state -> Bool in
             defer { state.isClosed = true }
@@ -171,6 +172,12 @@ public final class DiskCache: Sendable {
                 try flushNow()
             } catch let error as StashError {
                 let lost = state.withLock { $0.pending.count }
+                guard lost > 0 else {
+                    // Every staged change was written; what failed was bookkeeping (access
+                    // dates, counters, a checkpoint), which the next open rebuilds.
+                    configuration.log("closing the cache: \(error.reason); no staged change was lost")
+                    return
+                }
                 var failure = error
                 failure.reason = "closing the cache could not write \(lost) staged changes, which are lost: \(error.reason)"
                 throw failure

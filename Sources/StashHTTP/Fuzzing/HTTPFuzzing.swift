@@ -85,4 +85,29 @@ package enum HTTPFuzzing {
         for tag in tags { _ = tag.fieldValue }
         return tags.count
     }
+
+    /// Stored response records written by the real encoder, for the seed corpus: one plain
+    /// response, and two variants of one URL selected by `Vary`.
+    package static func storedResponseSeeds() -> [Data] {
+        var fields = HTTPFields()
+        fields[.contentType] = "text/plain"
+        fields[.cacheControl] = "max-age=60, must-revalidate"
+        fields[.eTag] = "\"v1\""
+        fields[.date] = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let plain = StoredResponse(
+            status: 200, reasonPhrase: "OK", headerFields: fields, body: Data("hello".utf8),
+            requestTime: Date(timeIntervalSince1970: 784_111_777), responseTime: Date(timeIntervalSince1970: 784_111_778),
+            selectingFields: [:]
+        )
+        var varied = plain
+        varied.headerFields[.vary] = "Accept-Language"
+        varied.selectingFields = ["accept-language": "en"]
+        var other = varied
+        other.selectingFields = ["accept-language": nil]
+        other.body = Data("bonjour".utf8)
+        return [
+            StoredResponseCoding.encode(key: "http://127.0.0.1/a", variants: [plain]),
+            StoredResponseCoding.encode(key: "http://127.0.0.1/b?q=caf\u{E9}", variants: [varied, other]),
+        ]
+    }
 }

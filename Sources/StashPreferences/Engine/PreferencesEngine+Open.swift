@@ -55,6 +55,7 @@ extension PreferencesEngine {
         let end = file.end
         let limit = max(LogFile.headerSize, min(end, file.mappedSize))
         guard let base = file.base else { return }
+        reserveIndex(base, from: LogFile.headerSize, to: limit, version: version)
         let scan = LogScanner(version: version).scan(base, from: LogFile.headerSize, to: limit) { record, offset in
             apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
                   offset: offset, length: record.length, byOtherProcess: isReopen)
@@ -100,6 +101,7 @@ extension PreferencesEngine {
             let versions = file.version == FormatVersion1.version ? [FormatVersion1.version] : [LogFile.version, FormatVersion1.version]
             for version in versions {
                 resetIndex(end: LogFile.headerSize, counter: 0)
+                reserveIndex(base, from: LogFile.headerSize, to: file.mappedSize, version: version)
                 scan = LogScanner(version: version).scan(
                     base, from: LogFile.headerSize, to: file.mappedSize, ignoringZeroTail: true
                 ) { record, offset in

@@ -300,6 +300,17 @@ final class PreferencesEngine {
         knownCounter = counter
     }
 
+    /// Makes room in the index, at once, for every record of `start..<end` (see
+    /// ``LogScanner/countRecords(_:from:to:)``), up to ``maximumReservation`` entries: a
+    /// hostile file of tiny records must not make an open reserve gigabytes.
+    func reserveIndex(_ base: UnsafeRawPointer, from start: Int, to end: Int, version: UInt32) {
+        let count = LogScanner(version: version).countRecords(base, from: start, to: end)
+        index.reserveCapacity(min(count, PreferencesEngine.maximumReservation))
+    }
+
+    /// The most index entries an open reserves ahead (beyond, the index grows as usual).
+    static let maximumReservation = 1 << 19
+
     func adopt(index newIndex: [String: Entry], liveBytes newLiveBytes: Int, end: Int, counter: UInt64) {
         index = newIndex
         liveBytes = newLiveBytes

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import StashPreferences
+
+/// The slicing-by-8 CRC-32 against the published check value and against the plain
+/// bit-at-a-time definition, for every length across the 8-byte steps and every split of
+/// an update in two (every record and header checksum of the log goes through it).
+struct CRC32Tests {
+    /// The CRC-32 definition, a bit at a time: the reference the fast one must equal.
+    private static func reference(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    @Test func checkValue() {
+        let bytes = Array("123456789".utf8)
+        #expect(bytes.withUnsafeBytes { CRC32.checksum($0.baseAddress!, count: $0.count) } == 0xCBF4_3926)
+        #expect(CRC32().value == 0)
+    }
+
+    @Test func equalsTheBitwiseDefinitionAtEveryLengthAndSplit() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("CRC32Tests seed: \(seed)")
+        var state = seed
+        let bytes = (0..<67).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        bytes.withUnsafeBytes { buffer in
+            for count in 0...buffer.count {
+                let expected = CRC32Tests.reference(Array(bytes[0..<count]))
+                #expect(CRC32.checksum(buffer.baseAddress!, count: count) == expected, "length \(count), seed \(seed)")
+                for split in 0...count {
+                    var crc = CRC32()
+                    crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<split]))
+                    crc.update(UnsafeRawBufferPointer(rebasing: buffer[split..<count]))
+                    #expect(crc.value == expected, "length \(count), split \(split), seed \(seed)")
+                }
+            }
+        }
+    }
+}
