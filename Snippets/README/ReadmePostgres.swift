@@ -1,7 +1,7 @@
+import Foundation
 import PostgresNIO
 import StashPostgres
 // snippet.hide
-import Foundation
 struct User: Codable, Sendable { var name: String }
 let html = "<html></html>"
 func build() async throws -> Data { Data("report".utf8) }

@@ -1,3 +1,4 @@
+import Foundation
 import Stash
 
 extension Preferences.Key where Value == Bool {
@@ -5,7 +6,6 @@ extension Preferences.Key where Value == Bool {
 }
 struct Profile: Codable, Sendable { var name: String }
 // snippet.hide
-import Foundation
 let home = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!
 try PropertyList.dictionary(["theme": "dark"]).write(to: URL(fileURLWithPath: home).appendingPathComponent("com.example.app.plist"), format: .xml)
 // snippet.show
