@@ -5,7 +5,7 @@ import Testing
 /// Runs every snippet that needs no network as a child process, in a fresh sandbox (HOME,
 /// the XDG folders and TMPDIR of a temporary folder), and checks what the text around its
 /// block claims: the lines it prints (its hidden tail prints what the text promises) and
-/// the files it creates.
+/// the files it creates. An example writes nothing on stderr.
 struct SnippetRunTests {
     /// What a runnable snippet must print (each line, in order, among its output) and the
     /// files, relative to the sandbox root, it must leave.
@@ -85,7 +85,9 @@ struct SnippetRunTests {
         let child = try ChildProcess(BuiltProducts.executable(expectation.snippet), [], environment: environment)
         let output = child.readAllLines()
         let status = child.wait()
-        #expect(status == 0, "\(expectation.snippet) exited with \(status): \(child.standardError())")
+        let errors = child.standardError()
+        #expect(status == 0, "\(expectation.snippet) exited with \(status): \(errors)")
+        #expect(errors.isEmpty, "\(expectation.snippet) wrote on stderr (a log line of an example is a defect): \(errors)")
         var remaining = output[...]
         for line in expectation.lines {
             guard let index = remaining.firstIndex(of: line) else {
