@@ -31,3 +31,5 @@ print("size \(size)")
 print("settings \(back == settings)")
 print("profile \(profile.name) \(profile.theme)")
 print("shared \(shared.lastPathComponent)")
+let mode = try FileManager.default.attributesOfItem(atPath: documents.path)[.posixPermissions] as? Int ?? 0
+print("documents mode \(String(mode, radix: 8))")

@@ -21,7 +21,7 @@ struct SnippetRunTests {
         Expectation(snippet: "ReadmeErrors", lines: ["Ada"]),
         Expectation(
             snippet: "ReadmeCore",
-            lines: ["size 5", "settings true", "profile Ada dark", "shared group.com.example"],
+            lines: ["size 5", "settings true", "profile Ada dark", "shared group.com.example", "documents mode 700"],
             files: ["data/com.example.notes/Documents/note.txt", "data/com.example.notes/Documents/profile.plist",
                     "config/com.example.notes/app.plist"]
         ),
