@@ -1,9 +1,9 @@
-import AsyncHTTPClient
-import Foundation
-import HTTPTypes
-import NIOCore
+public import AsyncHTTPClient
+public import Foundation
+public import HTTPTypes
+public import NIOCore
 import NIOHTTP1
-import StashHTTP
+public import StashHTTP
 
 /// A transport over AsyncHTTPClient (SwiftNIO), for servers and command-line tools.
 ///

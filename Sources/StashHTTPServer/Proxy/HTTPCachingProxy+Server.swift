@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import HummingbirdCore
-import Logging
+public import Logging
 import NIOCore
+import NIOPosix
 
 extension HTTPCachingProxy {
     /// Serves the proxy until the surrounding task is cancelled.

@@ -1,7 +1,7 @@
-import Foundation
-import HTTPTypes
-import StashHTTP
-import StashHTTPAsyncClient
+public import Foundation
+public import HTTPTypes
+public import StashHTTP
+public import StashHTTPAsyncClient
 
 /// A caching reverse proxy: every request goes through an ``StashHTTP/HTTPCache`` to one
 /// upstream origin over AsyncHTTPClient.

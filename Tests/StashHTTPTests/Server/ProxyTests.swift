@@ -5,6 +5,7 @@ import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
 import Testing
+import NIOCore
 
 /// The reverse proxy: forwarding of methods and fields, hop-by-hop fields, upstream failure.
 struct ProxyTests {
