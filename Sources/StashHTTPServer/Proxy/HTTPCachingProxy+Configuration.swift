@@ -17,12 +17,14 @@ extension HTTPCachingProxy {
         /// the connection is closed (no response) when it takes longer. Default 30 s.
         public var headerTimeout: Duration
         /// How long a connection may stay without a request: before the first one, and
-        /// between a response and the next request on a keep-alive connection. The
-        /// connection is then closed. Default 75 s (nginx's `keepalive_timeout`).
+        /// between a response and the next request on a keep-alive connection, and between
+        /// two pieces of a request body. The connection is then closed. HummingbirdCore's
+        /// idle timeout. Default 75 s (nginx's `keepalive_timeout`).
         public var idleTimeout: Duration
         /// How long the upstream may go without sending a byte while the proxy waits for its
         /// response (head or body). Past it the exchange is cut and the client gets `504
-        /// Gateway Timeout`. Only for the transport the proxy creates; a transport passed to
+        /// Gateway Timeout` (the proxy sends nothing before the upstream body is whole, so a
+        /// cut never leaves a client with a truncated answer). Only for the transport the proxy creates; a transport passed to
         /// ``HTTPCachingProxy/init(upstream:cache:configuration:transport:)`` keeps its own.
         /// Default 60 s (nginx's `proxy_read_timeout`).
         public var upstreamReadTimeout: Duration

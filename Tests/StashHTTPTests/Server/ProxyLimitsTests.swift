@@ -44,12 +44,15 @@ struct ProxyLimitsTests {
         }
     }
 
-    /// An upstream that stalls mid-body is cut after the read timeout: `504`, not stored, and
-    /// the next request goes upstream again.
-    @Test func upstreamStallingMidBodyIsGatewayTimeout() async throws {
-        let origin = try RawOrigin(replies: [
-            "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 10\r\n\r\nhello\(RawOrigin.pause)world",
-        ])
+    /// An upstream that stalls before its head or mid-body is cut after the read timeout:
+    /// `504`, not stored, and the next request goes upstream again. (Without the timeout the
+    /// 300 ms pause would end in a whole `200`.)
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 10\r\n\r\nhello\(RawOrigin.pause)world",
+        "\(RawOrigin.pause)HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 10\r\n\r\nhelloworld",
+    ])
+    func upstreamStallingIsGatewayTimeout(_ reply: String) async throws {
+        let origin = try RawOrigin(replies: [reply])
         defer { origin.stop() }
         let configuration = HTTPCachingProxy.Configuration(upstreamReadTimeout: .milliseconds(100))
         try await ProxyTests.Running.with(upstream: "http://127.0.0.1:\(origin.port)", configuration: configuration) { running in
