@@ -32,7 +32,8 @@ if ! swift build --scratch-path "$scratch" --product StashFuzz \
 fi
 bin=$(swift build --scratch-path "$scratch" --product StashFuzz "${sanitizers[@]}" -Xswiftc -DSTASH_FUZZ --show-bin-path)
 binary=$bin/StashFuzz
-if ! readelf -S "$bin/StashCore.build/Archive.swift.o" 2>/dev/null | grep -q sancov; then
+sections=$(readelf -S "$bin/StashCore.build/Archive.swift.o" 2>/dev/null || true)
+if ! grep -q sancov <<<"$sections"; then
     echo "fuzz: the Swift code was built without coverage instrumentation; fuzzing would be blind" >&2
     exit 1
 fi

@@ -1,5 +1,6 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
+import StashCore
 
 /// Sends one request over the network: the transport half of a caching client or proxy.
 public typealias HTTPSend = @Sendable (HTTPRequest, Data) async throws -> (HTTPResponse, Data)

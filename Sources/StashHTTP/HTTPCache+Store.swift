@@ -1,5 +1,6 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
+import StashCore
 
 /// Storing and looking up directly, the way URLCache's `storeCachedResponse` and
 /// `cachedResponse(for:)` work.

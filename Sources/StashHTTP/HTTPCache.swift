@@ -1,7 +1,7 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 import StashCache
-import StashCore
+public import StashCore
 
 /// An RFC 9111 HTTP cache with URLCache's two numbers: a memory capacity and a disk capacity.
 ///

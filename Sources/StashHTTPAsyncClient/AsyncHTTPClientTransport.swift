@@ -1,9 +1,9 @@
-import AsyncHTTPClient
-import Foundation
-import HTTPTypes
-import NIOCore
+public import AsyncHTTPClient
+public import Foundation
+public import HTTPTypes
+public import NIOCore
 import NIOHTTP1
-import StashHTTP
+public import StashHTTP
 
 /// A transport over AsyncHTTPClient (SwiftNIO), for servers and command-line tools.
 ///
@@ -26,9 +26,21 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     private let ownsClient: Bool
 
     /// Creates a transport with its own client (redirects disallowed).
-    public init(timeout: TimeAmount = .seconds(60), maximumBodySize: Int = 64 << 20) {
+    ///
+    /// ```swift
+    /// let transport = AsyncHTTPClientTransport(timeout: .seconds(60), readTimeout: .seconds(15))
+    /// ```
+    ///
+    /// - parameters:
+    ///   - timeout: How long one whole exchange may take.
+    ///   - readTimeout: How long the server may go without sending a byte while a response
+    ///     is awaited or read; past it the exchange fails with `HTTPClientError.readTimeout`.
+    ///     `nil`: only `timeout` applies.
+    ///   - maximumBodySize: The largest response body accepted.
+    public init(timeout: TimeAmount = .seconds(60), readTimeout: TimeAmount? = nil, maximumBodySize: Int = 64 << 20) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.decompression = .disabled
+        configuration.timeout.read = readTimeout
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize

@@ -1,4 +1,4 @@
-import StashCore
+public import StashCore
 
 extension StashError.Code {
     /// A query or entity names a key path that is not a stored attribute of the model.

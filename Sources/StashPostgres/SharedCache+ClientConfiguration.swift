@@ -1,5 +1,5 @@
 import Foundation
-import PostgresNIO
+public import PostgresNIO
 import StashCore
 
 extension SharedCache {

@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 extension SharedCache {
     /// What a ``SharedCache`` does when PostgreSQL is unreachable, slow or refuses a statement.

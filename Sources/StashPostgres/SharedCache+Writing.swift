@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import NIOCore
 import PostgresNIO
-import StashCache
+public import StashCache
 import StashCore
 
 extension SharedCache {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
-import PostgresNIO
+public import PostgresNIO
 import StashCore
 
 /// A cache that several processes share: one PostgreSQL table that every instance of an app

@@ -1,4 +1,4 @@
-import StashCore
+public import StashCore
 
 extension StashError.Code {
     /// The shared cache's PostgreSQL server could not answer in time: unreachable, down, slow

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import GRDB
-import StashCore
+public import StashCore
 
 extension Sandbox {
     /// The file of database `name` in `folder`: `<folder>/<name>.sqlite`, or `<folder>/<name>`

@@ -1,4 +1,4 @@
-import StashCore
+public import StashCore
 
 extension StashError.Code {
     /// SQLite could not open a database file (not a database, permissions, missing folder).

@@ -1,4 +1,4 @@
-import StashCore
+public import StashCore
 
 // MARK: - Codes of StashSecure
 

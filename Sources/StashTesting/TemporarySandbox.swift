@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// A ``Sandbox`` in a fresh temporary folder, deleted when the value is released: every

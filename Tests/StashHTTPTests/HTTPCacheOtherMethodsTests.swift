@@ -3,6 +3,7 @@ import HTTPTypes
 import StashCore
 import StashHTTPAsyncClient
 import Testing
+import NIOCore
 @testable import StashHTTP
 
 /// HEAD responses update stored GET responses (RFC 9111 §4.3.5), POST responses naming their

@@ -1,6 +1,7 @@
 import StashCore
 import StashPostgres
 import Testing
+import PostgresNIO
 
 struct SharedCacheClientConfigurationTests {
     @Test func readsAURL() throws {

@@ -3,6 +3,8 @@ import ServiceLifecycle
 import StashCore
 import StashPostgres
 import Testing
+import StashCache
+import PostgresNIO
 
 @Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason))
 struct SharedCacheExpiryTests {

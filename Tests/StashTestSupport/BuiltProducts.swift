@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Finds the executables that `swift build` put beside the test bundle: the test host (the
 /// child process of crash and multi-process tests, target `StashTestHost`, not a product),

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// A fresh folder under the system's temporary folder, deleted when this value is released.

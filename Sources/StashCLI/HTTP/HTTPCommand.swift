@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Stash
 import StashHTTPAsyncClient
+import NIOCore
 
 /// `stash http`: HTTP requests through Stash's RFC 9111 cache.
 struct HTTPCommand: AsyncParsableCommand {

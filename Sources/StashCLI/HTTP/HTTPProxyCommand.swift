@@ -11,6 +11,8 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         discussion: """
         Every method and end-to-end field is forwarded; responses are cached as a shared cache
         by default (--private for a private one). Responses carry a Cache-Status field.
+        Slow or idle clients are disconnected, a stalled upstream gives 504, and client
+        connections are capped (see the timeout and --max-connections options).
         Example: stash http-proxy --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000
         """
     )
@@ -33,11 +35,28 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Bytes of responses kept on disk (0: memory only).")
     var diskCapacity = 256 << 20
 
+    @Option(name: .long, help: "Seconds a client has to send a whole request head once it started (default 30).")
+    var headerTimeout = 30.0
+
+    @Option(name: .long, help: "Seconds a client connection may stay without a request before it is closed (default 75).")
+    var idleTimeout = 75.0
+
+    @Option(name: .long, help: "Seconds the upstream may go without sending a byte before the client gets 504 (default 60).")
+    var upstreamReadTimeout = 60.0
+
+    @Option(name: .long, help: "Most client connections open at once; past it new ones are accepted and closed (0: no limit; default 1024).")
+    var maxConnections = 1024
+
     @OptionGroup var sandbox: SandboxOptions
 
     func validate() throws {
         if shared && isPrivate { throw ValidationError("--shared and --private exclude each other") }
         if memoryCapacity < 0 || diskCapacity < 0 { throw ValidationError("capacities must be zero or more bytes") }
+        for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--upstream-read-timeout", upstreamReadTimeout)]
+        where !(seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("\(name) must be more than 0 and at most 86400 seconds, got \(seconds)")
+        }
+        if maxConnections < 0 { throw ValidationError("--max-connections must be zero (no limit) or more, got \(maxConnections)") }
     }
 
     func run() async throws {
@@ -53,7 +72,12 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         let directory = diskCapacity == 0 ? nil
             : try sandbox.sandbox().url(for: .caches).appendingPathComponent("HTTPProxyCache", isDirectory: true)
         let cache = try HTTPCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory, mode: mode)
-        let proxy = HTTPCachingProxy(upstream: upstreamURL, cache: cache)
+        let configuration = HTTPCachingProxy.Configuration(
+            headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            upstreamReadTimeout: .milliseconds(Int64(upstreamReadTimeout * 1000)),
+            maximumConnections: maxConnections == 0 ? nil : maxConnections
+        )
+        let proxy = HTTPCachingProxy(upstream: upstreamURL, cache: cache, configuration: configuration)
         try await proxy.run(host: host, port: port) { bound in
             var banner = "stash http-proxy: \(mode) cache, listening on http://\(host):\(bound), upstream \(upstreamURL.absoluteString)\n"
             if let directory { banner += "cache folder: \(directory.path)\n" }

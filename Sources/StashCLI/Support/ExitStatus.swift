@@ -84,6 +84,8 @@ enum StashMain {
             StashCommand.exit(withError: error)
         } catch let error as CleanExit {
             StashCommand.exit(withError: error)
+        } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            StashCommand.exit(withError: error)  // `stash SUBCOMMAND --help` and the like
         } catch {
             ExitStatus.fail(with: error)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Stash
+import StashSQL
 
 /// The playbook's Core Data example on StashObjects: a Person with a Card.
 private struct TourPerson: Model {

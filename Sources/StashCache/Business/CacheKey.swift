@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// Whose data an entry is: everyone's, or one signed-in user's (cleared at logout).

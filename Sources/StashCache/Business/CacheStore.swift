@@ -1,5 +1,5 @@
 import Foundation
-import StashCore
+public import StashCore
 
 /// The caches of an app's business data (the PGCacheManager idea): typed keys, shared or
 /// per-user scopes, purgeable or kept locations, and freshness per key.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// Turns values into bytes and back, for caches that keep values on disk.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// Any `Codable` value as JSON: readable with `stash cache get`, portable, a little larger

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// Any `Codable` value as a binary property list: compact and quick to decode, the format

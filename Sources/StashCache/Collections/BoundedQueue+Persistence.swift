@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 extension BoundedQueue where Element: Codable {
     /// One saved element and when it was appended (seconds since 2001).

@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 /// A fixed-capacity first-in first-out queue: appending to a full queue drops the oldest
 /// element (Kache's queue). Elements may also expire a fixed time after they were appended.

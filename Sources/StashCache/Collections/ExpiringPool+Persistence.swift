@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 extension ExpiringPool where Key: Codable, Value: Codable {
     /// One saved entry; `deadline` is absolute (seconds since 2001), `nil` for never.

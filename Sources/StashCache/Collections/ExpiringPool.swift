@@ -1,5 +1,5 @@
 import Foundation
-import StashCore
+public import StashCore
 
 /// A fixed-capacity key-value pool in which every entry expires; when it is full, a new entry
 /// pushes out the one closest to expiry (Kache's pool).

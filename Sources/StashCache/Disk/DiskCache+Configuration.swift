@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 extension DiskCache {
     /// How a disk cache stores, bounds and flushes its entries.

@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 /// A cache of `Data` values on disk: small values inside an SQLite manifest, large ones in
 /// files, bounded by size, count, age and free disk space, with expiry.

@@ -1,4 +1,4 @@
-import StashCore
+public import StashCore
 
 extension StashError.Code {
     /// A cache was asked to live somewhere other than a caches or temporary folder.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When a cached entry stops being served.
 ///

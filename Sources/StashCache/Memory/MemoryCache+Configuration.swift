@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension MemoryCache {
     /// Computes the cost of an entry when `set` is not given one.

@@ -1,3 +1,4 @@
+import StashCore
 extension MemoryCache {
     /// The broken internal invariants, empty when the cache is sound. Compiled in every
     /// configuration (it costs nothing until called); tests call it after hammering a cache.

@@ -1,3 +1,4 @@
+import StashCore
 extension MemoryCache {
     /// How a ``MemoryCache`` has been doing since it was created or its statistics were reset.
     ///

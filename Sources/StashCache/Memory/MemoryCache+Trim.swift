@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import StashCore
 
 extension MemoryCache {
     /// Evicts least recently used entries until at most `count` remain

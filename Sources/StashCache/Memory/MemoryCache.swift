@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 /// A fast, thread-safe, least-recently-used memory cache with count, cost and age limits and
 /// per-entry expiry: NSCache done properly, on every platform.

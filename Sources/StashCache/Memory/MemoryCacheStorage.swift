@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 /// The engine of ``MemoryCache``: a hash map into a doubly-linked recency list, kept in
 /// contiguous arrays and addressed by index.

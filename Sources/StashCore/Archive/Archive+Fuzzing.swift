@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The archive reader, reachable by `stash-fuzz` (libFuzzer) and its regression replays:
 /// arbitrary bytes are loaded as an archive of a small `Codable` value, through the direct

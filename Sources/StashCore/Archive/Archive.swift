@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A `Codable` value kept in one file: the role `NSKeyedArchiver` plays in the iOS playbook.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension FileStore {
     /// Deletes the temporary files that atomic writes of killed processes left in `folder`.

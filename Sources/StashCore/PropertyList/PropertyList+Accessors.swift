@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension PropertyList {
     /// The string, if this is a string.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension PropertyList {
     /// Decodes a property list, detecting its format (binary, XML or JSON).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension PropertyList {
     /// Reads a property list file in any format (detected from its content).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A property-list value: what plist files hold, and what `UserDefaults` stores.
 ///

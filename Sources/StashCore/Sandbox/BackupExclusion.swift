@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Marks folders that backups should skip.
 ///

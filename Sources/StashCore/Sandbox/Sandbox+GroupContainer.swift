@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Sandbox {
     /// The shared container of an app group: a folder that several applications of one

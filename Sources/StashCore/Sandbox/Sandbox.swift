@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The folders an application keeps its data in: the iOS app sandbox, on every platform.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The source of "now" for everything in Stash that expires.
 ///

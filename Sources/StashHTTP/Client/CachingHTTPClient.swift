@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// An HTTP client that answers from an ``HTTPCache`` when HTTP allows and from its
 /// transport otherwise, telling each time where the answer came from.

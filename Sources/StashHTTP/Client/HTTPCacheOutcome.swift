@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// Where a response came from.
 public enum HTTPCacheOutcome: String, Sendable, Hashable, CaseIterable {

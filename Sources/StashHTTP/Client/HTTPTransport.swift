@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// Something that performs one HTTP exchange: the network half of ``CachingHTTPClient``.
 ///

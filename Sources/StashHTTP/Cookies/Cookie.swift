@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension CookieJar {
     /// One HTTP cookie as a ``CookieJar`` stores it (RFC 6265 section 5.3). Nested in the jar

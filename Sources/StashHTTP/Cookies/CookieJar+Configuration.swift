@@ -1,5 +1,5 @@
 import Foundation
-import StashCore
+public import StashCore
 
 extension CookieJar {
     /// Whether this process stores cookies or only reads what the writer saved.

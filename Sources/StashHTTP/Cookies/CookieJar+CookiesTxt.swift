@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// The Netscape `cookies.txt` format that curl (`-b` / `-c`), wget and browser extensions

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 import StashCore
 
 /// Sending cookies: RFC 6265 section 5.4.

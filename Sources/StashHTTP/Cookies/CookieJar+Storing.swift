@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 import StashCore
 
 /// Receiving cookies: RFC 6265 section 5.3, with the RFC 6265bis rules on `Secure` and the

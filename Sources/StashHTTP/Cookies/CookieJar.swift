@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 /// An RFC 6265 cookie jar: stores the cookies servers set and sends them back, saved in the
 /// sandbox's application support folder across launches (the playbook's `Library/Cookies`).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// The Public Suffix List: the domains under which anyone may register a name (`com`,

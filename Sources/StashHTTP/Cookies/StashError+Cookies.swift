@@ -1,4 +1,4 @@
-import StashCore
+public import StashCore
 
 extension StashError.Code {
     /// A cookie, a `Set-Cookie` line or a `cookies.txt` line cannot be used: a control

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Freshness lifetime (RFC 9111 §4.2.1) and heuristic freshness (§4.2.2).
 extension StoredResponse {

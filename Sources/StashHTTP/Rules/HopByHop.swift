@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// Hop-by-hop fields (RFC 9110 §7.6.1): they describe one connection, so a cache never
 /// stores them and a proxy never forwards them. The one list of the package, used by

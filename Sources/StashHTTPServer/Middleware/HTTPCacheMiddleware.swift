@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import NIOCore
-import StashHTTP
+public import StashHTTP
 
 /// Hummingbird middleware that caches a server's own responses by RFC 9111, so hot routes
 /// are computed once per freshness lifetime.

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import HummingbirdCore
-import Logging
+public import Logging
 import NIOCore
+import NIOPosix
 
 extension HTTPCachingProxy {
     /// Serves the proxy until the surrounding task is cancelled.
@@ -17,6 +18,12 @@ extension HTTPCachingProxy {
     /// `Application`, because an application stamps its own `Date` on every response and a
     /// cache must pass the origin's `Date` through unchanged.
     ///
+    /// The limits of ``configuration`` apply: a client whose request head is not whole
+    /// within ``Configuration/headerTimeout`` of its first byte is disconnected, so is a
+    /// connection without a request for ``Configuration/idleTimeout`` (HummingbirdCore's
+    /// idle timeout), and past ``Configuration/maximumConnections`` new connections are
+    /// accepted and closed at once.
+    ///
     /// Cancelling the task shuts the server down gracefully: it stops accepting, finishes
     /// the requests in flight and closes idle connections, then `run` returns.
     ///
@@ -30,7 +37,17 @@ extension HTTPCachingProxy {
         host: String = "127.0.0.1", port: Int, logger: Logger = Logger(label: "stash.http-proxy"),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        let server = try HTTPServerBuilder.http1().buildServer(
+        let limits = configuration
+        let connectionLimit = limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }
+        let channel = HTTP1Channel.Configuration(
+            additionalChannelHandlers: {
+                var handlers: [any RemovableChannelHandler] = [RequestHeadTimeout.Installer(timeout: TimeAmount(limits.headerTimeout))]
+                if let connectionLimit { handlers.append(connectionLimit.handler()) }
+                return handlers
+            }(),
+            idleTimeout: TimeAmount(limits.idleTimeout)
+        )
+        let server = try HTTPServerBuilder.http1(configuration: channel).buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port)),
             eventLoopGroup: NIOSingletons.posixEventLoopGroup,
             logger: logger,

@@ -1,7 +1,8 @@
-import Foundation
-import HTTPTypes
-import StashHTTP
-import StashHTTPAsyncClient
+public import Foundation
+public import HTTPTypes
+import NIOCore
+public import StashHTTP
+public import StashHTTPAsyncClient
 
 /// A caching reverse proxy: every request goes through an ``StashHTTP/HTTPCache`` to one
 /// upstream origin over AsyncHTTPClient.
@@ -19,7 +20,9 @@ import StashHTTPAsyncClient
 /// origin cannot be reached and no stale response may stand in, the answer is
 /// `502 Bad Gateway` (`504 Gateway Timeout` when it timed out), whose `Cache-Status` detail
 /// names the cause. Request targets with dot segments (`/../`, `/%2e%2e/`) are refused with
-/// `400 Bad Request` and never forwarded. Thread-safe.
+/// `400 Bad Request` and never forwarded. Slow or idle clients are disconnected, an upstream
+/// that stops sending is cut, and client connections are capped: see ``Configuration``.
+/// Thread-safe.
 public final class HTTPCachingProxy: Sendable {
     /// Where requests are forwarded: scheme, host, port and an optional path prefix.
     public let upstream: URL
@@ -27,17 +30,25 @@ public final class HTTPCachingProxy: Sendable {
     public let cache: HTTPCache
     /// How requests reach the upstream.
     public let transport: AsyncHTTPClientTransport
+    /// Timeouts and the connection cap.
+    public let configuration: Configuration
 
     /// Creates a proxy.
     ///
     /// - parameters:
     ///   - upstream: The origin, such as `http://127.0.0.1:8000`.
     ///   - cache: Usually in ``StashHTTP/HTTPCacheMode/shared`` mode.
+    ///   - configuration: Timeouts and the connection cap.
     ///   - transport: The client used upstream; the proxy shuts it down in ``shutdown()``.
-    public init(upstream: URL, cache: HTTPCache, transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport()) {
+    ///     By default one whose read timeout is the configuration's ``Configuration/upstreamReadTimeout``.
+    public init(
+        upstream: URL, cache: HTTPCache, configuration: Configuration = Configuration(),
+        transport: AsyncHTTPClientTransport? = nil
+    ) {
         self.upstream = upstream
         self.cache = cache
-        self.transport = transport
+        self.configuration = configuration
+        self.transport = transport ?? AsyncHTTPClientTransport(readTimeout: TimeAmount(configuration.upstreamReadTimeout))
     }
 
     /// Releases the upstream client.

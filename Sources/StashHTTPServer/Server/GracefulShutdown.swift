@@ -1,5 +1,5 @@
-import Logging
-import ServiceLifecycle
+package import Logging
+package import ServiceLifecycle
 
 /// Runs a server until the calling task is cancelled, then shuts it down gracefully: it stops
 /// accepting, lets requests in flight finish and closes idle connections, instead of

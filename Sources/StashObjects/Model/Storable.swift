@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A value as SQLite stores it: the storage classes of SQLite.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StashCore
+import StashSQL
 
 /// Turns SQLite's errors into ``StashError``s that name the model and attribute.
 enum ObjectErrors {

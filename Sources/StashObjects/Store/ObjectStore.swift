@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import GRDB
-import StashCore
+public import StashCore
 import StashSQL
 
 /// An object store: the models of a schema kept in one SQLite database, read concurrently

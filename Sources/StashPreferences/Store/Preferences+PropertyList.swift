@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 extension Preferences {
     /// Imports every entry of a property-list file (XML, binary or JSON), such as a plist

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Preferences {
     /// What opening a damaged suite cut off. A store that opened cleanly has none.

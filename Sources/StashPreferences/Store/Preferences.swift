@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 /// A typed key-value store for small settings: UserDefaults' model on a fast, crash-safe,
 /// multi-process log.

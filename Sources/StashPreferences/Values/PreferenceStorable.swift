@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// A Swift type that a preferences store keeps natively (without going through JSON).

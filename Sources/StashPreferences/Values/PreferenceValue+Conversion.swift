@@ -1,5 +1,5 @@
 import Foundation
-import StashCore
+public import StashCore
 
 extension PreferenceValue {
     /// Converts a loosely typed value, as UserDefaults' `set(_:forKey:)` takes it.

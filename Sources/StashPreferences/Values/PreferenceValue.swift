@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A value as a preferences store keeps it: what `object(forKey:)` returns and what tools
 /// (the `stash defaults` command, import and export) work with.

@@ -1,5 +1,5 @@
-import Foundation
-import StashCore
+public import Foundation
+public import StashCore
 
 /// The folder where encrypted vault files and the master key live (Linux, and any platform
 /// that asks for file vaults).

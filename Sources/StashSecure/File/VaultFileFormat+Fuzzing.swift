@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+package import Foundation
 import StashCore
 
 /// The vault file reader, reachable by `stash-fuzz` (libFuzzer) and its regression replays:

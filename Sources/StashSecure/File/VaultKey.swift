@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the key of an encrypted vault file comes from.
 ///

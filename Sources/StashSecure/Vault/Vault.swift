@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// A place for secrets (tokens, passwords, keys) that must not sit in plain files, that

@@ -51,4 +51,12 @@ struct ExitStatusTests {
         let unknown = try StashExecutable.run(["no-such-command"])
         #expect(unknown.status == 64)
     }
+
+    @Test func helpOfASubcommandIsStatusZero() throws {
+        for arguments in [["--help"], ["defaults", "--help"], ["defaults", "read", "--help"], ["http-proxy", "--help"]] {
+            let result = try StashExecutable.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.errors)")
+            #expect(result.output.contains("USAGE") || result.output.contains("Usage"), "\(arguments)")
+        }
+    }
 }

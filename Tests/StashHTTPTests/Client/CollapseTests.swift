@@ -6,6 +6,7 @@ import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
 import Testing
+import NIOCore
 
 /// Concurrent identical requests: with collapsing on, one trip to the origin serves all.
 struct CollapseTests {

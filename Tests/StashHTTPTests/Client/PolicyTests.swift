@@ -5,6 +5,7 @@ import StashHTTP
 import StashHTTPAsyncClient
 import StashTestSupport
 import Testing
+import NIOCore
 
 /// URLCache's request policies, offline fallback and statistics, through the caching client.
 struct PolicyTests {

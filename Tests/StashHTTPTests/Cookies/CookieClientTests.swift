@@ -5,6 +5,7 @@ import StashCore
 import StashHTTPAsyncClient
 import StashTestSupport
 import Testing
+import NIOCore
 
 /// `CachingHTTPClient` with a jar, against a real loopback origin.
 struct CookieClientTests {

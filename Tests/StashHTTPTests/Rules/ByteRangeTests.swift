@@ -4,6 +4,7 @@ import StashCore
 import Testing
 @testable import StashHTTP
 import StashHTTPAsyncClient
+import NIOCore
 
 /// `Range` requests answered from a stored complete response (RFC 9110 §14).
 struct ByteRangeTests {

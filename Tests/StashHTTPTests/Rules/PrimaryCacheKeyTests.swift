@@ -3,6 +3,7 @@ import HTTPTypes
 import StashCore
 import StashTestSupport
 import Testing
+import StashCache
 @testable import StashHTTP
 
 /// HTTPCache keys follow the package's key identity rule (`StoredKey`): URIs Swift finds

@@ -1,10 +1,12 @@
 import Foundation
 import HTTPTypes
+import NIOCore
 import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
 import Testing
+import NIOCore
 
 /// The reverse proxy: forwarding of methods and fields, hop-by-hop fields, upstream failure.
 struct ProxyTests {
@@ -15,13 +17,15 @@ struct ProxyTests {
         let port: Int
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
 
-        static func start(upstream: String? = nil) async throws -> Running {
+        static func start(upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init()) async throws -> Running {
             let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
             let origin = try await TestOrigin.start(clock: clock)
             let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
             let proxy = HTTPCachingProxy(
-                upstream: URL(string: upstream ?? origin.base)!, cache: cache,
-                transport: AsyncHTTPClientTransport(timeout: .seconds(2))
+                upstream: URL(string: upstream ?? origin.base)!, cache: cache, configuration: configuration,
+                transport: AsyncHTTPClientTransport(
+                    timeout: .seconds(2), readTimeout: TimeAmount(configuration.upstreamReadTimeout)
+                )
             )
             let ready = AsyncStream<Int>.makeStream()
             let server = Task { try await proxy.run(port: 0) { ready.continuation.yield($0) } }
@@ -37,8 +41,11 @@ struct ProxyTests {
         }
 
         /// Runs `body` with a started proxy, stopping everything however `body` ends.
-        static func with(upstream: String? = nil, _ body: (Running) async throws -> Void) async throws {
-            let running = try await start(upstream: upstream)
+        static func with(
+            upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init(),
+            _ body: (Running) async throws -> Void
+        ) async throws {
+            let running = try await start(upstream: upstream, configuration: configuration)
             do {
                 try await body(running)
             } catch {

@@ -4,6 +4,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import StashCore
+import NIOPosix
+import ServiceLifecycle
 @testable import StashHTTP
 
 /// A real HTTP origin on 127.0.0.1 whose answers the test sets, and which records every

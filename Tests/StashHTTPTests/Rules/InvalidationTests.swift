@@ -1,5 +1,6 @@
 import StashHTTP
 import Testing
+import HTTPTypes
 
 /// RFC 9111 §4.4 (invalidation) and §4.3.5 / §3 (HEAD answered from a stored GET).
 struct InvalidationTests {

@@ -1,5 +1,6 @@
 import StashHTTP
 import Testing
+import HTTPTypes
 
 /// RFC 9111 §3: which responses may be stored.
 struct StorageRulesTests {

@@ -1,0 +1,46 @@
+import Foundation
+
+extension HTTPCachingProxy {
+    /// The proxy's limits: how long clients and the upstream may take, and how many clients
+    /// may be connected at once.
+    ///
+    /// ```swift
+    /// var configuration = HTTPCachingProxy.Configuration()
+    /// configuration.headerTimeout = .seconds(10)
+    /// configuration.idleTimeout = .seconds(30)
+    /// configuration.upstreamReadTimeout = .seconds(15)
+    /// configuration.maximumConnections = 512
+    /// let proxy = HTTPCachingProxy(upstream: origin, cache: cache, configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable, Equatable {
+        /// How long a client has to send a whole request head once its first byte arrived;
+        /// the connection is closed (no response) when it takes longer. Default 30 s.
+        public var headerTimeout: Duration
+        /// How long a connection may stay without a request: before the first one, and
+        /// between a response and the next request on a keep-alive connection, and between
+        /// two pieces of a request body. The connection is then closed. HummingbirdCore's
+        /// idle timeout. Default 75 s (nginx's `keepalive_timeout`).
+        public var idleTimeout: Duration
+        /// How long the upstream may go without sending a byte while the proxy waits for its
+        /// response (head or body). Past it the exchange is cut and the client gets `504
+        /// Gateway Timeout` (the proxy sends nothing before the upstream body is whole, so a
+        /// cut never leaves a client with a truncated answer). Only for the transport the proxy creates; a transport passed to
+        /// ``HTTPCachingProxy/init(upstream:cache:configuration:transport:)`` keeps its own.
+        /// Default 60 s (nginx's `proxy_read_timeout`).
+        public var upstreamReadTimeout: Duration
+        /// The most client connections open at once; `nil` for no limit. A connection past
+        /// the limit is accepted and closed at once, before any byte of it is read. Default 1024.
+        public var maximumConnections: Int?
+
+        /// Creates a configuration; every argument has the default documented on its property.
+        public init(
+            headerTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75),
+            upstreamReadTimeout: Duration = .seconds(60), maximumConnections: Int? = 1024
+        ) {
+            self.headerTimeout = headerTimeout
+            self.idleTimeout = idleTimeout
+            self.upstreamReadTimeout = upstreamReadTimeout
+            self.maximumConnections = maximumConnections
+        }
+    }
+}

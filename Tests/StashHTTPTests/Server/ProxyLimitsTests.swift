@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import StashHTTP
+import Testing
+@testable import StashHTTPServer
+
+/// The proxy's timeouts and connection cap, against real sockets. Each test sets the limit
+/// it checks to a fraction of a second and the others far beyond the receive patience of
+/// ``RawClient`` (10 s), so a close can only come from the limit under test.
+struct ProxyLimitsTests {
+    private static let long = Duration.seconds(60)
+
+    /// A client that sends its request head slowly is disconnected after the header timeout,
+    /// without an answer; one that sends it in time is answered on the same kind of connection.
+    @Test func slowRequestHeadIsDisconnected() async throws {
+        let configuration = HTTPCachingProxy.Configuration(headerTimeout: .milliseconds(200), idleTimeout: Self.long)
+        try await ProxyTests.Running.with(configuration: configuration) { running in
+            running.origin.set("/page", .ok([("Cache-Control", "max-age=60")]))
+            let slow = try RawClient(port: running.port)
+            #expect(slow.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
+            #expect(await slow.isClosedByPeer())
+            #expect(running.origin.requests("/page").isEmpty)
+
+            let prompt = try RawClient(port: running.port)
+            #expect(prompt.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            #expect(await prompt.response()?.hasPrefix("HTTP/1.1 200") == true)
+            // The clock restarts for the next head on the same connection.
+            #expect(prompt.send("GET /page HTTP/1.1\r\nHo"))
+            #expect(await prompt.isClosedByPeer())
+        }
+    }
+
+    /// A keep-alive connection with no request is closed after the idle timeout.
+    @Test func idleKeepAliveConnectionIsClosed() async throws {
+        let configuration = HTTPCachingProxy.Configuration(headerTimeout: Self.long, idleTimeout: .milliseconds(200))
+        try await ProxyTests.Running.with(configuration: configuration) { running in
+            running.origin.set("/page", .ok([("Cache-Control", "max-age=60")]))
+            let client = try RawClient(port: running.port)
+            #expect(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            #expect(await client.response()?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(await client.isClosedByPeer())
+            // A connection that never sends a request is closed too.
+            #expect(try await RawClient(port: running.port).isClosedByPeer())
+        }
+    }
+
+    /// An upstream that stalls before its head or mid-body is cut after the read timeout:
+    /// `504`, not stored, and the next request goes upstream again. (Without the timeout the
+    /// 300 ms pause would end in a whole `200`.)
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 10\r\n\r\nhello\(RawOrigin.pause)world",
+        "\(RawOrigin.pause)HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 10\r\n\r\nhelloworld",
+    ])
+    func upstreamStallingIsGatewayTimeout(_ reply: String) async throws {
+        let origin = try RawOrigin(replies: [reply])
+        defer { origin.stop() }
+        let configuration = HTTPCachingProxy.Configuration(upstreamReadTimeout: .milliseconds(100))
+        try await ProxyTests.Running.with(upstream: "http://127.0.0.1:\(origin.port)", configuration: configuration) { running in
+            let (response, body) = try await running.send(.get, "/stall")
+            #expect(response.status == .gatewayTimeout)
+            #expect(body == "gateway timeout\n")
+            #expect(response.headerFields[HTTPField.Name("Cache-Status")!] == "stash; fwd=miss; detail=\"upstream timeout\"")
+            _ = try await running.send(.get, "/stall")
+            #expect(origin.requestLines == ["GET /stall HTTP/1.1", "GET /stall HTTP/1.1"])
+        }
+    }
+
+    /// Past the cap a new connection is accepted and closed at once; once a slot frees, new
+    /// connections are served again.
+    @Test func connectionsPastTheCapAreClosed() async throws {
+        let configuration = HTTPCachingProxy.Configuration(headerTimeout: Self.long, idleTimeout: Self.long, maximumConnections: 1)
+        try await ProxyTests.Running.with(configuration: configuration) { running in
+            running.origin.set("/page", .ok([("Cache-Control", "max-age=60")]))
+            var first: RawClient? = try RawClient(port: running.port)
+            #expect(first?.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == true)
+            #expect(await first?.response()?.hasPrefix("HTTP/1.1 200") == true)
+
+            let refused = try RawClient(port: running.port)
+            #expect(await refused.isClosedByPeer())
+            // The open connection is still served.
+            #expect(first?.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == true)
+            #expect(await first?.response()?.hasPrefix("HTTP/1.1 200") == true)
+
+            first = nil
+            // The slot is released when the server sees the close, which it does on its own
+            // event loop: try until a connection is admitted (bounded).
+            var served = false
+            for _ in 0..<100 where !served {
+                let next = try RawClient(port: running.port)
+                next.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                served = await next.response()?.hasPrefix("HTTP/1.1 200") == true
+                if !served { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(served)
+        }
+    }
+}
