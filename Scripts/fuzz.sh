@@ -16,10 +16,12 @@ shift || true
 scratch=.build-fuzz
 mkdir -p "$scratch"
 
-# The order matters: with `-sanitize=fuzzer -sanitize=address` the Swift 6.3 driver drops the
-# coverage instrumentation of every file of a multi-file module (libFuzzer then runs blind:
-# "no interesting inputs were found"); `address` first keeps it. Checked below.
-sanitizers=(--sanitize address --sanitize fuzzer)
+# The coverage is named explicitly: with `-sanitize=fuzzer -sanitize=address` in that order the
+# Swift 6.3 driver drops the coverage instrumentation of every file of a multi-file module
+# (libFuzzer then runs blind: "no interesting inputs were found"), and SwiftPM does not keep
+# the order the flags were given in. Checked below.
+sanitizers=(--sanitize address --sanitize fuzzer
+    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp)
 echo "fuzz: building with AddressSanitizer and libFuzzer (first time: several minutes)"
 if ! swift build --scratch-path "$scratch" --product StashFuzz \
         "${sanitizers[@]}" -Xswiftc -DSTASH_FUZZ >"$scratch/build.log" 2>&1; then
@@ -58,7 +60,7 @@ for target in "${targets[@]}"; do
     # reports it; see docs/ARCHITECTURE.md): that target is fuzzed for crashes only.
     leaks=1
     [ "$target" = plist-foundation ] && leaks=0
-    if STASH_FUZZ_TARGET="$target" "$binary" "$work" -detect_leaks=$leaks \
+    if ASAN_OPTIONS="detect_leaks=$leaks" STASH_FUZZ_TARGET="$target" "$binary" "$work" -detect_leaks=$leaks \
             -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
             -artifact_prefix="$crashes/" -print_final_stats=1 >"$scratch/$target.log" 2>&1; then
         grep -E "stat::number_of_executed_units|stat::new_units_added" "$scratch/$target.log" | tr '\n' ' ' | sed 's/^/fuzz:   /'

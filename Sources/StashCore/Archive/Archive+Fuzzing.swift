@@ -14,20 +14,16 @@ package enum ArchiveFuzzing {
     }
 
     package static func run(_ bytes: UnsafeRawBufferPointer) {
-        let data = Data(bytes)
-        let format = PropertyListFormat.detect(data)
-        if let envelope: ArchiveEnvelope.Reading<Sample> = try? ArchiveEnvelope.decodeDirectly(data, format: format),
-           let checksum = envelope.checksum {
-            _ = try? ArchiveEnvelope.verify(data, checksum: checksum)
-        }
-        guard var tree = try? ArchiveEnvelope.Tree(decoding: data, format: format) else { return }
-        if let checksum = tree.checksum { _ = try? ArchiveEnvelope.verify(data, checksum: checksum) }
-        // A migration step that edits the tree, as users' steps do.
-        if case .dictionary(var fields) = tree.value {
-            fields["tags"] = fields["tags"] ?? []
-            tree.value = .dictionary(fields)
-        }
-        _ = try? CodableBridge(format).decode(Sample.self, from: tree.value)
+        // The real load path, with a migration step that edits the tree as users' steps do.
+        let migrations: [Int: Archive<Sample>.Migration] = [
+            0: { tree in
+                if case .dictionary(var fields) = tree {
+                    fields["tags"] = fields["tags"] ?? []
+                    tree = .dictionary(fields)
+                }
+            },
+        ]
+        _ = try? ArchiveEnvelope.decode(Sample.self, from: Data(bytes), version: 1, migrations: migrations)
     }
 
     /// Archives in every format, for the seed corpus.

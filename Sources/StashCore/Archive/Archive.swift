@@ -103,25 +103,12 @@ public final class Archive<Value: Codable>: Sendable {
     public func load() throws -> Value {
         let data = try FileStore.read(url)
         do {
-            let fileFormat = PropertyListFormat.detect(data)
-            // The common case, a file at the current version, decodes once, straight into
-            // `Value`; anything else (a migration, damage, a mismatch) takes the untyped path,
-            // which checks the checksum before it says anything about the value.
-            if let envelope: ArchiveEnvelope.Reading<Value> = try? ArchiveEnvelope.decodeDirectly(data, format: fileFormat),
-               envelope.version == version, let value = envelope.value {
-                if let checksum = envelope.checksum { try ArchiveEnvelope.verify(data, checksum: checksum) }
-                return value
-            }
-            var tree = try ArchiveEnvelope.Tree(decoding: data, format: fileFormat)
-            if let checksum = tree.checksum { try ArchiveEnvelope.verify(data, checksum: checksum) }
-            try upgrade(&tree)
-            return try CodableBridge(fileFormat).decode(Value.self, from: tree.value)
+            return try ArchiveEnvelope.decode(Value.self, from: data, version: version, migrations: migrations.withLock { $0 })
         } catch var error as StashError {
             error.path = url.path
             throw error
         }
     }
-
 
     /// Like ``load()``, but `nil` when the file does not exist yet.
     ///
@@ -139,19 +126,5 @@ public final class Archive<Value: Codable>: Sendable {
     /// Deletes the file. Deleting a missing file is not an error.
     public func delete() throws {
         try FileStore.delete(url)
-    }
-
-    private func upgrade(_ envelope: inout ArchiveEnvelope.Tree) throws {
-        guard envelope.version <= version else {
-            throw StashError(.unsupportedVersion, "the file is version \(envelope.version), newer than version \(version) that this build reads")
-        }
-        let steps = migrations.withLock { $0 }
-        while envelope.version < version {
-            guard let step = steps[envelope.version] else {
-                throw StashError(.unsupportedVersion, "no migration from version \(envelope.version) to \(envelope.version + 1)")
-            }
-            try step(&envelope.value)
-            envelope.version += 1
-        }
     }
 }

@@ -124,8 +124,70 @@ enum ArchiveEnvelope {
 
     // MARK: - Decoding
 
+    /// Decodes a whole archive file: checks, migrates and decodes its value.
+    ///
+    /// Untrusted bytes never reach Foundation's decoders, which trap on some malformed
+    /// input (the fuzzer found `PropertyListDecoder` stopping the process on an XML plist
+    /// whose `<integer>` holds a broken character). A binary or JSON file whose checksum
+    /// verifies is exactly what a save wrote, so it decodes once, straight into `Value`.
+    /// Everything else (an XML file, an older file without a checksum, a migration) is read
+    /// by Stash's own fuzzed reader into a tree, which reaches Foundation's decoder only as
+    /// canonical bytes of Stash's own writer.
+    static func decode<Value: Decodable>(
+        _: Value.Type, from data: Data, version: Int, migrations: [Int: Archive<Value>.Migration]
+    ) throws -> Value where Value: Encodable {
+        let format = PropertyListFormat.detect(data)
+        if format != .xml, let checksum = checksumText(in: data) {
+            try verify(data, checksum: checksum)
+            if let envelope: Reading<Value> = try? decodeDirectly(data, format: format),
+               envelope.version == version, envelope.checksum == checksum, let value = envelope.value {
+                return value
+            }
+        }
+        var tree = try Tree(decoding: data, format: format)
+        if let checksum = tree.checksum { try verify(data, checksum: checksum) }
+        guard tree.version <= version else {
+            throw StashError(.unsupportedVersion, "the file is version \(tree.version), newer than version \(version) that this build reads")
+        }
+        while tree.version < version {
+            guard let step = migrations[tree.version] else {
+                throw StashError(.unsupportedVersion, "no migration from version \(tree.version) to \(tree.version + 1)")
+            }
+            try step(&tree.value)
+            tree.version += 1
+        }
+        return try CodableBridge(format).decode(Value.self, from: tree.value)
+    }
+
+    /// The checksum's text when it occurs exactly once among the bytes (found without
+    /// decoding anything), else `nil`.
+    static func checksumText(in data: Data) -> String? {
+        let prefix = Array(checksumPrefix.utf8)
+        let length = prefix.count + 16 + 1 + 16
+        var found: String?
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= length else { return }
+            func isHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }
+            var index = 0
+            while index <= bytes.count - length {
+                defer { index += 1 }
+                guard bytes[index] == prefix[0] else { continue }
+                var matches = true
+                for offset in 1..<prefix.count where bytes[index + offset] != prefix[offset] { matches = false; break }
+                guard matches else { continue }
+                let digits = index + prefix.count
+                guard (0..<16).allSatisfy({ isHex(bytes[digits + $0]) }), bytes[digits + 16] == 58,
+                      (17..<33).allSatisfy({ isHex(bytes[digits + $0]) }) else { continue }
+                if found != nil { found = nil; return }   // twice: let the tree say which
+                found = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]), as: UTF8.self)
+            }
+        }
+        return found
+    }
+
     /// Decodes the envelope and its value in one pass, with the coder a file in `format`
-    /// needs.
+    /// needs. Only for bytes whose checksum verified.
     static func decodeDirectly<Value: Decodable>(_ data: Data, format: PropertyListFormat) throws -> Reading<Value> {
         switch format {
         case .binary, .xml: return try PropertyListDecoder().decode(Reading<Value>.self, from: data)

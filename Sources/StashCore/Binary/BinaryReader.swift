@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Reads fields from bytes that may be corrupt or hostile: every read is bounds-checked and
 /// a short or malformed read throws `StashError(.corruptFile)` instead of trapping.

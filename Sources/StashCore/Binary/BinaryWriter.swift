@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Builds binary records: fixed-width integers in a named byte order, LEB128 variable-length
 /// integers, raw bytes and UTF-8 strings. The one binary encoder of the package, paired with
