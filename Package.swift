@@ -205,6 +205,11 @@ let package = Package(
             dependencies: ["StashCache", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "StashDocsTests",
+            dependencies: ["StashTestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "StashPreferencesTests", dependencies: ["StashPreferences", "StashTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StashSecureTests", dependencies: ["StashSecure", "StashTestSupport"], swiftSettings: strictSettings),
         .testTarget(

@@ -128,6 +128,10 @@ extension DiskCache {
     /// if let url = cache.fileURL(for: "movie.mp4") { player.play(url) }
     /// ```
     ///
+    /// Values of at most ``Configuration/inlineThreshold`` bytes (20 KB by default) live inline
+    /// in the manifest and have no file: a cache whose values are handed out as files (to a
+    /// player, a share sheet) sets `inlineThreshold = 0`.
+    ///
     /// The file belongs to the cache: read it, do not modify it. It may be deleted by a
     /// later removal or trim.
     public func fileURL(for key: String) -> URL? {

@@ -1,0 +1,3 @@
+import Stash
+// snippet.hide
+print(Sandbox.self)
