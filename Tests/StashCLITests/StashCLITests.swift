@@ -4,6 +4,9 @@ import StashTestSupport
 import Testing
 
 /// Runs the built `stash` binary as a user would.
+/// Serialized: the two tour tests would otherwise run at once, and with `STASH_POSTGRES_URL`
+/// set (CI) both tours' shared-cache steps work on the same PostgreSQL table.
+@Suite(.serialized)
 struct StashCLITests {
     static func run(_ arguments: String...) throws -> StashExecutable.Result {
         try StashExecutable.run(arguments)
