@@ -17,7 +17,7 @@ extension SharedCache {
     /// Each pass removes, in batches of ``Configuration/expiryBatchSize``: expired entries,
     /// entries older than ``Configuration/maximumAge``, then the oldest entries while the
     /// table holds more than ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
-    /// (from 95% of a limit down to 85%). The size is counted exactly while the table holds under
+    /// (from 90% of a limit down to 80%). The size is counted exactly while the table holds under
     /// 20,000 rows and estimated above that (PostgreSQL's live-row count times the average
     /// size of the newest 1,000 rows), never summed over the whole table on a write.
     public func run() async throws {
@@ -116,14 +116,14 @@ extension SharedCache {
         var (entries, bytes) = try await measure(connection, logger: logger)
         let byteLimit = configuration.maximumBytes ?? .max
         let entryLimit = configuration.maximumEntries ?? .max
-        // Trimming starts at 95% of a limit, so that writes landing while a pass runs (each
-        // instance's writers add at most 2.5% before they wait for it) stay under the limit;
-        // it goes down to 85%.
-        let byteTrigger = byteLimit == .max ? .max : byteLimit / 20 * 19
-        let entryTrigger = entryLimit == .max ? .max : entryLimit / 20 * 19
+        // Trimming starts at 90% of a limit, so that writes landing while a pass runs (each
+        // instance's writers add at most 2.5% before they wait for it, several instances
+        // more) stay within the limit under load; it goes down to 80%.
+        let byteTrigger = byteLimit == .max ? .max : byteLimit / 20 * 18
+        let entryTrigger = entryLimit == .max ? .max : entryLimit / 20 * 18
         guard bytes > byteTrigger || entries > entryTrigger else { return removed }
-        let byteTarget = byteLimit == .max ? .max : byteLimit / 20 * 17
-        let entryTarget = entryLimit == .max ? .max : entryLimit / 20 * 17
+        let byteTarget = byteLimit == .max ? .max : byteLimit / 20 * 16
+        let entryTarget = entryLimit == .max ? .max : entryLimit / 20 * 16
         for _ in 0..<200 where bytes > byteTarget || entries > entryTarget {
             let average = max(1, bytes / max(1, entries))
             let excess = max(bytes > byteTarget ? (bytes - byteTarget) / average + 1 : 0, entries > entryTarget ? entries - entryTarget : 0)
