@@ -8,6 +8,10 @@ import SQLite3
 #endif
 #if canImport(Glibc)
 import Glibc
+#if canImport(CDispatch)
+// `struct stat`'s members are attributed to CDispatch in some build orders (release).
+import CDispatch
+#endif
 #elseif canImport(Darwin)
 import Darwin
 #endif
