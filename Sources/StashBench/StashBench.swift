@@ -27,6 +27,12 @@ struct StashBench: AsyncParsableCommand {
     @Option(name: .long, help: "The shortest a sample may last, in seconds; workloads repeat until it does.")
     var sampleSeconds: Double = 0.2
 
+    @Option(name: .customLong("case"), help: "Run only the cases with this name (repeat for several; default: every case).")
+    var cases: [String] = []
+
+    @Option(name: .customLong("impl"), help: "Run only the implementations with this name, e.g. `--impl stash` to profile it alone (repeatable; default: all).")
+    var impls: [String] = []
+
     func run() async throws {
         let chosen = suites.isEmpty ? BenchSuite.all : try suites.map { name in
             guard let suite = BenchSuite.all.first(where: { $0.name == name }) else {
@@ -40,7 +46,8 @@ struct StashBench: AsyncParsableCommand {
         let reporter = BenchReporter(json: json)
         for suite in chosen {
             let context = BenchContext(
-                reporter: reporter, scale: scale, sampleCount: max(1, samples), minimumSampleSeconds: max(0, sampleSeconds)
+                reporter: reporter, scale: scale, sampleCount: max(1, samples), minimumSampleSeconds: max(0, sampleSeconds),
+                cases: Set(cases), impls: Set(impls)
             )
             try await suite.run(context)
         }

@@ -9,6 +9,8 @@ import Foundation
 extension BenchContext {
     /// Times every contender of one case and reports the median and spread of each.
     func compare(suite: String, case name: String, _ contenders: [Contender], extra: [String: String] = [:]) throws {
+        let contenders = contenders.filter { runsImpl($0.name) }
+        guard runs(name), !contenders.isEmpty else { return }
         var repetitions: [Int] = []
         for contender in contenders {
             try contender.prepare()
@@ -42,6 +44,8 @@ extension BenchContext {
 
     /// Times every contender of one case whose workload awaits; see ``compare(suite:case:_:extra:)``.
     func compareAsync(suite: String, case name: String, _ contenders: [AsyncContender], extra: [String: String] = [:]) async throws {
+        let contenders = contenders.filter { runsImpl($0.name) }
+        guard runs(name), !contenders.isEmpty else { return }
         var repetitions: [Int] = []
         for contender in contenders {
             try await contender.prepare()

@@ -25,6 +25,17 @@ struct BenchContext: Sendable {
     var sampleCount = 5
     /// The shortest a sample may last; workloads repeat until it does (`--sample-seconds`).
     var minimumSampleSeconds = 0.2
+    /// The cases to run (`--case`, repeatable); empty runs every case.
+    var cases: Set<String> = []
+    /// The implementations to run (`--impl`, repeatable); empty runs every one.
+    var impls: Set<String> = []
+
+    /// Whether case `name` runs (`--case` names it, or names none). A suite may skip a
+    /// case's setup when this is false; ``compare(suite:case:_:extra:)`` skips the case itself.
+    func runs(_ name: String) -> Bool { cases.isEmpty || cases.contains(name) }
+
+    /// Whether implementation `name` runs (`--impl` names it, or names none).
+    func runsImpl(_ name: String) -> Bool { impls.isEmpty || impls.contains(name) }
 
     /// `count` scaled by `--scale`, at least 1.
     func scaled(_ count: Int) -> Int { max(1, Int((Double(count) * scale).rounded())) }

@@ -12,7 +12,8 @@ import SQLite3
 /// `stash-bench objects`: StashObjects against GRDB records written by hand, GRDB `Codable`
 /// records and the raw SQLite C API, on GRDB's own performance workload (a record of ten
 /// integer columns: insert 50,000 in one transaction, fetch 200,000) and on a graph (1,000
-/// people with 10 cards each: insert, fetch all with their cards, filter people by card).
+/// people with 10 cards each: insert, fetch all with their cards, filter people by card);
+/// then observation latency (`ObjectsSuite+Observation.swift`).
 ///
 /// Every implementation uses the same table definitions, in its own file, WAL mode.
 enum ObjectsSuite {
@@ -20,6 +21,7 @@ enum ObjectsSuite {
 
     @Sendable static func run(_ context: BenchContext) async throws {
         try measure(context)
+        try await observation(context)
     }
 
     private static func measure(_ context: BenchContext) throws {
@@ -30,6 +32,7 @@ enum ObjectsSuite {
         let people = context.scaled(1_000)
 
         let stash = try ObjectStore(url: scratch.appendingPathComponent("stash.sqlite"), schema: ObjectSchema(BenchItem.self, BenchPerson.self, BenchCard.self))
+        let stashRow = try ObjectStore(url: scratch.appendingPathComponent("stash-row.sqlite"), schema: ObjectSchema(BenchRowItem.self))
         let grdb = try StashDatabase.pool(at: scratch.appendingPathComponent("grdb.sqlite"))
         try grdb.write { db in try db.execute(sql: tablesSQL) }
         let raw = try RawItems(path: scratch.appendingPathComponent("raw.sqlite").path)
@@ -59,25 +62,32 @@ enum ObjectsSuite {
 
         // fetch: 200,000 rows into values.
         let all = Array(items.prefix(fetchCount))
-        try stash.write { tx in
-            try tx.deleteAll(BenchItem.query())
-            for item in all { try tx.insert(item) }
+        if context.runs("fetch") {
+            try stash.write { tx in
+                try tx.deleteAll(BenchItem.query())
+                for item in all { try tx.insert(item) }
+            }
+            try stashRow.write { tx in
+                try tx.deleteAll(BenchRowItem.query())
+                for item in all { try tx.insert(BenchRowItem(item)) }
+            }
+            try grdb.write { db in
+                try db.execute(sql: "DELETE FROM item")
+                for item in all { try ItemRecord(item).insert(db) }
+            }
+            try raw.execute("DELETE FROM item")
+            try raw.insert(all)
         }
-        try grdb.write { db in
-            try db.execute(sql: "DELETE FROM item")
-            for item in all { try ItemRecord(item).insert(db) }
-        }
-        try raw.execute("DELETE FROM item")
-        try raw.insert(all)
         try context.compare(suite: suite, case: "fetch", [
             Contender("stash") { try expect(fetchCount, stash.fetch(BenchItem.query()).count, "stash") },
+            Contender("stash-row") { try expect(fetchCount, stashRow.fetch(BenchRowItem.query()).count, "stash-row") },
             Contender("grdb-record") { try expect(fetchCount, grdb.read { db in try ItemRecord.fetchAll(db) }.count, "grdb-record") },
             Contender("grdb-codable") { try expect(fetchCount, grdb.read { db in try ItemCodable.fetchAll(db) }.count, "grdb-codable") },
             Contender("sqlite-raw") { try expect(fetchCount, raw.fetchAll().count, "sqlite-raw") },
         ])
 
         try graph(context, stash: stash, grdb: grdb, raw: raw, people: people)
-        context.reporter.note("objects: same tables for every implementation; stash models are Codable structs decoded column by column (no macro)")
+        context.reporter.note("objects: same tables for every implementation; stash models are Codable structs decoded column by column (no macro); stash-row is the same model read by its ColumnDecodable init(row:)")
     }
 
     private static func expect(_ expected: Int, _ count: Int, _ impl: String) throws -> Int {
@@ -101,26 +111,30 @@ enum ObjectsSuite {
         let names = (0..<people).map { "Person \($0)" }
         let cardNumbers = (0..<people).map { person in (0..<10).map { "\(person.isMultiple(of: 2) ? "44" : "55")\(person)-\($0)" } }
         let objects = people * 11
+        let clearStash = { _ = try stash.write { tx in try tx.deleteAll(BenchPerson.query()) } }
+        let insertStash = {
+            try stash.write { tx -> Void in
+                for (index, name) in names.enumerated() {
+                    let person = try tx.insert(BenchPerson(id: nil, name: name, age: index % 90))
+                    for number in cardNumbers[index] { try tx.insert(BenchCard(id: nil, number: number, ownerID: person.id!)) }
+                }
+            }
+        }
+        let clearGRDB = { try grdb.write { db in try db.execute(sql: "DELETE FROM person") } }
+        let insertRecords = {
+            try grdb.write { db in
+                for (index, name) in names.enumerated() {
+                    let person = try PersonRecord(id: nil, name: name, age: index % 90).inserted(db)
+                    for number in cardNumbers[index] { try CardRecord(id: nil, number: number, ownerID: person.id!).insert(db) }
+                }
+            }
+        }
+        let clearRaw = { try raw.execute("DELETE FROM person") }
+        let insertRaw = { try raw.insertGraph(names: names, cards: cardNumbers) }
         try context.compare(suite: suite, case: "graph-insert", [
-            Contender("stash", prepare: { _ = try stash.write { tx in try tx.deleteAll(BenchPerson.query()) } }) {
-                try stash.write { tx -> Void in
-                    for (index, name) in names.enumerated() {
-                        let person = try tx.insert(BenchPerson(id: nil, name: name, age: index % 90))
-                        for number in cardNumbers[index] { try tx.insert(BenchCard(id: nil, number: number, ownerID: person.id!)) }
-                    }
-                }
-                return objects
-            },
-            Contender("grdb-record", prepare: { try grdb.write { db in try db.execute(sql: "DELETE FROM person") } }) {
-                try grdb.write { db in
-                    for (index, name) in names.enumerated() {
-                        let person = try PersonRecord(id: nil, name: name, age: index % 90).inserted(db)
-                        for number in cardNumbers[index] { try CardRecord(id: nil, number: number, ownerID: person.id!).insert(db) }
-                    }
-                }
-                return objects
-            },
-            Contender("grdb-codable", prepare: { try grdb.write { db in try db.execute(sql: "DELETE FROM person") } }) {
+            Contender("stash", prepare: clearStash) { try insertStash(); return objects },
+            Contender("grdb-record", prepare: clearGRDB) { try insertRecords(); return objects },
+            Contender("grdb-codable", prepare: clearGRDB) {
                 try grdb.write { db in
                     for (index, name) in names.enumerated() {
                         let person = try PersonCodable(id: nil, name: name, age: index % 90).inserted(db)
@@ -129,11 +143,13 @@ enum ObjectsSuite {
                 }
                 return objects
             },
-            Contender("sqlite-raw", prepare: { try raw.execute("DELETE FROM person") }) {
-                try raw.insertGraph(names: names, cards: cardNumbers)
-                return objects
-            },
+            Contender("sqlite-raw", prepare: clearRaw) { try insertRaw(); return objects },
         ])
+
+        // The graph the reading cases read, written afresh whether graph-insert ran or not.
+        try clearStash(); try insertStash()
+        try clearGRDB(); try insertRecords()
+        try clearRaw(); try insertRaw()
 
         try context.compare(suite: suite, case: "graph-fetch", [
             Contender("stash") {
@@ -187,6 +203,25 @@ struct BenchItem: Model {
         id = nil
         (i0, i1, i2, i3, i4) = (seed, seed &+ 1, seed &+ 2, seed &+ 3, seed &+ 4)
         (i5, i6, i7, i8, i9) = (seed &+ 5, seed &+ 6, seed &+ 7, seed &+ 8, seed &+ 9)
+    }
+}
+
+/// ``BenchItem`` read through the opt-in fast path, `ColumnDecodable`.
+struct BenchRowItem: Model, ColumnDecodable {
+    var id: Int64?
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+    static let entity = ObjectEntity<BenchRowItem>(table: "item")
+
+    init(_ item: BenchItem) {
+        id = item.id
+        (i0, i1, i2, i3, i4) = (item.i0, item.i1, item.i2, item.i3, item.i4)
+        (i5, i6, i7, i8, i9) = (item.i5, item.i6, item.i7, item.i8, item.i9)
+    }
+
+    init(row: ObjectRow) throws {
+        id = try row.value("id")
+        i0 = try row.value("i0"); i1 = try row.value("i1"); i2 = try row.value("i2"); i3 = try row.value("i3"); i4 = try row.value("i4")
+        i5 = try row.value("i5"); i6 = try row.value("i6"); i7 = try row.value("i7"); i8 = try row.value("i8"); i9 = try row.value("i9")
     }
 }
 

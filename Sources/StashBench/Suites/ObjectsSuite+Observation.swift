@@ -1,0 +1,116 @@
+import Foundation
+import StashCore
+import StashObjects
+
+/// Observation latency (`observe-1`, `observe-100`): how long after a commit returns its
+/// observers have the new results. `N` tasks each iterate `store.observe(BenchTick.self,
+/// id:)`; the writer commits a one-row update, then waits until all `N` observers have
+/// yielded the value it wrote before committing the next one. Each delivery's latency is
+/// the time from `write` returning (the commit is durable) to the observer's `next()`
+/// returning the new value; a delivery that beats the return counts as 0. Reported as the
+/// `latency_p50_ms` and `latency_p99_ms` fields of the case (and a note line), beside the
+/// commits per second of the whole round trip. There is no peer: GRDB's `ValueObservation`
+/// is what runs underneath.
+extension ObjectsSuite {
+    static func observation(_ context: BenchContext) async throws {
+        for observers in [1, 100] where context.runs("observe-\(observers)") && context.runsImpl("stash") {
+            let scratch = try context.makeScratch(suite)
+            defer { context.removeScratch(scratch) }
+            let store = try ObjectStore(url: scratch.appendingPathComponent("observe.sqlite"), schema: ObjectSchema(BenchTick.self))
+            try await store.write { tx in _ = try tx.insert(BenchTick(id: 1, value: 0)) }
+            let commits = context.scaled(observers == 1 ? 500 : 50)
+            let deliveries = Deliveries(observers: observers)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<observers {
+                    group.addTask {
+                        for try await tick in store.observe(BenchTick.self, id: 1) {
+                            guard let tick else { continue }
+                            deliveries.delivered(round: tick.value, at: DispatchTime.now().uptimeNanoseconds)
+                            if tick.value == commits { return }
+                        }
+                    }
+                }
+                await deliveries.waitForAll(round: 0)
+                let start = DispatchTime.now().uptimeNanoseconds
+                for round in 1...commits {
+                    try await store.write { tx in try tx.update(BenchTick(id: 1, value: round)) }
+                    deliveries.committed(round: round, at: DispatchTime.now().uptimeNanoseconds)
+                    await deliveries.waitForAll(round: round)
+                }
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                try await group.waitForAll()
+                let latencies = deliveries.latencies(rounds: 1...commits).sorted()
+                let p50 = milliseconds(latencies, 0.50), p99 = milliseconds(latencies, 0.99)
+                context.reporter.record(BenchResult(
+                    suite: suite, case: "observe-\(observers)", impl: "stash", ops: commits, samples: [seconds],
+                    extra: ["observers": "\(observers)", "latency_p50_ms": p50, "latency_p99_ms": p99]
+                ))
+                context.reporter.note("objects observe-\(observers): commit to delivery p50 \(p50) ms, p99 \(p99) ms over \(latencies.count) deliveries (\(commits) commits, \(observers) observers)")
+            }
+            try store.close()
+        }
+    }
+
+    private static func milliseconds(_ sorted: [Double], _ quantile: Double) -> String {
+        guard !sorted.isEmpty else { return "0" }
+        let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * quantile).rounded()))
+        return String(format: "%.3f", sorted[index] * 1000)
+    }
+}
+
+/// The one-row model the observation cases update.
+struct BenchTick: Model, Equatable {
+    var id: Int64?
+    var value: Int
+}
+
+/// When each round was committed and when each observer saw it; wakes the writer once every
+/// observer has seen the round it waits for.
+private final class Deliveries: Sendable {
+    private struct State {
+        var committed: [Int: UInt64] = [:]
+        var seen: [Int: [UInt64]] = [:]
+        var waiter: (round: Int, continuation: CheckedContinuation<Void, Never>)?
+    }
+
+    private let observers: Int
+    private let state = LockedValue(State())
+
+    init(observers: Int) { self.observers = observers }
+
+    func committed(round: Int, at time: UInt64) {
+        state.withLock { $0.committed[round] = time }
+    }
+
+    func delivered(round: Int, at time: UInt64) {
+        let ready: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.seen[round, default: []].append(time)
+            guard let waiter = state.waiter, waiter.round == round, state.seen[round]!.count >= observers else { return nil }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        ready?.resume()
+    }
+
+    func waitForAll(round: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state in
+                if state.seen[round, default: []].count >= observers { return true }
+                state.waiter = (round, continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Seconds from each round's commit to each of its deliveries (0 when a delivery came
+    /// before `write` returned).
+    func latencies(rounds: ClosedRange<Int>) -> [Double] {
+        state.withLock { state in
+            rounds.flatMap { round -> [Double] in
+                guard let committed = state.committed[round] else { return [] }
+                return (state.seen[round] ?? []).map { $0 > committed ? Double($0 - committed) / 1e9 : 0 }
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+public import Foundation
+
+/// The row a ``ColumnDecodable`` model reads itself from, valid only during its
+/// `init(row:)`. Each `value(_:)` reads one attribute by its column's name (the property's
+/// name, or its `CodingKeys` string), typed by what it is assigned to.
+///
+/// ```swift
+/// init(row: ObjectRow) throws {
+///     id = try row.value("id")
+///     name = try row.value("name")
+///     nickname = try row.value("nickname")     // String?: NULL reads as nil
+///     kind = try row.value("kind")             // a raw-value enum, a Date, a UUID, JSON…
+/// }
+/// ```
+///
+/// Reads in declaration order cost one comparison of names each; any other order works too,
+/// through a dictionary.
+public struct ObjectRow {
+    let decoder: RowDecoder
+
+    init(_ decoder: RowDecoder) { self.decoder = decoder }
+
+    private func index(_ name: String) throws -> Int32 { try decoder.index(named: name) }
+
+    /// An integer attribute.
+    ///
+    /// ```swift
+    /// age = try row.value("age")
+    /// ```
+    public func value(_ name: String) throws -> Int { Int(try decoder.integer(index(name))) }
+    /// A 64-bit integer attribute (an auto-incremented id is `Int64?`).
+    public func value(_ name: String) throws -> Int64 { try decoder.integer(index(name)) }
+    /// A 32-bit integer attribute; a stored value out of its range is a type mismatch.
+    public func value(_ name: String) throws -> Int32 { try decoder.integer(index(name), as: Int32.self) }
+    /// An unsigned 64-bit attribute (stored as its bit pattern).
+    public func value(_ name: String) throws -> UInt64 { try decoder.integer(index(name), as: UInt64.self) }
+    /// A Boolean attribute (stored as 0 or 1).
+    public func value(_ name: String) throws -> Bool { try decoder.integer(index(name)) != 0 }
+    /// A floating-point attribute (an integer stored by another program reads too).
+    public func value(_ name: String) throws -> Double { try decoder.real(index(name)) }
+    /// A text attribute.
+    ///
+    /// ```swift
+    /// name = try row.value("name")
+    /// ```
+    public func value(_ name: String) throws -> String { try decoder.string(index(name)) }
+
+    /// An optional integer attribute: `nil` for NULL.
+    ///
+    /// ```swift
+    /// id = try row.value("id")
+    /// ```
+    public func value(_ name: String) throws -> Int? {
+        let index = try index(name)
+        return decoder.isNull(index) ? nil : Int(try decoder.integer(index))
+    }
+    /// An optional 64-bit integer attribute: `nil` for NULL.
+    public func value(_ name: String) throws -> Int64? {
+        let index = try index(name)
+        return decoder.isNull(index) ? nil : try decoder.integer(index)
+    }
+    /// An optional Boolean attribute: `nil` for NULL.
+    public func value(_ name: String) throws -> Bool? {
+        let index = try index(name)
+        return decoder.isNull(index) ? nil : try decoder.integer(index) != 0
+    }
+    /// An optional floating-point attribute: `nil` for NULL.
+    public func value(_ name: String) throws -> Double? {
+        let index = try index(name)
+        return decoder.isNull(index) ? nil : try decoder.real(index)
+    }
+    /// An optional text attribute: `nil` for NULL.
+    public func value(_ name: String) throws -> String? {
+        let index = try index(name)
+        return decoder.isNull(index) ? nil : try decoder.string(index)
+    }
+
+    /// Any other attribute, stored as the `Codable` path stores it: other integer widths,
+    /// `Float`, `Data`, `Date`, `UUID`, `URL`, raw-value enums, JSON for the rest, and
+    /// optionals of these (`nil` for NULL).
+    ///
+    /// ```swift
+    /// createdAt = try row.value("createdAt")
+    /// mood = try row.value("mood")           // Mood?
+    /// ```
+    public func value<T: Decodable>(_ name: String) throws -> T {
+        let index = try index(name)
+        if decoder.isNull(index) {
+            guard let optional = T.self as? any NilLiteral.Type else { throw decoder.mismatch(index, "a value") }
+            return optional.nilValue as! T
+        }
+        return try decoder.value(T.self, at: index)
+    }
+}
+
+/// `Optional`, seen from generic code that needs its `nil`.
+private protocol NilLiteral {
+    static var nilValue: Self { get }
+}
+
+extension Optional: NilLiteral {
+    static var nilValue: Self { nil }
+}
