@@ -35,6 +35,8 @@ public final class ObjectContext: Sendable {
     }
 
     private struct Change {
+        /// Its place in the order changes were made: a save removes only the ones it wrote.
+        var sequence = 0
         var key: Key?
         var label: String
         var apply: @Sendable (ObjectTransaction) throws -> Void
@@ -45,6 +47,21 @@ public final class ObjectContext: Sendable {
     private struct State {
         var snapshots: [Key: Data] = [:]
         var changes: [Change] = []
+        var nextSequence = 0
+
+        mutating func append(_ change: Change) {
+            var change = change
+            change.sequence = nextSequence
+            nextSequence += 1
+            changes.append(change)
+        }
+    }
+
+    /// What one save writes: the changes made so far and the snapshots to check them with.
+    private struct Pending {
+        var changes: [Change]
+        var snapshots: [Key: Data]
+        var policy: MergePolicy
     }
 
     /// The store the context reads from and saves to.
@@ -75,7 +92,19 @@ public final class ObjectContext: Sendable {
     /// let people = try context.fetch(Person.query().sorted(\.name))
     /// ```
     public func fetch<M: Model>(_ query: ObjectQuery<M>) throws -> [M] {
-        let objects = try store.fetch(query)
+        try remember(store.fetch(query))
+    }
+
+    /// ``fetch(_:)`` from a task, off the caller's thread.
+    ///
+    /// ```swift
+    /// let people = try await context.fetch(Person.query())
+    /// ```
+    public func fetch<M: Model>(_ query: ObjectQuery<M>) async throws -> [M] {
+        try remember(await store.fetch(query))
+    }
+
+    private func remember<M: Model>(_ objects: [M]) throws -> [M] {
         let snapshots = try objects.map { (Key(type: ObjectIdentifier(M.self), id: $0.id.storedValue), try Self.snapshot($0)) }
         state.withLock { state in
             for (key, data) in snapshots { state.snapshots[key] = data }
@@ -93,7 +122,7 @@ public final class ObjectContext: Sendable {
     /// ```
     public func insert<M: Model>(_ object: M) {
         let change = Change(key: nil, label: "\(M.self)", apply: { tx in try tx.insert(object) }, current: { _ in nil })
-        state.withLock { $0.changes.append(change) }
+        state.withLock { $0.append(change) }
     }
 
     /// Records the edited object, written by the next save (checked against the version
@@ -122,7 +151,7 @@ public final class ObjectContext: Sendable {
         let change = Change(key: key, label: "\(M.self) id \(id.storedValue)", apply: apply) { reader in
             try reader.object(M.self, id: id).map(Self.snapshot)
         }
-        state.withLock { $0.changes.append(change) }
+        state.withLock { $0.append(change) }
     }
 
     /// Forgets every change not yet saved.
@@ -143,26 +172,48 @@ public final class ObjectContext: Sendable {
     ///
     /// - throws: ``StashError/Code/conflict`` naming the model and id.
     public func save() throws {
+        guard let pending = pending() else { return }
+        finish(pending, saved: try store.write { tx in try Self.apply(pending, in: tx) })
+    }
+
+    /// ``save()`` from a task, off the caller's thread.
+    ///
+    /// ```swift
+    /// try await context.save()
+    /// ```
+    public func save() async throws {
+        guard let pending = pending() else { return }
+        finish(pending, saved: try await store.write { tx in try Self.apply(pending, in: tx) })
+    }
+
+    private func pending() -> Pending? {
         let (changes, snapshots) = state.withLock { ($0.changes, $0.snapshots) }
-        guard !changes.isEmpty else { return }
-        let policy = mergePolicy
-        let saved: [(Key, Data?)] = try store.write { tx in
-            var saved: [(Key, Data?)] = []
-            for change in changes {
-                if let key = change.key, let snapshot = snapshots[key], policy != .contextWins {
-                    let current = try change.current(tx)
-                    if current != snapshot {
-                        if policy == .storeWins { continue }
-                        throw StashError(.conflict, "\(change.label) changed in the store since this context fetched it; nothing was saved", key: change.label)
-                    }
+        return changes.isEmpty ? nil : Pending(changes: changes, snapshots: snapshots, policy: mergePolicy)
+    }
+
+    /// Applies the changes in `tx`, checking each against its snapshot; returns the new
+    /// snapshots of the objects written.
+    private static func apply(_ pending: Pending, in tx: ObjectTransaction) throws -> [(Key, Data?)] {
+        var saved: [(Key, Data?)] = []
+        for change in pending.changes {
+            if let key = change.key, let snapshot = pending.snapshots[key], pending.policy != .contextWins {
+                let current = try change.current(tx)
+                if current != snapshot {
+                    if pending.policy == .storeWins { continue }
+                    throw StashError(.conflict, "\(change.label) changed in the store since this context fetched it; nothing was saved", key: change.label)
                 }
-                try change.apply(tx)
-                if let key = change.key { saved.append((key, try change.current(tx))) }
             }
-            return saved
+            try change.apply(tx)
+            if let key = change.key { saved.append((key, try change.current(tx))) }
         }
+        return saved
+    }
+
+    /// Forgets the changes that were saved (not those made while the save ran).
+    private func finish(_ pending: Pending, saved: [(Key, Data?)]) {
+        let last = pending.changes.last?.sequence ?? -1
         state.withLock { state in
-            state.changes.removeAll()
+            state.changes.removeAll { $0.sequence <= last }
             for (key, data) in saved { state.snapshots[key] = data }
         }
     }

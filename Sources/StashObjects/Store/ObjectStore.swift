@@ -185,4 +185,22 @@ public final class ObjectStore: Sendable {
     public func count<M: Model>(_ query: ObjectQuery<M>) throws -> Int {
         try read { try $0.count(query) }
     }
+
+    /// The object with this id, or `nil`, from a task.
+    ///
+    /// ```swift
+    /// let ada = try await store.object(Person.self, id: 1)
+    /// ```
+    public func object<M: Model>(_ type: M.Type, id: M.ID) async throws -> M? {
+        try await read { try $0.object(type, id: id) }
+    }
+
+    /// How many objects `query` selects, from a task.
+    ///
+    /// ```swift
+    /// let adults = try await store.count(Person.query().filter(\.age >= 18))
+    /// ```
+    public func count<M: Model>(_ query: ObjectQuery<M>) async throws -> Int {
+        try await read { try $0.count(query) }
+    }
 }

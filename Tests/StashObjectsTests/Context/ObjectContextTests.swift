@@ -10,7 +10,7 @@ struct ObjectContextTests {
     let store: ObjectStore
 
     init() throws {
-        store = try folder.objectStore(ObjectSchema(Person.self))
+        store = try folder.objectStore(ObjectSchema(Person.self, Echo.self))
         try store.write { tx in
             try tx.insert(Person(id: nil, name: "Ada", age: 36))
             try tx.insert(Person(id: nil, name: "Grace", age: 85))
@@ -78,5 +78,51 @@ struct ObjectContextTests {
         try storeWins.save()
         #expect(try store.object(Person.self, id: first.id!)?.age == 100)
         #expect(try store.object(Person.self, id: second.id!)?.age == 2)
+    }
+
+    @Test func aChangeMadeWhileASaveRunsStaysForTheNextSave() throws {
+        let context = ObjectContext(store: store)
+        // While the save encodes the Echo, another change reaches the context.
+        Echo.whileEncoding.withLock { $0 = { context.insert(Person(id: nil, name: "Late", age: 1)) } }
+        context.insert(Echo(id: nil, text: "first"))
+        try context.save()
+        #expect(try store.count(Echo.query()) == 1)
+        #expect(try store.count(Person.query().filter(\.name == "Late")) == 0)
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(try store.count(Person.query().filter(\.name == "Late")) == 1)
+    }
+
+    @Test func asyncFetchAndSave() async throws {
+        let context = ObjectContext(store: store)
+        var ada = try await context.fetch(Person.query().filter(\.name == "Ada"))[0]
+        ada.age = 40
+        context.update(ada)
+        context.insert(Person(id: nil, name: "Alan", age: 41))
+        try await context.save()
+        #expect(!context.hasChanges)
+        #expect(try await store.object(Person.self, id: ada.id)?.age == 40)
+        #expect(try await store.count(Person.query()) == 3)
+    }
+}
+
+/// A model whose `encode(to:)` runs a hook once: a change arriving in the middle of a save.
+struct Echo: Model {
+    var id: Int64?
+    var text: String
+    static let whileEncoding = LockedValue<(@Sendable () -> Void)?>(nil)
+
+    enum CodingKeys: String, CodingKey { case id, text }
+
+    func encode(to encoder: any Encoder) throws {
+        let hook = Self.whileEncoding.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        hook?()
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(text, forKey: .text)
     }
 }
