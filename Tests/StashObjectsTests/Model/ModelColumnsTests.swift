@@ -10,15 +10,7 @@ import Testing
 struct ModelColumnsTests {
     @Test func everyKindOfAttributeRoundTripsAcrossReopen() throws {
         let folder = TemporaryFolder("objects-columns")
-        let seed = UInt64.random(in: 0 ... .max)
-        print("ModelColumnsTests seed \(seed)")
-        var generator = SeededGenerator(seed: seed)
-        let samples = (0..<20).map { Sample.random(&generator, optionals: $0.isMultiple(of: 2)) }
-        do {
-            let store = try folder.objectStore(ObjectSchema(Sample.self))
-            try store.write { tx in try tx.insert(contentsOf: samples) }
-            try store.close()
-        }
+        let samples = try folder.writeRandomSamples("ModelColumnsTests")
         let store = try folder.objectStore(ObjectSchema(Sample.self))
         for sample in samples {
             let read = try #require(try store.object(Sample.self, id: sample.id))

@@ -88,6 +88,19 @@ struct Sample: Model, Equatable {
 }
 
 extension TemporaryFolder {
+    /// 20 random samples (half with their optionals set) written to the store file and
+    /// closed; the seed is printed under `label`.
+    func writeRandomSamples(_ label: String) throws -> [Sample] {
+        let seed = UInt64.random(in: 0 ... .max)
+        print("\(label) seed \(seed)")
+        var generator = SeededGenerator(seed: seed)
+        let samples = (0..<20).map { Sample.random(&generator, optionals: $0.isMultiple(of: 2)) }
+        let store = try objectStore(ObjectSchema(Sample.self))
+        try store.write { tx in try tx.insert(contentsOf: samples) }
+        try store.close()
+        return samples
+    }
+
     /// A store file in this folder.
     func objectStore(_ schema: ObjectSchema, name: String = "objects.sqlite") throws -> ObjectStore {
         try ObjectStore(url: file(name), schema: schema)
