@@ -29,14 +29,34 @@ public struct ObjectRow {
     /// ```
     public func value(_ name: String) throws -> Int { Int(try decoder.integer(index(name))) }
     /// A 64-bit integer attribute (an auto-incremented id is `Int64?`).
+    ///
+    /// ```swift
+    /// bytes = try row.value("bytes")          // Int64
+    /// ```
     public func value(_ name: String) throws -> Int64 { try decoder.integer(index(name)) }
     /// A 32-bit integer attribute; a stored value out of its range is a type mismatch.
+    ///
+    /// ```swift
+    /// port = try row.value("port")            // Int32
+    /// ```
     public func value(_ name: String) throws -> Int32 { try decoder.integer(index(name), as: Int32.self) }
     /// An unsigned 64-bit attribute (stored as its bit pattern).
+    ///
+    /// ```swift
+    /// checksum = try row.value("checksum")    // UInt64
+    /// ```
     public func value(_ name: String) throws -> UInt64 { try decoder.integer(index(name), as: UInt64.self) }
     /// A Boolean attribute (stored as 0 or 1).
+    ///
+    /// ```swift
+    /// isDone = try row.value("isDone")
+    /// ```
     public func value(_ name: String) throws -> Bool { try decoder.integer(index(name)) != 0 }
     /// A floating-point attribute (an integer stored by another program reads too).
+    ///
+    /// ```swift
+    /// price = try row.value("price")          // Double
+    /// ```
     public func value(_ name: String) throws -> Double { try decoder.real(index(name)) }
     /// A text attribute.
     ///
@@ -55,21 +75,37 @@ public struct ObjectRow {
         return decoder.isNull(index) ? nil : Int(try decoder.integer(index))
     }
     /// An optional 64-bit integer attribute: `nil` for NULL.
+    ///
+    /// ```swift
+    /// parentID = try row.value("parentID")    // Int64?
+    /// ```
     public func value(_ name: String) throws -> Int64? {
         let index = try index(name)
         return decoder.isNull(index) ? nil : try decoder.integer(index)
     }
     /// An optional Boolean attribute: `nil` for NULL.
+    ///
+    /// ```swift
+    /// isPinned = try row.value("isPinned")    // Bool?
+    /// ```
     public func value(_ name: String) throws -> Bool? {
         let index = try index(name)
         return decoder.isNull(index) ? nil : try decoder.integer(index) != 0
     }
     /// An optional floating-point attribute: `nil` for NULL.
+    ///
+    /// ```swift
+    /// rating = try row.value("rating")        // Double?
+    /// ```
     public func value(_ name: String) throws -> Double? {
         let index = try index(name)
         return decoder.isNull(index) ? nil : try decoder.real(index)
     }
     /// An optional text attribute: `nil` for NULL.
+    ///
+    /// ```swift
+    /// nickname = try row.value("nickname")    // String?
+    /// ```
     public func value(_ name: String) throws -> String? {
         let index = try index(name)
         return decoder.isNull(index) ? nil : try decoder.string(index)
