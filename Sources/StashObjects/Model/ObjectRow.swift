@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The row a ``ColumnDecodable`` model reads itself from, valid only during its
 /// `init(row:)`. Each `value(_:)` reads one attribute by its column's name (the property's
