@@ -54,7 +54,7 @@ extension Tour {
         let card = try await store.read { try $0.related(TourCard.self, of: first) }.first
         tour.say("The card of \(first.name), read only when asked (lazily): \(card?.number ?? "none").")
         try await store.write { tx in try tx.delete(first) }
-        let cards = try store.count(TourCard.query())
+        let cards = try await store.count(TourCard.query())
         tour.say("Deleted \(first.name): the cascade rule deleted the card too (\(cards) cards left).")
         try store.close()
 
