@@ -44,6 +44,8 @@ final class PreferencesEngine {
     private(set) var localEnd = LogFile.headerSize
     /// The header's change counter when this process last caught up.
     private var knownCounter: UInt64 = 0
+    /// The open group at ``localEnd`` (format version 3).
+    private(set) var group = RecordGroup(start: LogFile.headerSize)
     private var encoder = RecordEncoder()
 
     var registered: [String: PreferenceValue] = [:]
@@ -137,26 +139,44 @@ final class PreferencesEngine {
     /// Applies other processes' records; the file lock is held.
     private func catchUp() throws {
         guard let log else { return }
-        if log.isRetired {
-            // Another process compacted the log into a new file: read that one.
-            let previous = index
-            let observed = isObserved
-            isObserved = false
-            defer { isObserved = observed }
-            try openLog(isReopen: true)
-            if observed { reportDifferences(from: previous) }
-            return
+        let counter = log.changeCounter
+        guard log.loadCommit(), !log.isRetired, log.version == LogFile.version, log.end >= localEnd,
+              try applyAppended(log.current) else {
+            // Another process compacted the log into a new file (or the log is not what this
+            // process left it as): read the file that is now the suite's.
+            return try reopen()
         }
-        let end = log.end
-        if end > log.mappedSize { try log.remap() }
-        let stop = scan(from: localEnd, to: min(end, log.mappedSize), byOtherProcess: true)
-        if stop < end {
-            // Only a damaged file gets here: keep what verified, like an open would.
-            log.commit(end: stop, changeCounter: log.changeCounter &+ 1)
-            recordDamage(droppedBytes: end - stop, at: stop, reason: "a record written by another process failed its checksum")
+        knownCounter = counter
+    }
+
+    /// Verifies and applies the records other processes appended since ``localEnd``, up to
+    /// `commit`: they must continue this process's open group and end where the commit says,
+    /// with its checksum. `false` (nothing applied) when they do not.
+    private func applyAppended(_ commit: LogFile.Commit) throws -> Bool {
+        guard let log else { return false }
+        if commit.end > log.mappedSize { try log.remap() }
+        guard let base = log.base, commit.end <= log.mappedSize else { return false }
+        var records: [(Record, Int)] = []
+        guard let next = LogScanner.continuation(base, of: group, from: localEnd, to: commit),
+              LogScanner.decode(base, localEnd..<commit.end, into: &records, skippingGroupEnds: true) else { return false }
+        for (record, offset) in records {
+            apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
+                  offset: offset, length: record.length, byOtherProcess: true)
         }
-        localEnd = stop
-        knownCounter = log.changeCounter
+        group = next
+        localEnd = commit.end
+        return true
+    }
+
+    /// Reads the suite's file again from the start (after a compaction elsewhere), telling
+    /// observers what differs.
+    private func reopen() throws {
+        let previous = index
+        let observed = isObserved
+        isObserved = false
+        defer { isObserved = observed }
+        try openLog(isReopen: true)
+        if observed { reportDifferences(from: previous) }
     }
 
     // MARK: Writing
@@ -206,18 +226,18 @@ final class PreferencesEngine {
         }
     }
 
-    /// Copies the record in `encoder` to the end of the log; the file lock is held.
+    /// Copies the record in `encoder` to the end of the log and publishes it; the file lock
+    /// is held.
     @inline(__always)
     private func append(_ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?, sync: Bool = true) throws {
         let length = encoder.count
-        try reserve(length)
+        try reserve(length + Record.maximumGroupEndLength)
         guard let log, let base = log.base else { throw StashError(.closed, "the log is not mapped", path: url?.path) }
         let offset = localEnd
-        encoder.withBytes { (base + offset).copyMemory(from: $0.baseAddress!, byteCount: length) }
-        localEnd = offset + length
-        // The record is in place before the header says so: a reader (or a crash) never sees
-        // an end that covers a half-copied record.
-        log.commit(end: localEnd, changeCounter: log.changeCounter &+ 1)
+        localEnd = encoder.withBytes { group.append($0, to: base, at: offset) }
+        // The record is in place before the header's commit says so: a reader (or a crash)
+        // never sees a commit that covers a half-copied record.
+        log.publish(group.commit(counter: log.current.counter &+ 1, end: localEnd))
         knownCounter = log.changeCounter
         apply(kind, key: key, value: value, expiry: expiry, offset: offset, length: length, byOtherProcess: false)
         if sync && durable { try log.sync(metadata: false) }
@@ -234,7 +254,7 @@ final class PreferencesEngine {
         }
         let needed = localEnd + count
         guard needed > log.mappedSize else { return }
-        let used = localEnd - LogFile.headerSize
+        let used = localEnd - LogFile.recordsStart(version: log.version)
         if used > 0, used - liveBytes >= used / 2 {
             try compactLocked(reserving: count)
             if let log = self.log, localEnd + count <= log.mappedSize { return }
@@ -275,21 +295,9 @@ final class PreferencesEngine {
             }
             index.removeAll(keepingCapacity: true)
             liveBytes = 0
+        case .groupEnd:
+            break
         }
-    }
-
-    /// Reads and applies the records in `start..<end` and returns where verification stopped
-    /// (`end` when every record was intact).
-    func scan(from start: Int, to end: Int, byOtherProcess: Bool) -> Int {
-        guard let log, let base = log.base else { return start }
-        let scanner = LogScanner(version: log.version)
-        var offset = start
-        while offset < end, let record = scanner.read(base, at: offset, limit: end) {
-            apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
-                  offset: offset, length: record.length, byOtherProcess: byOtherProcess)
-            offset += record.length
-        }
-        return offset
     }
 
     /// Rebuilds the index from the current file (after a compaction elsewhere or on open).
@@ -298,6 +306,7 @@ final class PreferencesEngine {
         liveBytes = 0
         localEnd = end
         knownCounter = counter
+        group = RecordGroup(start: end)
     }
 
     /// Makes room in the index, at once, for every record of `start..<end` (see
@@ -311,10 +320,11 @@ final class PreferencesEngine {
     /// The most index entries an open reserves ahead (beyond, the index grows as usual).
     static let maximumReservation = 1 << 19
 
-    func adopt(index newIndex: [String: Entry], liveBytes newLiveBytes: Int, end: Int, counter: UInt64) {
+    func adopt(index newIndex: [String: Entry], liveBytes newLiveBytes: Int, end: Int, group newGroup: RecordGroup, counter: UInt64) {
         index = newIndex
         liveBytes = newLiveBytes
         localEnd = end
+        group = newGroup
         knownCounter = counter
     }
 

@@ -19,7 +19,8 @@ public import StashCore
 ///
 /// **Storage.** Each suite is one memory-mapped, append-only log file
 /// (`<suite>.stashprefs` in ``Sandbox/preferences``, with a `<suite>.stashprefs.lock` beside
-/// it). A set appends one checksummed record; reads come from an in-memory index. When most
+/// it). A set appends one record (records are checksummed in groups of up to 16, the open
+/// group by the header's commit); reads come from an in-memory index. When most
 /// of the log is dead (overwritten or removed values), it is compacted into a fresh file
 /// that atomically replaces the old one.
 ///
