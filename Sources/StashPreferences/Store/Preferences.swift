@@ -59,7 +59,7 @@ public final class Preferences: Sendable {
     /// How the store writes.
     public let options: Options
 
-    let engine: LockedValue<PreferencesEngine>
+    let engine: PreferencesEngine
     let observers = LockedValue(ObserverRegistry())
 
     /// The application's own preferences: the suite named after the app, in
@@ -141,7 +141,7 @@ public final class Preferences: Sendable {
         self.suite = suite
         self.url = url
         self.options = options
-        let engine = LockedValue(try PreferencesEngine(url: url, durable: options.contains(.durable), clock: clock))
+        let engine = try PreferencesEngine(url: url, durable: options.contains(.durable), clock: clock)
         // The file lock lingers after a write for the writes that follow; this lets it go.
         engine.withLock {
             $0.scheduleRelease = { [weak engine] in
@@ -163,7 +163,7 @@ public final class Preferences: Sendable {
         self.suite = suite
         url = nil
         options = []
-        engine = LockedValue(PreferencesEngine(clock: clock))
+        engine = PreferencesEngine(clock: clock)
     }
 
     deinit {
