@@ -218,8 +218,10 @@ final class LogFile {
     /// only costs a catch-up under the file lock, where ``loadCommit()`` reads properly.
     @inline(__always)
     var changeCounter: UInt64 {
-        guard version >= 3 else { return header(24, as: UInt64.self) }
-        return max(header(LogFile.slotOffsets[0], as: UInt64.self), header(LogFile.slotOffsets[1], as: UInt64.self))
+        guard let base, mappedSize >= LogFile.headerSize else { return 0 }
+        func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) >= 3 else { return word(24) }
+        return max(word(56), word(92))
     }
 
     var end: Int { current.end }

@@ -125,17 +125,24 @@ struct LogScanner {
     ) -> Result {
         var result = Result(end: start)
         let closedEnd = commit.map { min($0.groupStart, limit) } ?? limit
-        var records: [(Record, Int)] = []
-        records.reserveCapacity(Record.groupRecords)
         var offset = start
         while offset < closedEnd {
-            if let group = LogScanner.closedGroup(base, at: offset, limit: closedEnd),
-               LogScanner.decode(base, offset..<group.recordsEnd, into: &records) {
-                for (record, at) in records { visit(record, at) }
-                result.kept += records.count
-                offset = group.end
-                result.end = offset
-                continue
+            if let group = LogScanner.closedGroup(base, at: offset, limit: closedEnd) {
+                // Verified: decode and visit in one pass (a record that does not decode, which
+                // only a faulty writer could produce, makes the rest of its group damage).
+                var cursor = offset
+                while cursor < group.recordsEnd, let frame = RecordFrame(base, at: cursor, limit: group.recordsEnd),
+                      let record = try? frame.decode(base, at: cursor) {
+                    visit(record, cursor)
+                    result.kept += 1
+                    cursor = frame.end
+                }
+                if cursor == group.recordsEnd {
+                    offset = group.end
+                    result.end = offset
+                    continue
+                }
+                offset = cursor
             }
             var damageEnd = LogScanner.nextClosedGroup(base, after: offset, limit: closedEnd) ?? closedEnd
             if damageEnd == closedEnd, commit == nil, ignoringZeroTail {
@@ -150,6 +157,7 @@ struct LogScanner {
         }
         guard let commit, commit.groupStart < commit.end else { return result }
         let open = commit.groupStart..<commit.end
+        var records: [(Record, Int)] = []
         if commit.end <= limit, CRC32.checksum(base + open.lowerBound, count: open.count) == commit.groupCRC,
            LogScanner.decode(base, open, into: &records) {
             for (record, at) in records { visit(record, at) }

@@ -41,7 +41,7 @@ extension PreferencesEngine {
         let isVersion1 = file.hasMagic && version == FormatVersion1.version
             && (file.hasValidChecksum || file.storedChecksum == 0)
         if !isVersion1, !(file.hasMagic && file.hasValidChecksum) {
-            return try salvage(file, url: url, isReopen: isReopen)
+            return try salvage(file, url: url)
         }
         if version > LogFile.version {
             file.close()
@@ -50,7 +50,7 @@ extension PreferencesEngine {
                 "the log has format version \(version); this build reads versions 1 to \(LogFile.version)", path: url.path
             )
         }
-        guard file.loadCommit() else { return try salvage(file, url: url, isReopen: isReopen) }
+        guard file.loadCommit() else { return try salvage(file, url: url) }
         let lostCommit = repairUnsealedCommit(file)
         if file.isRetired {
             // A compaction crashed between retiring this file and renaming its successor
@@ -61,14 +61,14 @@ extension PreferencesEngine {
         guard let base = file.base else { return }
         let start = LogFile.recordsStart(version: version)
         let newest = file.current
-        var scan = read(file, base, commit: newest, isReopen: isReopen)
+        var scan = read(file, base, commit: newest)
         var tornCommit: LogFile.Commit?
         if version >= 3, !scan.damage.isEmpty, let previous = file.intactCommits().dropFirst().first,
            previous.commit.end <= newest.end {
             // A power cut can write the header's page but not a record's: the commit before
             // may hold where the newest does not.
             let newestIndex = (index, liveBytes)
-            let retry = read(file, base, commit: previous.commit, isReopen: isReopen)
+            let retry = read(file, base, commit: previous.commit)
             if retry.damage.isEmpty {
                 file.adopt(previous)
                 scan = retry
@@ -152,21 +152,38 @@ extension PreferencesEngine {
     }
 
     /// Reads the records of `file` up to `commit` into a fresh index.
-    private func read(_ file: LogFile, _ base: UnsafeMutableRawPointer, commit: LogFile.Commit, isReopen: Bool) -> LogScanner.Result {
-        let version = file.version
-        let start = LogFile.recordsStart(version: version)
-        resetIndex(end: start, counter: file.changeCounter)
-        let limit = max(start, min(commit.end, file.mappedSize))
-        reserveIndex(base, from: start, to: limit, version: version)
-        return LogScanner(version: version).scan(base, from: start, to: limit, commit: version >= 3 ? commit : nil) { record, offset in
-            apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
-                  offset: offset, length: record.length, byOtherProcess: isReopen)
+    private func read(_ file: LogFile, _ base: UnsafeMutableRawPointer, commit: LogFile.Commit) -> LogScanner.Result {
+        let start = LogFile.recordsStart(version: file.version)
+        return read(base, version: file.version, from: start, to: max(start, min(commit.end, file.mappedSize)),
+                    commit: file.version >= 3 ? commit : nil, ignoringZeroTail: false, counter: file.changeCounter)
+    }
+
+    /// Reads the records of `start..<limit` in `version` into a fresh index, which the
+    /// engine adopts.
+    ///
+    /// The index is first reserved for every record at once (counted from their lengths
+    /// alone, see ``LogScanner/countRecords(_:from:to:)``), so that it is not rehashed at
+    /// every doubling (that was half of an open), up to ``maximumReservation`` entries: a
+    /// hostile file of tiny records must not make an open reserve gigabytes.
+    private func read(
+        _ base: UnsafeMutableRawPointer, version: UInt32, from start: Int, to limit: Int, commit: LogFile.Commit?,
+        ignoringZeroTail: Bool, counter: UInt64
+    ) -> LogScanner.Result {
+        let scanner = LogScanner(version: version)
+        var index: [String: Entry] = [:]
+        index.reserveCapacity(min(scanner.countRecords(base, from: start, to: limit), PreferencesEngine.maximumReservation))
+        var live = 0
+        let result = scanner.scan(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail) { record, offset in
+            PreferencesEngine.apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
+                                    offset: offset, length: record.length, to: &index, liveBytes: &live)
         }
+        adopt(index: index, liveBytes: live, end: result.end, group: RecordGroup(start: result.end), counter: counter)
+        return result
     }
 
     /// Salvages a log whose header cannot be trusted: the file is kept aside as it is, its
     /// intact records (found by their own checksums) are written into a fresh log.
-    private func salvage(_ file: LogFile, url: URL, isReopen: Bool) throws {
+    private func salvage(_ file: LogFile, url: URL) throws {
         log = file
         resetIndex(end: LogFile.headerSize, counter: 0)
         var scan = LogScanner.Result(end: LogFile.headerSize)
@@ -178,14 +195,7 @@ extension PreferencesEngine {
                 guard file.mappedSize > start else { continue }
                 let commit = version >= 3 ? file.intactCommits().first?.commit : nil
                 let limit = commit.map { max(start, min($0.end, file.mappedSize)) } ?? file.mappedSize
-                resetIndex(end: start, counter: 0)
-                reserveIndex(base, from: start, to: limit, version: version)
-                scan = LogScanner(version: version).scan(
-                    base, from: start, to: limit, commit: commit, ignoringZeroTail: commit == nil
-                ) { record, offset in
-                    apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
-                          offset: offset, length: record.length, byOtherProcess: isReopen)
-                }
+                scan = read(base, version: version, from: start, to: limit, commit: commit, ignoringZeroTail: commit == nil, counter: 0)
                 if scan.kept > 0 { break }
             }
         }

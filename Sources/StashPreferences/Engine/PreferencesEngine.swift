@@ -54,8 +54,15 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     private(set) var group = RecordGroup(start: LogFile.headerSize)
     private var encoder = RecordEncoder()
 
-    var registered: [String: PreferenceValue] = [:]
-    var volatile: [String: PreferenceValue] = [:]
+    var registered: [String: PreferenceValue] = [:] {
+        didSet { hasOtherDomains = !registered.isEmpty || !volatile.isEmpty }
+    }
+    var volatile: [String: PreferenceValue] = [:] {
+        didSet { hasOtherDomains = !registered.isEmpty || !volatile.isEmpty }
+    }
+    /// Whether a read must look beyond the stored values: one flag for a read to test
+    /// instead of two dictionaries.
+    private var hasOtherDomains = false
     var recovery: Preferences.RecoveryReport?
     var isClosed = false
     /// The error of the last subscript set, which cannot throw.
@@ -109,10 +116,24 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         return entry.value
     }
 
+    /// The value `key` resolves to (see ``resolvedValue(_:)``), once caught up with other
+    /// processes, and the changes that catching up produced for observers: a read, in one
+    /// call under the lock.
+    @inline(__always)
+    func read(_ key: String) -> (PreferenceValue?, [PreferenceChange]) {
+        guard let log, log.changeCounter != knownCounter else { return (resolvedValue(key), []) }
+        try? withFileLock {}
+        let value = resolvedValue(key)
+        guard isObserved, !pendingChanges.isEmpty else { return (value, []) }
+        defer { pendingChanges.removeAll() }
+        return (value, pendingChanges)
+    }
+
     /// The value `key` resolves to: volatile, then stored, then registered.
     @inline(__always)
     func resolvedValue(_ key: String) -> PreferenceValue? {
         guard let key = try? PreferencesEngine.storedKey(key) else { return nil }
+        guard hasOtherDomains else { return storedValue(key) }
         if !volatile.isEmpty, let value = volatile[key] { return value }
         if let value = storedValue(key) { return value }
         return registered.isEmpty ? nil : registered[key]
@@ -292,21 +313,40 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         _ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?,
         offset: Int, length: Int, byOtherProcess: Bool
     ) {
+        if isObserved {
+            switch kind {
+            case .set, .setExpiring:
+                if let value { pendingChanges.append(PreferenceChange(key: key, value: value, isFromOtherProcess: byOtherProcess)) }
+            case .remove:
+                if index[key] != nil { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
+            case .removeAll:
+                for key in index.keys { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
+            case .groupEnd:
+                break
+            }
+        }
+        PreferencesEngine.apply(kind, key: key, value: value, expiry: expiry, offset: offset, length: length, to: &index, liveBytes: &liveBytes)
+    }
+
+    /// Applies one record to `index`: what ``apply(_:key:value:expiry:offset:length:byOtherProcess:)``
+    /// does without observers, and what an open does for every record, into an index of its
+    /// own (a local, so the hot loop pays no exclusivity check on the engine's properties).
+    @inline(__always)
+    static func apply(
+        _ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?, offset: Int, length: Int,
+        to index: inout [String: Entry], liveBytes: inout Int
+    ) {
         switch kind {
         case .set, .setExpiring:
             guard let value else { return }
-            let entry = Entry(value: value, expiry: expiry, offset: offset, length: length)
-            if let old = index.updateValue(entry, forKey: key) { liveBytes -= old.length }
+            if let old = index.updateValue(Entry(value: value, expiry: expiry, offset: offset, length: length), forKey: key) {
+                liveBytes -= old.length
+            }
             liveBytes += length
-            if isObserved { pendingChanges.append(PreferenceChange(key: key, value: value, isFromOtherProcess: byOtherProcess)) }
         case .remove:
             guard let old = index.removeValue(forKey: key) else { return }
             liveBytes -= old.length
-            if isObserved { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
         case .removeAll:
-            if isObserved {
-                for key in index.keys { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
-            }
             index.removeAll(keepingCapacity: true)
             liveBytes = 0
         case .groupEnd:
@@ -323,13 +363,6 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         group = RecordGroup(start: end)
     }
 
-    /// Makes room in the index, at once, for every record of `start..<end` (see
-    /// ``LogScanner/countRecords(_:from:to:)``), up to ``maximumReservation`` entries: a
-    /// hostile file of tiny records must not make an open reserve gigabytes.
-    func reserveIndex(_ base: UnsafeRawPointer, from start: Int, to end: Int, version: UInt32) {
-        let count = LogScanner(version: version).countRecords(base, from: start, to: end)
-        index.reserveCapacity(min(count, PreferencesEngine.maximumReservation))
-    }
 
     /// The most index entries an open reserves ahead (beyond, the index grows as usual).
     static let maximumReservation = 1 << 19
