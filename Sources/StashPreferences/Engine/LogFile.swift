@@ -226,6 +226,11 @@ final class LogFile {
 
     var end: Int { current.end }
 
+    /// The counter of the next commit: above the current one and above any counter a torn
+    /// commit left in the other slot, so that every process that saw that one sees this one
+    /// as a change.
+    var nextCounter: UInt64 { max(current.counter, changeCounter) &+ 1 }
+
     var isRetired: Bool { current.retired }
 
     /// Publishes a commit: the slot that is not current is written, its checksum last, and
@@ -258,7 +263,7 @@ final class LogFile {
     func setRetired(_ retired: Bool) {
         var commit = current
         commit.retired = retired
-        commit.counter &+= 1
+        commit.counter = nextCounter
         publish(commit)
     }
 

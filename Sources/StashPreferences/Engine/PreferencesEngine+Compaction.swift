@@ -42,7 +42,7 @@ extension PreferencesEngine {
             throw error
         }
         do {
-            let counter = old.current.counter &+ 2
+            let counter = old.nextCounter &+ 1
             fresh.writeHeader(generation: old.generation &+ 1, changeCounter: counter)
             var offset = LogFile.headerSize
             var group = RecordGroup(start: offset)

@@ -113,7 +113,7 @@ extension PreferencesEngine {
         // Only the tail is damaged: cut it (zeroed, so that a later salvage cannot take it
         // for records) and keep everything before it.
         memset(base + scan.end, 0, max(limit, lostCommit?.upperBound ?? 0) - scan.end)
-        file.publish(group.commit(counter: max(commit.counter, tornCommit?.counter ?? 0) &+ 1, end: scan.end))
+        file.publish(group.commit(counter: file.nextCounter, end: scan.end))
         adopt(index: index, liveBytes: liveBytes, end: scan.end, group: group, counter: file.changeCounter)
         if durable { try file.sync(metadata: true) }
         recovery = report.with(
@@ -140,7 +140,7 @@ extension PreferencesEngine {
         if claimed.end > current.end, claimed.end <= file.mappedSize, claimed.groupStart >= current.groupStart,
            LogScanner.continuation(base, of: RecordGroup(resuming: current, count: 0), from: current.end, to: claimed) != nil {
             var repaired = claimed
-            repaired.counter = current.counter &+ 1
+            repaired.counter = file.nextCounter
             repaired.retired = current.retired
             file.publish(repaired)
             return nil

@@ -272,7 +272,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         localEnd = encoder.withBytes { group.append($0, to: base, at: offset) }
         // The record is in place before the header's commit says so: a reader (or a crash)
         // never sees a commit that covers a half-copied record.
-        log.publish(group.commit(counter: log.current.counter &+ 1, end: localEnd))
+        log.publish(group.commit(counter: log.nextCounter, end: localEnd))
         knownCounter = log.changeCounter
         apply(kind, key: key, value: value, expiry: expiry, offset: offset, length: length, byOtherProcess: false)
         if sync && durable { try log.sync(metadata: false) }
