@@ -2,9 +2,9 @@
 /// ("slicing-by-8": eight 256-entry tables, one per byte position), a byte at a time for
 /// the rest.
 ///
-/// Every record of a preferences log carries one, so that a torn or corrupt record is
-/// recognised on open and cut off instead of being read as a value; opening a log verifies
-/// every record, so this loop is most of an open's work.
+/// Every group of records of a preferences log carries one, so that a torn or corrupt
+/// group is recognised on open and cut off instead of being read as values; opening a log
+/// verifies every group, so this loop is a large part of an open's work.
 ///
 /// ```swift
 /// var crc = CRC32()
@@ -35,6 +35,11 @@ struct CRC32 {
     private var state: UInt32 = 0xFFFF_FFFF
 
     init() {}
+
+    /// Continues a checksum whose value so far is `value` (a group's CRC from a header).
+    init(resuming value: UInt32) {
+        state = value ^ 0xFFFF_FFFF
+    }
 
     /// The checksum of everything passed to `update` so far.
     var value: UInt32 { state ^ 0xFFFF_FFFF }

@@ -3,7 +3,7 @@ import StashCore
 
 /// Reading logs written by format version 1 (before compact records), so that a suite
 /// written by an earlier Stash still opens. The first write migrates the file: it is
-/// rewritten in the current format (see ``PreferencesEngine/compactLocked(reserving:)``).
+/// rewritten in the current format (see ``PreferencesEngine/compactLocked(reserving:reencoding:)``).
 ///
 /// Version 1 record (little-endian): total length (4), CRC-32 of bytes 0..<4 and 8..<length
 /// (4), kind (1), tag (1), key length (2), expiry as a Double for `setExpiring` (8), key,
@@ -26,7 +26,7 @@ enum FormatVersion1 {
         guard crc.value == stored else { return nil }
         var reader = BinaryReader(UnsafeRawBufferPointer(start: start, count: length), offset: 8)
         do {
-            guard let kind = Record.Kind(rawValue: try reader.readByte()) else { return nil }
+            guard let kind = Record.Kind(rawValue: try reader.readByte()), kind != .groupEnd else { return nil }
             let tag = try reader.readByte()
             let keyLength = Int(try reader.read(UInt16.self))
             guard keyLength > 0 || kind == .removeAll else { return nil }

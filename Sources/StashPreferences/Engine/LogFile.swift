@@ -8,33 +8,57 @@ import Glibc
 import Musl
 #endif
 
-/// The memory-mapped file of a preferences log: a 64-byte header, then records.
+/// The memory-mapped file of a preferences log: a header, then records.
 ///
-/// Header (little-endian):
+/// Header of format version 3 (128 bytes, little-endian):
 ///
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `STASHPRF` |
-/// | 8 | 4 | format version (2; 1 for logs written before compact records) |
+/// | 8 | 4 | format version (3) |
 /// | 16 | 8 | generation: +1 for each compaction |
-/// | 24 | 8 | change counter: +1 for each append, by any process |
-/// | 32 | 8 | end: offset just past the last acknowledged record |
-/// | 40 | 8 | retired: nonzero once a compaction replaced this file |
-/// | 48 | 4 | CRC-32 of bytes 0..<48 (from version 2; every later version keeps it here) |
+/// | 48 | 4 | CRC-32 of bytes 0..<48 (every version from 2 keeps it here) |
+/// | 56 | 36 | commit slot A |
+/// | 92 | 36 | commit slot B |
 ///
-/// Every change to the header rewrites its checksum, so a damaged header is recognised
-/// instead of trusted (see ``PreferencesEngine/openLog(isReopen:)``).
+/// A commit slot describes the log as of one commit: change counter (8; +1 for each
+/// commit, by any process), end (8; just past the last acknowledged byte), open group's
+/// start (8) and CRC-32 (4) (see ``Record``), retired (4; nonzero once a compaction replaced
+/// this file), and the slot's own CRC-32 of its first 32 bytes (4). A commit writes the slot
+/// that is *not* the current one; the current slot is the intact one with the higher
+/// counter. So a commit torn by a crash (a SIGKILL between two stores, a power cut between
+/// two pages) leaves the previous commit intact, and the fixed part of the header is never
+/// rewritten after creation.
+///
+/// Versions 1 and 2 (read, never written: their logs migrate at the first write) have a
+/// 64-byte header: magic, version, generation at 16, change counter at 24, end at 32,
+/// retired at 40, and (version 2) the CRC-32 of bytes 0..<48 at 48.
 ///
 /// The file is always allocated for real (posix_fallocate) before the mapping covers it, so
 /// a full disk is an error at growth time, never a SIGBUS on a store into the mapping.
 /// Not thread-safe: the engine uses it under its lock, and under the suite's file lock for
 /// anything another process could see.
 final class LogFile {
-    static let headerSize = 64
-    static let version: UInt32 = 2
+    static let headerSize = 128
+    static let legacyHeaderSize = 64
+    static let version: UInt32 = 3
     static let checksumOffset = 48
     static let minimumSize = 16 * 1024
     private static let magic = Array("STASHPRF".utf8)
+    private static let slotOffsets = [56, 92]
+    private static let slotChecksummed = 32
+
+    /// What one commit says about the log.
+    struct Commit: Equatable {
+        var counter: UInt64
+        /// Just past the last acknowledged byte.
+        var end: Int
+        /// Where the open record group (the records after the last group end) starts.
+        var groupStart: Int
+        /// CRC-32 of the open group's bytes, `groupStart..<end`.
+        var groupCRC: UInt32
+        var retired = false
+    }
 
     var url: URL
     private var fd: Int32
@@ -131,35 +155,116 @@ final class LogFile {
         return LogFile.magic.withUnsafeBytes { memcmp(base, $0.baseAddress!, 8) == 0 }
     }
 
-    /// Whether the header's checksum matches its fields.
+    /// Whether the checksum of the header's fixed part matches it.
     var hasValidChecksum: Bool {
         guard let base, mappedSize >= LogFile.headerSize else { return false }
         return header(LogFile.checksumOffset, as: UInt32.self) == CRC32.checksum(base, count: LogFile.checksumOffset)
     }
 
+    /// The checksum field of the header's fixed part, as stored.
+    var storedChecksum: UInt32 { header(LogFile.checksumOffset, as: UInt32.self) }
+
     var version: UInt32 { header(8, as: UInt32.self) }
 
     var generation: UInt64 { header(16, as: UInt64.self) }
 
-    var changeCounter: UInt64 { header(24, as: UInt64.self) }
+    /// Where the records of a log of `version` start.
+    static func recordsStart(version: UInt32) -> Int {
+        version >= 3 ? headerSize : legacyHeaderSize
+    }
 
-    var end: Int { Int(clamping: header(32, as: UInt64.self)) }
+    /// The commit the engine works from: loaded by ``loadCommit()``, chosen with
+    /// ``adopt(_:)``, or last published.
+    private(set) var current = Commit(counter: 0, end: 0, groupStart: 0, groupCRC: 0)
+    /// The slot that holds ``current`` (format version 3).
+    private var currentSlot = 0
 
-    var isRetired: Bool { header(40, as: UInt64.self) != 0 }
+    /// Reads the current commit: the intact slot with the higher counter (version 3), or the
+    /// fields of a version 1 or 2 header.
+    ///
+    /// - returns: `false` when neither slot of a version 3 header is intact.
+    @discardableResult
+    func loadCommit() -> Bool {
+        guard version >= 3 else {
+            current = Commit(
+                counter: header(24, as: UInt64.self), end: Int(clamping: header(32, as: UInt64.self)),
+                groupStart: Int(clamping: header(32, as: UInt64.self)), groupCRC: 0, retired: header(40, as: UInt64.self) != 0
+            )
+            return true
+        }
+        guard let newest = intactCommits().first else { return false }
+        adopt(newest)
+        return true
+    }
 
-    /// Publishes appended records: the end and the change counter, then the checksum.
+    /// The intact commit slots of a version 3 header, newest first.
+    func intactCommits() -> [(slot: Int, commit: Commit)] {
+        var result: [(slot: Int, commit: Commit)] = []
+        for slot in 0..<2 {
+            if let commit = readSlot(slot) { result.append((slot, commit)) }
+        }
+        return result.sorted { $0.commit.counter > $1.commit.counter }
+    }
+
+    /// Makes `choice` (one of ``intactCommits()``) the current commit: the next publish
+    /// writes the other slot.
+    func adopt(_ choice: (slot: Int, commit: Commit)) {
+        currentSlot = choice.slot
+        current = choice.commit
+    }
+
+    /// A number that changes with every commit, by any process: read without a checksum
+    /// (one or two loads), for noticing cheaply that another process wrote. A torn value
+    /// only costs a catch-up under the file lock, where ``loadCommit()`` reads properly.
     @inline(__always)
-    func commit(end: Int, changeCounter: UInt64) {
-        setHeader(32, UInt64(end))
-        setHeader(24, changeCounter)
-        seal()
+    var changeCounter: UInt64 {
+        guard let base, mappedSize >= LogFile.headerSize else { return 0 }
+        func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) >= 3 else { return word(24) }
+        return max(word(56), word(92))
+    }
+
+    var end: Int { current.end }
+
+    /// The counter of the next commit: above the current one and above any counter a torn
+    /// commit left in the other slot, so that every process that saw that one sees this one
+    /// as a change.
+    var nextCounter: UInt64 { max(current.counter, changeCounter) &+ 1 }
+
+    var isRetired: Bool { current.retired }
+
+    /// Publishes a commit: the slot that is not current is written, its checksum last, and
+    /// becomes current. (Versions 1 and 2: the header's fields, then its checksum.)
+    @inline(__always)
+    func publish(_ commit: Commit) {
+        current = commit
+        guard version >= 3 else {
+            setHeader(32, UInt64(commit.end))
+            setHeader(24, commit.counter)
+            setHeader(40, UInt64(commit.retired ? 1 : 0))
+            seal()
+            return
+        }
+        currentSlot = 1 - currentSlot
+        let offset = LogFile.slotOffsets[currentSlot]
+        // The end goes last but for the checksum: a commit torn before it still shows the
+        // end of two commits ago (so it claims nothing), one torn after it has every field
+        // right (so ``unsealedCommit()`` can verify it against the records).
+        setHeader(offset + 16, UInt64(commit.groupStart))
+        setHeader(offset + 24, commit.groupCRC)
+        setHeader(offset + 28, UInt32(commit.retired ? 1 : 0))
+        setHeader(offset, commit.counter)
+        setHeader(offset + 8, UInt64(commit.end))
+        guard let base else { return }
+        setHeader(offset + LogFile.slotChecksummed, CRC32.checksum(base + offset, count: LogFile.slotChecksummed))
     }
 
     /// Marks the file replaced by a compaction (or not), counting it as a change.
     func setRetired(_ retired: Bool) {
-        setHeader(40, UInt64(retired ? 1 : 0))
-        setHeader(24, changeCounter &+ 1)
-        seal()
+        var commit = current
+        commit.retired = retired
+        commit.counter = nextCounter
+        publish(commit)
     }
 
     /// Writes a fresh header for an empty log in the current format.
@@ -169,13 +274,37 @@ final class LogFile {
         LogFile.magic.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: 8) }
         setHeader(8, LogFile.version)
         setHeader(16, generation)
-        setHeader(24, changeCounter)
-        setHeader(32, UInt64(LogFile.headerSize))
         seal()
+        currentSlot = 1
+        publish(Commit(counter: changeCounter, end: LogFile.headerSize, groupStart: LogFile.headerSize, groupCRC: 0))
     }
 
-    /// Rewrites the header's checksum. A version 1 header has none (its readers ignore the
-    /// bytes where it goes).
+    /// The fields of the slot that is not current, when its checksum fails (a commit torn
+    /// by a crash, or a damaged slot): what they claim, to be verified against the records
+    /// before anything trusts them.
+    func unsealedCommit() -> Commit? {
+        let slot = 1 - currentSlot
+        guard version >= 3, readSlot(slot) == nil else { return nil }
+        return readSlot(slot, checked: false)
+    }
+
+    /// The commit in `slot` when its checksum holds (or, unchecked, whatever it holds).
+    private func readSlot(_ slot: Int, checked: Bool = true) -> Commit? {
+        guard let base, mappedSize >= LogFile.headerSize else { return nil }
+        let offset = LogFile.slotOffsets[slot]
+        guard !checked || header(offset + LogFile.slotChecksummed, as: UInt32.self)
+            == CRC32.checksum(base + offset, count: LogFile.slotChecksummed) else { return nil }
+        let end = header(offset + 8, as: UInt64.self)
+        let groupStart = header(offset + 16, as: UInt64.self)
+        guard end <= UInt64(Int.max), groupStart <= end, groupStart >= UInt64(LogFile.headerSize) else { return nil }
+        return Commit(
+            counter: header(offset, as: UInt64.self), end: Int(end), groupStart: Int(groupStart),
+            groupCRC: header(offset + 24, as: UInt32.self), retired: header(offset + 28, as: UInt32.self) != 0
+        )
+    }
+
+    /// Rewrites the checksum of the header's fixed part. A version 1 header has none (its
+    /// readers ignore the bytes where it goes).
     @inline(__always)
     private func seal() {
         guard let base, mappedSize >= LogFile.headerSize else { return }
@@ -185,7 +314,7 @@ final class LogFile {
     @inline(__always)
     private func header<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
         guard let base, mappedSize >= LogFile.headerSize else { return 0 }
-        return T(littleEndian: base.load(fromByteOffset: offset, as: T.self))
+        return T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 
     @inline(__always)

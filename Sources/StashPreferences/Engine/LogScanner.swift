@@ -1,14 +1,14 @@
 import Foundation
 import StashCore
 
-/// Reads the records of a log, verifying each, and steps over damage: after a record that
-/// fails its checksum it looks for the next offset where an intact record starts
-/// (records are self-delimiting and checksummed), so one bad byte costs only the records it
-/// touches, not every record after it.
+/// Reads the records of a log, verifying them, and steps over damage: after a group (format
+/// version 3) or a record (versions 1 and 2) that fails its checksum, it looks for the next
+/// offset where an intact one starts, so one bad byte costs only the group or record it
+/// touches, not everything after it.
 struct LogScanner {
     /// What a scan found.
     struct Result {
-        /// Just past the last intact record.
+        /// Just past the last intact record (or group end).
         var end: Int
         /// How many intact records were read.
         var kept = 0
@@ -25,12 +25,12 @@ struct LogScanner {
     /// The format version the records are written in.
     var version: UInt32
 
-    /// The intact record at `offset`, or `nil`.
+    /// The intact version 1 or 2 record at `offset`, or `nil`.
     @inline(__always)
-    func read(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> Record? {
+    private func readSingle(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> Record? {
         version == FormatVersion1.version
             ? FormatVersion1.read(base, at: offset, limit: limit)
-            : Record.read(base, at: offset, limit: limit)
+            : FormatVersion2.read(base, at: offset, limit: limit)
     }
 
     /// How many records `start..<limit` holds, counted from their lengths alone (no
@@ -43,13 +43,18 @@ struct LogScanner {
         var offset = start
         while offset < limit {
             let length: Int
-            if version == FormatVersion1.version {
-                guard limit - offset >= FormatVersion1.recordHeaderSize else { break }
+            switch version {
+            case FormatVersion1.version:
+                guard limit - offset >= FormatVersion1.recordHeaderSize else { return count }
                 length = Int(UInt32(littleEndian: (base + offset).loadUnaligned(as: UInt32.self)))
-                guard length >= FormatVersion1.recordHeaderSize, length <= limit - offset else { break }
-            } else {
-                guard let frame = Record.frame(base, at: offset, limit: limit) else { break }
+                guard length >= FormatVersion1.recordHeaderSize, length <= limit - offset else { return count }
+            case FormatVersion2.version:
+                guard let frame = FormatVersion2.frame(base, at: offset, limit: limit) else { return count }
                 length = frame.length
+            default:
+                guard let frame = RecordFrame(base, at: offset, limit: limit) else { return count }
+                length = frame.end - offset
+                if frame.kind == .groupEnd { count -= 1 }
             }
             count += 1
             offset += length
@@ -61,18 +66,24 @@ struct LogScanner {
     /// offset, in file order.
     ///
     /// - parameters:
-    ///   - resync: Whether to look for intact records after a damaged one; without it the
-    ///     scan stops at the first damage.
+    ///   - commit: For format version 3, the header's commit, whose checksum covers the open
+    ///     group (the records after the last group end); `nil` when the header is not
+    ///     trusted: then only closed groups can be verified, and the open group is damage.
+    ///   - resync: Whether to look for intact records after a damaged one (versions 1 and
+    ///     2); without it the scan stops at the first damage.
     ///   - ignoringZeroTail: Whether zero bytes at the end are free space rather than damage
     ///     (when the header's end is not trusted).
     func scan(
-        _ base: UnsafeRawPointer, from start: Int, to limit: Int, resync: Bool = true, ignoringZeroTail: Bool = false,
-        _ visit: (Record, Int) -> Void
+        _ base: UnsafeRawPointer, from start: Int, to limit: Int, commit: LogFile.Commit? = nil,
+        resync: Bool = true, ignoringZeroTail: Bool = false, _ visit: (Record, Int) -> Void
     ) -> Result {
+        if version >= 3 {
+            return scanGroups(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail, visit)
+        }
         var result = Result(end: start)
         var offset = start
         while offset < limit {
-            if let record = read(base, at: offset, limit: limit) {
+            if let record = readSingle(base, at: offset, limit: limit) {
                 visit(record, offset)
                 offset += record.length
                 result.end = offset
@@ -84,18 +95,17 @@ struct LogScanner {
             if resync {
                 var candidate = offset + 1
                 while candidate < limit {
-                    if read(base, at: candidate, limit: limit) != nil { damageEnd = candidate; break }
+                    if readSingle(base, at: candidate, limit: limit) != nil { damageEnd = candidate; break }
                     candidate += 1
                 }
             }
             if damageEnd == limit, ignoringZeroTail {
-                var last = limit
-                while last > offset, base.load(fromByteOffset: last - 1, as: UInt8.self) == 0 { last -= 1 }
+                let last = LogScanner.lastNonZero(base, from: offset, to: limit)
                 if last == offset { break }
                 damageEnd = last
                 atTail = true
             }
-            if version != FormatVersion1.version, let key = Record.damagedKey(base, at: offset, limit: limit) {
+            if version == FormatVersion2.version, let key = FormatVersion2.damagedKey(base, at: offset, limit: limit) {
                 result.damagedKeys.append(key)
             }
             result.damage.append(offset..<damageEnd)
@@ -103,5 +113,159 @@ struct LogScanner {
             offset = damageEnd
         }
         return result
+    }
+
+    // MARK: Format version 3
+
+    /// Reads the closed groups of `start..<limit` (up to the commit's open group), then the
+    /// open group.
+    private func scanGroups(
+        _ base: UnsafeRawPointer, from start: Int, to limit: Int, commit: LogFile.Commit?, ignoringZeroTail: Bool,
+        _ visit: (Record, Int) -> Void
+    ) -> Result {
+        var result = Result(end: start)
+        let closedEnd = commit.map { min($0.groupStart, limit) } ?? limit
+        var offset = start
+        while offset < closedEnd {
+            if let group = LogScanner.closedGroup(base, at: offset, limit: closedEnd) {
+                // Verified: decode and visit in one pass (a record that does not decode, which
+                // only a faulty writer could produce, makes the rest of its group damage).
+                var cursor = offset
+                while cursor < group.recordsEnd, let frame = RecordFrame(base, at: cursor, limit: group.recordsEnd),
+                      let record = try? frame.decode(base, at: cursor) {
+                    visit(record, cursor)
+                    result.kept += 1
+                    cursor = frame.end
+                }
+                if cursor == group.recordsEnd {
+                    offset = group.end
+                    result.end = offset
+                    continue
+                }
+                offset = cursor
+            }
+            var damageEnd = LogScanner.nextClosedGroup(base, after: offset, limit: closedEnd) ?? closedEnd
+            if damageEnd == closedEnd, commit == nil, ignoringZeroTail {
+                damageEnd = LogScanner.lastNonZero(base, from: offset, to: closedEnd)
+                if damageEnd == offset { break }
+            }
+            result.damagedKeys += LogScanner.keys(base, in: offset..<damageEnd)
+            result.damage.append(offset..<damageEnd)
+            if damageEnd < closedEnd, commit == nil, ignoringZeroTail,
+               LogScanner.lastNonZero(base, from: damageEnd, to: closedEnd) == damageEnd { break }
+            offset = damageEnd
+        }
+        guard let commit, commit.groupStart < commit.end else { return result }
+        let open = commit.groupStart..<commit.end
+        var records: [(Record, Int)] = []
+        if commit.end <= limit, CRC32.checksum(base + open.lowerBound, count: open.count) == commit.groupCRC,
+           LogScanner.decode(base, open, into: &records) {
+            for (record, at) in records { visit(record, at) }
+            result.kept += records.count
+            result.end = commit.end
+            return result
+        }
+        // The open group failed (or the file ends inside it): its part in the file is damage.
+        let inFile = open.clamped(to: start..<max(start, limit))
+        if !inFile.isEmpty {
+            result.damagedKeys += LogScanner.keys(base, in: inFile)
+            result.damage.append(inFile)
+        }
+        return result
+    }
+
+    /// The closed group at `offset`: records up to a group end whose length and checksum
+    /// cover exactly them. `nil` when there is none.
+    static func closedGroup(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> (recordsEnd: Int, end: Int)? {
+        var cursor = offset
+        while cursor < limit {
+            guard let frame = RecordFrame(base, at: cursor, limit: limit) else { return nil }
+            if frame.kind == .groupEnd {
+                guard cursor > offset, frame.groupLength == cursor - offset,
+                      CRC32.checksum(base + offset, count: cursor - offset) == frame.groupChecksum else { return nil }
+                return (cursor, frame.end)
+            }
+            cursor = frame.end
+        }
+        return nil
+    }
+
+    /// Where the first intact closed group after `offset` starts, found by its group end.
+    static func nextClosedGroup(_ base: UnsafeRawPointer, after offset: Int, limit: Int) -> Int? {
+        let marker = Record.Kind.groupEnd.rawValue << 4
+        var candidate = offset + 1
+        while candidate < limit {
+            if base.load(fromByteOffset: candidate, as: UInt8.self) == marker,
+               let frame = RecordFrame(base, at: candidate, limit: limit), frame.groupLength > 0,
+               candidate - frame.groupLength > offset,
+               let group = closedGroup(base, at: candidate - frame.groupLength, limit: limit), group.recordsEnd == candidate {
+                return candidate - frame.groupLength
+            }
+            candidate += 1
+        }
+        return nil
+    }
+
+    /// Decodes the records that exactly fill `range` into `records`; `false` when they do
+    /// not. Group ends among them are skipped when `skippingGroupEnds`, refused otherwise.
+    static func decode(
+        _ base: UnsafeRawPointer, _ range: Range<Int>, into records: inout [(Record, Int)], skippingGroupEnds: Bool = false
+    ) -> Bool {
+        records.removeAll(keepingCapacity: true)
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            guard let frame = RecordFrame(base, at: cursor, limit: range.upperBound) else { return false }
+            if frame.kind == .groupEnd {
+                guard skippingGroupEnds else { return false }
+            } else {
+                guard let record = try? frame.decode(base, at: cursor) else { return false }
+                records.append((record, cursor))
+            }
+            cursor = frame.end
+        }
+        return true
+    }
+
+    /// The open group that the bytes `start..<commit.end` leave when they are whole records
+    /// (and group ends) that continue `group` and end as `commit` says (its open group's start
+    /// and checksum); `nil` when they do not. What a process checks before it applies
+    /// another's appends, and an open before it trusts a commit whose slot was torn.
+    static func continuation(
+        _ base: UnsafeRawPointer, of group: RecordGroup, from start: Int, to commit: LogFile.Commit
+    ) -> RecordGroup? {
+        var group = group
+        var cursor = start
+        while cursor < commit.end {
+            guard let frame = RecordFrame(base, at: cursor, limit: commit.end) else { return nil }
+            if frame.kind == .groupEnd {
+                guard cursor > group.start, frame.groupLength == cursor - group.start,
+                      frame.groupChecksum == group.checksum.value else { return nil }
+                group = RecordGroup(start: frame.end)
+            } else {
+                group.include(UnsafeRawBufferPointer(start: base + cursor, count: frame.end - cursor))
+            }
+            cursor = frame.end
+        }
+        guard group.start == commit.groupStart, group.checksum.value == commit.groupCRC else { return nil }
+        return group
+    }
+
+    /// The keys that the records at the start of a damaged range still show, in order,
+    /// until the bytes stop framing as records.
+    static func keys(_ base: UnsafeRawPointer, in range: Range<Int>) -> [String] {
+        var keys: [String] = []
+        var cursor = range.lowerBound
+        while cursor < range.upperBound, let frame = RecordFrame(base, at: cursor, limit: range.upperBound) {
+            if let key = frame.readableKey(base) { keys.append(key) }
+            cursor = frame.end
+        }
+        return keys
+    }
+
+    /// Just past the last nonzero byte of `start..<limit` (`start` when all are zero).
+    static func lastNonZero(_ base: UnsafeRawPointer, from start: Int, to limit: Int) -> Int {
+        var last = limit
+        while last > start, base.load(fromByteOffset: last - 1, as: UInt8.self) == 0 { last -= 1 }
+        return last
     }
 }

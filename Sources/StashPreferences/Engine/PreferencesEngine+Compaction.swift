@@ -16,7 +16,8 @@ extension PreferencesEngine {
     /// leaves either the old log or the new one, each whole. The old file is marked retired
     /// (and its change counter bumped) before the rename, so that other processes reopen
     /// the suite on their next access. Records of an older format are re-encoded (this is
-    /// how a version 1 log migrates); current ones are copied as they are.
+    /// how version 1 and 2 logs migrate); current ones are copied as they are, in groups of
+    /// their own (see ``RecordGroup``), the last one closed.
     ///
     /// - parameter reencoding: Whether to encode every record again (the records were
     ///   salvaged from a file whose header, version field included, is not trusted).
@@ -29,6 +30,7 @@ extension PreferencesEngine {
         var live = 0
         for (_, entry) in index where entry.expiry.map({ $0 > now }) ?? true { live += entry.length }
         let size = PreferencesEngine.pageRounded(max(LogFile.minimumSize, LogFile.headerSize + 2 * (live + extra)))
+        live = 0
 
         let temporary = URL(fileURLWithPath: url.path + ".compact-\(UInt32.random(in: 0...UInt32.max))")
         let fresh: LogFile
@@ -40,27 +42,28 @@ extension PreferencesEngine {
             throw error
         }
         do {
-            let counter = old.changeCounter &+ 2
+            let counter = old.nextCounter &+ 1
             fresh.writeHeader(generation: old.generation &+ 1, changeCounter: counter)
             var offset = LogFile.headerSize
+            var group = RecordGroup(start: offset)
             var encoder = RecordEncoder()
             for (key, entry) in index where entry.expiry.map({ $0 > now }) ?? true {
                 var moved = entry
+                moved.offset = offset
                 if copiesRecords {
-                    try fresh.ensureRoom(offset + entry.length)
-                    (fresh.base! + offset).copyMemory(from: oldBase + entry.offset, byteCount: entry.length)
+                    try fresh.ensureRoom(offset + entry.length + Record.maximumGroupEndLength)
+                    offset = group.append(UnsafeRawBufferPointer(start: oldBase + entry.offset, count: entry.length), to: fresh.base!, at: offset)
                 } else {
                     try encoder.encode(entry.expiry == nil ? .set : .setExpiring, key: key, value: entry.value, expiry: entry.expiry)
-                    try fresh.ensureRoom(offset + encoder.count)
-                    encoder.withBytes { (fresh.base! + offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    try fresh.ensureRoom(offset + encoder.count + Record.maximumGroupEndLength)
+                    offset = encoder.withBytes { group.append($0, to: fresh.base!, at: offset) }
                     moved.length = encoder.count
                 }
-                moved.offset = offset
+                live += moved.length
                 newIndex[key] = moved
-                offset += moved.length
             }
-            live = offset - LogFile.headerSize
-            fresh.commit(end: offset, changeCounter: counter)
+            offset = group.close(fresh.base!, at: offset)
+            fresh.publish(group.commit(counter: counter &+ 1, end: offset))
             try fresh.sync(metadata: true)
             old.setRetired(true)
             do {
@@ -73,7 +76,7 @@ extension PreferencesEngine {
             FileStore.syncFolder(url.deletingLastPathComponent().path)
             old.close()
             log = fresh
-            adopt(index: newIndex, liveBytes: live, end: offset, counter: fresh.changeCounter)
+            adopt(index: newIndex, liveBytes: live, end: offset, group: group, counter: fresh.changeCounter)
         } catch {
             fresh.close()
             try? FileStore.delete(temporary)

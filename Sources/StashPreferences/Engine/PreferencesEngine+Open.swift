@@ -5,10 +5,13 @@ extension PreferencesEngine {
     /// Opens the log at `url` and reads it into the index; the file lock is held.
     ///
     /// Never fails because of damage, and never deletes anything:
-    /// - a torn or corrupt tail is cut off (every record before it is kept);
-    /// - damaged records inside the log are skipped (the intact records after them are
-    ///   kept) and the log is rewritten without them, its old file kept aside;
-    /// - a damaged header (its checksum fails) is not trusted: the file is kept aside and
+    /// - a torn or corrupt tail is cut off (every group before it is kept);
+    /// - damaged groups (records, in formats 1 and 2) inside the log are skipped (the intact
+    ///   ones after them are kept) and the log is rewritten without them, its old file kept
+    ///   aside;
+    /// - a last commit that does not match the bytes on disk (a power cut between the
+    ///   header's page and a record's) gives way to the commit before it;
+    /// - a damaged header (its checksums fail) is not trusted: the file is kept aside and
     ///   every intact record in it is salvaged into a fresh log;
     /// - a zero-length file is reported and an empty log started.
     ///
@@ -34,80 +37,165 @@ extension PreferencesEngine {
             return
         }
         let version = file.version
+        // Version 1 headers have no checksum (their readers left the field zero).
         let isVersion1 = file.hasMagic && version == FormatVersion1.version
+            && (file.hasValidChecksum || file.storedChecksum == 0)
         if !isVersion1, !(file.hasMagic && file.hasValidChecksum) {
-            return try salvage(file, url: url, isReopen: isReopen)
+            return try salvage(file, url: url)
         }
         if version > LogFile.version {
             file.close()
             throw StashError(
                 .unsupportedVersion,
-                "the log has format version \(version); this build reads versions 1 and \(LogFile.version)", path: url.path
+                "the log has format version \(version); this build reads versions 1 to \(LogFile.version)", path: url.path
             )
         }
+        guard file.loadCommit() else { return try salvage(file, url: url) }
+        let lostCommit = repairUnsealedCommit(file)
         if file.isRetired {
             // A compaction crashed between retiring this file and renaming its successor
             // over it: this file is still the current one.
             file.setRetired(false)
         }
         log = file
-        resetIndex(end: LogFile.headerSize, counter: file.changeCounter)
-        let end = file.end
-        let limit = max(LogFile.headerSize, min(end, file.mappedSize))
         guard let base = file.base else { return }
-        reserveIndex(base, from: LogFile.headerSize, to: limit, version: version)
-        let scan = LogScanner(version: version).scan(base, from: LogFile.headerSize, to: limit) { record, offset in
-            apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
-                  offset: offset, length: record.length, byOtherProcess: isReopen)
+        let start = LogFile.recordsStart(version: version)
+        let newest = file.current
+        var scan = read(file, base, commit: newest)
+        var tornCommit: LogFile.Commit?
+        if version >= 3, !scan.damage.isEmpty, let previous = file.intactCommits().dropFirst().first,
+           previous.commit.end <= newest.end {
+            // A power cut can write the header's page but not a record's: the commit before
+            // may hold where the newest does not.
+            let newestIndex = (index, liveBytes)
+            let retry = read(file, base, commit: previous.commit)
+            if retry.damage.isEmpty {
+                file.adopt(previous)
+                scan = retry
+                tornCommit = newest
+            } else {
+                adopt(index: newestIndex.0, liveBytes: newestIndex.1, end: localEnd, group: group, counter: file.changeCounter)
+            }
         }
-        adopt(index: index, liveBytes: liveBytes, end: scan.end, counter: file.changeCounter)
-        let truncated = max(0, end - file.mappedSize)
-        guard !scan.damage.isEmpty || truncated > 0 || end < LogFile.headerSize else { return }
-
-        let report = Preferences.RecoveryReport(
+        let commit = file.current
+        let openGroupKept = version >= 3 && scan.end == commit.end && commit.groupStart < commit.end
+        let group = openGroupKept
+            ? RecordGroup(resuming: commit, count: LogScanner(version: version).countRecords(base, from: commit.groupStart, to: commit.end))
+            : RecordGroup(start: scan.end)
+        adopt(index: index, liveBytes: liveBytes, end: scan.end, group: group, counter: file.changeCounter)
+        let end = max(commit.end, tornCommit?.end ?? 0)
+        let limit = max(start, min(end, file.mappedSize))
+        let truncated = max(0, commit.end - file.mappedSize)
+        var report = Preferences.RecoveryReport(
             droppedBytes: scan.damagedBytes + truncated, keptRecords: scan.kept,
             damageOffset: scan.damage.first?.lowerBound ?? scan.end, movedAside: nil, damagedKeys: scan.damagedKeys,
             reason: ""
         )
+        if let tornCommit {
+            let torn = commit.end..<min(tornCommit.end, file.mappedSize)
+            report.droppedBytes = tornCommit.end - commit.end
+            report.damageOffset = commit.end
+            report.damagedKeys = LogScanner.keys(base, in: torn)
+        } else if let lostCommit, scan.damage.isEmpty {
+            report.droppedBytes = lostCommit.count
+            report.damageOffset = lostCommit.lowerBound
+            report.damagedKeys = LogScanner.keys(base, in: lostCommit)
+        }
+        guard !scan.damage.isEmpty || truncated > 0 || tornCommit != nil || lostCommit != nil || commit.end < start else { return }
+
         if scan.hasDamageInside {
             // Intact records follow the damage: rewrite the log without it, old file aside.
             let aside = try keepAside(url)
             try compactLocked(reserving: 0)
-            recovery = report.with(movedAside: aside, reason: "\(scan.damage.count) damaged record area(s) failed their checksums; the intact records around them were kept and the log rewritten")
+            recovery = report.with(movedAside: aside, reason: "\(scan.damage.count) damaged area(s) failed their checksums; the intact records around them were kept and the log rewritten")
             return
         }
         // Only the tail is damaged: cut it (zeroed, so that a later salvage cannot take it
         // for records) and keep everything before it.
-        memset(base + scan.end, 0, limit - scan.end)
-        file.commit(end: scan.end, changeCounter: file.changeCounter &+ 1)
-        adopt(index: index, liveBytes: liveBytes, end: scan.end, counter: file.changeCounter)
+        memset(base + scan.end, 0, max(limit, lostCommit?.upperBound ?? 0) - scan.end)
+        file.publish(group.commit(counter: file.nextCounter, end: scan.end))
+        adopt(index: index, liveBytes: liveBytes, end: scan.end, group: group, counter: file.changeCounter)
         if durable { try file.sync(metadata: true) }
         recovery = report.with(
             movedAside: nil,
-            reason: truncated > 0
+            reason: tornCommit != nil
+                ? "the last write was torn (the header's last commit does not match the bytes on disk); the commit before it was kept"
+                : lostCommit != nil && scan.damage.isEmpty
+                ? "the header's last commit was damaged (its checksum failed and its fields do not match the records); the records it published were dropped"
+                : truncated > 0
                 ? "the file ends before its last acknowledged record (truncated); the records after offset \(scan.end) were dropped"
-                : "a record at offset \(scan.end) failed its checksum (a torn or corrupt write); it and the damaged bytes after it were dropped"
+                : "the records at offset \(scan.end) failed their checksum (a torn or corrupt write); they and the damaged bytes after them were dropped"
         )
+    }
+
+    /// Looks at the commit slot that is not current when its checksum fails: a commit torn
+    /// by a crash after its fields were written (see ``LogFile/publish(_:)``), or a slot
+    /// damaged on disk. When the records after the current commit match what it claims, it
+    /// is sealed again and becomes current: nothing is lost. When they do not but the slot
+    /// claims to be the next commit, the records after the current end were acknowledged
+    /// and are lost: their range is returned for the report.
+    private func repairUnsealedCommit(_ file: LogFile) -> Range<Int>? {
+        guard let claimed = file.unsealedCommit(), let base = file.base else { return nil }
+        let current = file.current
+        if claimed.end > current.end, claimed.end <= file.mappedSize, claimed.groupStart >= current.groupStart,
+           LogScanner.continuation(base, of: RecordGroup(resuming: current, count: 0), from: current.end, to: claimed) != nil {
+            var repaired = claimed
+            repaired.counter = file.nextCounter
+            repaired.retired = current.retired
+            file.publish(repaired)
+            return nil
+        }
+        guard claimed.counter == current.counter &+ 1 else { return nil }
+        var end = current.end
+        while end < file.mappedSize, let frame = RecordFrame(base, at: end, limit: file.mappedSize) { end = frame.end }
+        return end > current.end ? current.end..<end : nil
+    }
+
+    /// Reads the records of `file` up to `commit` into a fresh index.
+    private func read(_ file: LogFile, _ base: UnsafeMutableRawPointer, commit: LogFile.Commit) -> LogScanner.Result {
+        let start = LogFile.recordsStart(version: file.version)
+        return read(base, version: file.version, from: start, to: max(start, min(commit.end, file.mappedSize)),
+                    commit: file.version >= 3 ? commit : nil, ignoringZeroTail: false, counter: file.changeCounter)
+    }
+
+    /// Reads the records of `start..<limit` in `version` into a fresh index, which the
+    /// engine adopts.
+    ///
+    /// The index is first reserved for every record at once (counted from their lengths
+    /// alone, see ``LogScanner/countRecords(_:from:to:)``), so that it is not rehashed at
+    /// every doubling (that was half of an open), up to ``maximumReservation`` entries: a
+    /// hostile file of tiny records must not make an open reserve gigabytes.
+    private func read(
+        _ base: UnsafeMutableRawPointer, version: UInt32, from start: Int, to limit: Int, commit: LogFile.Commit?,
+        ignoringZeroTail: Bool, counter: UInt64
+    ) -> LogScanner.Result {
+        let scanner = LogScanner(version: version)
+        var index: [String: Entry] = [:]
+        index.reserveCapacity(min(scanner.countRecords(base, from: start, to: limit), PreferencesEngine.maximumReservation))
+        var live = 0
+        let result = scanner.scan(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail) { record, offset in
+            PreferencesEngine.apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
+                                    offset: offset, length: record.length, to: &index, liveBytes: &live)
+        }
+        adopt(index: index, liveBytes: live, end: result.end, group: RecordGroup(start: result.end), counter: counter)
+        return result
     }
 
     /// Salvages a log whose header cannot be trusted: the file is kept aside as it is, its
     /// intact records (found by their own checksums) are written into a fresh log.
-    private func salvage(_ file: LogFile, url: URL, isReopen: Bool) throws {
+    private func salvage(_ file: LogFile, url: URL) throws {
         log = file
         resetIndex(end: LogFile.headerSize, counter: 0)
         var scan = LogScanner.Result(end: LogFile.headerSize)
-        if let base = file.base, file.mappedSize > LogFile.headerSize {
-            // The version field may be the damaged one: try the current format, then 1.
-            let versions = file.version == FormatVersion1.version ? [FormatVersion1.version] : [LogFile.version, FormatVersion1.version]
-            for version in versions {
-                resetIndex(end: LogFile.headerSize, counter: 0)
-                reserveIndex(base, from: LogFile.headerSize, to: file.mappedSize, version: version)
-                scan = LogScanner(version: version).scan(
-                    base, from: LogFile.headerSize, to: file.mappedSize, ignoringZeroTail: true
-                ) { record, offset in
-                    apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
-                          offset: offset, length: record.length, byOtherProcess: isReopen)
-                }
+        if let base = file.base {
+            // The version field may be the damaged one: try each format, newest first. A
+            // version 3 log whose commit slots are intact loses nothing.
+            for version in [LogFile.version, FormatVersion2.version, FormatVersion1.version] {
+                let start = LogFile.recordsStart(version: version)
+                guard file.mappedSize > start else { continue }
+                let commit = version >= 3 ? file.intactCommits().first?.commit : nil
+                let limit = commit.map { max(start, min($0.end, file.mappedSize)) } ?? file.mappedSize
+                scan = read(base, version: version, from: start, to: limit, commit: commit, ignoringZeroTail: commit == nil, counter: 0)
                 if scan.kept > 0 { break }
             }
         }

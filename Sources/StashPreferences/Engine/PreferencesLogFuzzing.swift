@@ -4,7 +4,7 @@ import StashCore
 /// The fuzzing entry of the preferences log parser: libFuzzer (wired by `Scripts/fuzz.sh`)
 /// hands it arbitrary bytes, which must never crash it.
 ///
-/// Each input is read twice: in memory, record by record in both formats (the scanner that
+/// Each input is read twice: in memory, in every format (the scanner that
 /// open and salvage use), then as a whole file through the real open path (header checks,
 /// salvage, migration, compaction), followed by a read of every key and one write.
 ///
@@ -22,9 +22,25 @@ package enum PreferencesLogFuzzing {
 
     /// Parses `bytes` as a preferences log. Errors are expected; a crash is a bug.
     package static func run(_ bytes: UnsafeRawBufferPointer) {
-        if let base = bytes.baseAddress, bytes.count > LogFile.headerSize {
-            for version in [FormatVersion1.version, LogFile.version] {
-                _ = LogScanner(version: version).scan(base, from: LogFile.headerSize, to: bytes.count, ignoringZeroTail: true) { _, _ in }
+        if let base = bytes.baseAddress {
+            for version in [FormatVersion1.version, FormatVersion2.version, LogFile.version] {
+                let start = LogFile.recordsStart(version: version)
+                guard bytes.count > start else { continue }
+                _ = LogScanner(version: version).scan(base, from: start, to: bytes.count, ignoringZeroTail: true) { _, _ in }
+            }
+            // Version 3 with the commit its header's first slot claims, trusted or not.
+            if bytes.count >= LogFile.headerSize {
+                let end = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 64, as: UInt64.self)))
+                let groupStart = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 72, as: UInt64.self)))
+                if groupStart >= LogFile.headerSize, groupStart <= end {
+                    let commit = LogFile.Commit(
+                        counter: 0, end: end, groupStart: groupStart,
+                        groupCRC: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 80, as: UInt32.self))
+                    )
+                    _ = LogScanner(version: LogFile.version).scan(
+                        base, from: LogFile.headerSize, to: min(end, bytes.count), commit: commit
+                    ) { _, _ in }
+                }
             }
         }
         let url = folder.appendingPathComponent("input.stashprefs")

@@ -3,32 +3,42 @@ import StashCore
 
 /// One entry of the log: a set, a set with an expiry date, a removal, or a removal of all.
 ///
-/// On disk (format version 2; integers little-endian, lengths LEB128 varints):
+/// On disk (format version 3; integers little-endian, lengths LEB128 varints):
 ///
 /// | field | size | |
 /// |---|---|---|
-/// | checksum | 4 | CRC-32 of every byte that follows, up to the record's end |
-/// | body length | 1-5 | varint: how many bytes the body has |
 /// | kind and tag | 1 | kind in the high 4 bits, the value's tag in the low 4 (0: none) |
 /// | key length | 1-3 | varint, absent for `removeAll` |
 /// | key | | UTF-8 (NFC), absent for `removeAll` |
 /// | expiry | 8 | seconds since 1970 as a Double, only for `setExpiring` |
-/// | payload | | the value (see `ValueCoding.swift`), up to the body's end |
+/// | payload | | the value, only for the sets (below) |
 ///
-/// A record is self-delimiting and checksummed, so a reader that meets a damaged one looks
-/// for the next offset where an intact record starts (see ``LogScanner``). Format version 1
-/// records are read by ``FormatVersion1``.
+/// A payload is self-delimiting: booleans 1 byte, integers a varint (signed ones
+/// zigzag-encoded), doubles and dates 8 bytes, floats 4, UUIDs 16; text, data, URLs, JSON,
+/// arrays and dictionaries a varint length and their bytes (see `ValueCoding.swift`).
+///
+/// Records carry no checksum of their own: they come in **groups**, each closed by a
+/// *group end* record (kind 5, tag 0: the group's length in bytes as a varint, then the
+/// CRC-32 of those bytes). A writer closes its group once it holds ``groupRecords``
+/// records or ``groupBytes`` bytes; the records after the last group end (the open group)
+/// are covered by the CRC in the header's current commit (see ``LogFile``), which every
+/// append updates. So one checksum serves up to 16 records, and damage costs the group it
+/// hits: a reader that meets a group that fails its checksum looks for the next intact
+/// group (see ``LogScanner``). Format versions 1 and 2 (one checksum per record) are read by
+/// ``FormatVersion1`` and ``FormatVersion2``.
 struct Record {
     enum Kind: UInt8 {
-        case set = 1, setExpiring, remove, removeAll
+        case set = 1, setExpiring, remove, removeAll, groupEnd
     }
 
-    /// Checksum, a one-byte length and the kind: the smallest record.
-    static let minimumLength = 6
     static let maximumKeyLength = Int(UInt16.max)
     static let maximumLength = 256 << 20
-    /// Room left in front of the body while encoding: checksum and the longest length varint.
-    static let headRoom = 4 + 5
+    /// A group is closed once it holds this many records...
+    static let groupRecords = 16
+    /// ...or this many bytes.
+    static let groupBytes = 1024
+    /// The longest group end: kind, a 10-byte varint, the CRC.
+    static let maximumGroupEndLength = 15
 
     var kind: Kind
     var key: String
@@ -39,18 +49,16 @@ struct Record {
     var length: Int
 }
 
-/// A record encoded in a reusable writer: ``bytes`` lends it, checksum included.
+/// A record encoded in a reusable writer: ``withBytes(_:)`` lends it.
 struct RecordEncoder {
     private var writer = BinaryWriter(capacity: 256)
-    /// Where the record starts in the writer (the length varint's size decides it).
-    private var start = Record.headRoom
 
     /// How many bytes the last encoded record has.
-    var count: Int { writer.count - start }
+    var count: Int { writer.count }
 
     /// Lends the last encoded record.
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        try writer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        try writer.withUnsafeBytes(body)
     }
 
     /// Encodes one complete record, replacing the previous one.
@@ -59,7 +67,6 @@ struct RecordEncoder {
     ///   ``StashError/Code/unsupportedValue`` for a value too large for one record.
     mutating func encode(_ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?) throws {
         writer.removeAll()
-        for _ in 0..<Record.headRoom { writer.write(UInt8(0)) }
         writer.write(kind.rawValue << 4 | (value?.tag.rawValue ?? 0))
         if kind != .removeAll {
             let keyLength = key.utf8.count
@@ -71,88 +78,142 @@ struct RecordEncoder {
             writer.write(key)
         }
         if kind == .setExpiring { writer.write((expiry ?? 0).bitPattern) }
-        if let value { writer.writePayload(value) }
-        let bodyLength = writer.count - Record.headRoom
-        guard bodyLength + Record.headRoom <= Record.maximumLength else {
+        if let value { writer.writeRecordPayload(value) }
+        guard writer.count <= Record.maximumLength else {
             throw StashError(.unsupportedValue, "a value may not be larger than \(Record.maximumLength >> 20) MB", key: key)
         }
-        // The length varint goes just before the body, the checksum just before it.
-        var lengthBytes: [UInt8] = []
-        var remaining = UInt64(bodyLength)
-        repeat {
-            lengthBytes.append(UInt8(truncatingIfNeeded: remaining) & 0x7F | (remaining >= 0x80 ? 0x80 : 0))
-            remaining >>= 7
-        } while remaining > 0
-        start = Record.headRoom - lengthBytes.count - 4
-        for (index, byte) in lengthBytes.enumerated() { writer.patch(byte, at: start + 4 + index) }
-        let checksum = writer.withUnsafeBytes { CRC32.checksum($0.baseAddress! + start + 4, count: writer.count - start - 4) }
-        writer.patch(checksum, at: start)
+    }
+
+    /// Encodes the group end of the `length` bytes of records whose CRC-32 is `checksum`.
+    mutating func encodeGroupEnd(length: Int, checksum: UInt32) {
+        writer.removeAll()
+        writer.write(Record.Kind.groupEnd.rawValue << 4)
+        writer.writeVarInt(UInt64(length))
+        writer.write(checksum)
     }
 }
 
-extension Record {
-    /// Reads and verifies the record at `offset`, which must end at or before `limit`.
-    ///
-    /// - returns: `nil` when the bytes are not a whole, intact record (torn, corrupt, or the
-    ///   zeroes after the last record).
+/// Where the parts of a record lie in the file: found from lengths alone, before any
+/// checksum is known to hold.
+///
+/// Framing runs at every offset a damaged log is searched at, so it reads the mapping
+/// directly and fails with `nil` (never a thrown error, which would cost a formatted
+/// message at each of those offsets); decoding a verified record goes through
+/// `BinaryReader`.
+struct RecordFrame {
+    var kind: Record.Kind
+    var tag: UInt8
+    var key: Range<Int>
+    /// Where the expiry's 8 bytes start (only `setExpiring`).
+    var expiry: Int
+    /// The value's bytes, without their length (only the sets).
+    var payload: Range<Int>
+    /// Just past the record.
+    var end: Int
+    /// A group end's group length and checksum.
+    var groupLength = 0
+    var groupChecksum: UInt32 = 0
+
+    /// Frames the record at `offset`, which must end at or before `limit`; `nil` when the
+    /// bytes cannot be one.
     @inline(__always)
-    static func read(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> Record? {
-        guard let (bodyStart, length) = frame(base, at: offset, limit: limit) else { return nil }
-        let stored = UInt32(littleEndian: (base + offset).loadUnaligned(as: UInt32.self))
-        guard CRC32.checksum(base + offset + 4, count: length - 4) == stored else { return nil }
-        var reader = BinaryReader(UnsafeRawBufferPointer(start: base + bodyStart, count: offset + length - bodyStart))
-        return try? decodeBody(&reader, length: length)
+    init?(_ base: UnsafeRawPointer, at offset: Int, limit: Int) {
+        guard offset < limit else { return nil }
+        let first = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard let kind = Record.Kind(rawValue: first >> 4) else { return nil }
+        let tag = first & 0x0F
+        var cursor = offset + 1
+        self.kind = kind
+        self.tag = tag
+        key = cursor..<cursor
+        expiry = 0
+        payload = cursor..<cursor
+        switch kind {
+        case .groupEnd:
+            guard tag == 0, let length = RecordFrame.varint(base, &cursor, limit), length <= UInt64(offset),
+                  limit - cursor >= 4 else { return nil }
+            groupLength = Int(length)
+            groupChecksum = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: cursor, as: UInt32.self))
+            end = cursor + 4
+            return
+        case .removeAll:
+            guard tag == 0 else { return nil }
+            end = cursor
+            return
+        case .remove:
+            guard tag == 0 else { return nil }
+        case .set, .setExpiring:
+            guard tag != 0 else { return nil }
+        }
+        guard let keyLength = RecordFrame.varint(base, &cursor, limit), keyLength > 0,
+              keyLength <= UInt64(Record.maximumKeyLength), keyLength <= UInt64(limit - cursor) else { return nil }
+        key = cursor..<(cursor + Int(keyLength))
+        cursor += Int(keyLength)
+        if kind == .remove {
+            end = cursor
+            return
+        }
+        if kind == .setExpiring {
+            guard limit - cursor >= 8 else { return nil }
+            expiry = cursor
+            cursor += 8
+        }
+        guard let valueTag = ValueTag(rawValue: tag) else { return nil }
+        let payloadLength: Int
+        switch valueTag {
+        case .bool: payloadLength = 1
+        case .float: payloadLength = 4
+        case .double, .date: payloadLength = 8
+        case .uuid: payloadLength = 16
+        case .integer, .unsignedInteger:
+            var scan = cursor
+            guard RecordFrame.varint(base, &scan, limit) != nil else { return nil }
+            payloadLength = scan - cursor
+        case .string, .data, .url, .json, .array, .dictionary:
+            guard let length = RecordFrame.varint(base, &cursor, limit), length <= UInt64(Record.maximumLength) else { return nil }
+            payloadLength = Int(length)
+        }
+        guard payloadLength <= limit - cursor else { return nil }
+        payload = cursor..<(cursor + payloadLength)
+        end = cursor + payloadLength
     }
 
-    /// Where the body of a plausible record at `offset` starts and how long the record is,
-    /// without verifying its checksum; `nil` when the bytes cannot start a record.
+    /// Reads a LEB128 varint of at most 10 bytes at `cursor`, before `limit`.
     @inline(__always)
-    static func frame(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> (bodyStart: Int, length: Int)? {
-        guard limit - offset >= minimumLength else { return nil }
-        var cursor = offset + 4
-        var bodyLength = 0
-        var shift = 0
-        while true {
-            guard cursor < limit, shift <= 28 else { return nil }
+    static func varint(_ base: UnsafeRawPointer, _ cursor: inout Int, _ limit: Int) -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while cursor < limit {
             let byte = base.load(fromByteOffset: cursor, as: UInt8.self)
             cursor += 1
-            bodyLength |= Int(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { break }
+            if shift == 63, byte > 1 { return nil }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
             shift += 7
+            if shift > 63 { return nil }
         }
-        guard bodyLength > 0, bodyLength <= limit - cursor else { return nil }
-        let kind = base.load(fromByteOffset: cursor, as: UInt8.self) >> 4
-        guard kind >= 1, kind <= 4 else { return nil }
-        return (cursor, cursor + bodyLength - offset)
+        return nil
     }
 
-    /// Decodes a verified body.
-    private static func decodeBody(_ reader: inout BinaryReader, length: Int) throws -> Record {
-        let kindAndTag = try reader.readByte()
-        guard let kind = Kind(rawValue: kindAndTag >> 4) else { throw BinaryReader.malformedRecord }
-        let tag = kindAndTag & 0x0F
-        if kind == .removeAll { return Record(kind: kind, key: "", value: nil, expiry: nil, length: length) }
-        let keyLength = try reader.readCount()
-        guard keyLength > 0, keyLength <= maximumKeyLength else { throw BinaryReader.malformedRecord }
-        let key = String(decoding: try reader.readBytes(count: keyLength), as: UTF8.self)
-        var expiry: Double?
-        if kind == .setExpiring { expiry = Double(bitPattern: try reader.read(UInt64.self)) }
-        var value: PreferenceValue?
+    /// The record these bytes hold, once their group's checksum held.
+    func decode(_ base: UnsafeRawPointer, at offset: Int) throws -> Record {
+        let key = String(decoding: UnsafeRawBufferPointer(start: base + self.key.lowerBound, count: self.key.count), as: UTF8.self)
+        var record = Record(kind: kind, key: key, value: nil, expiry: nil, length: end - offset)
+        if kind == .setExpiring {
+            record.expiry = Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiry, as: UInt64.self)))
+        }
         if kind == .set || kind == .setExpiring {
-            value = try PreferenceValue(tag: tag, payload: try reader.readBytes(count: reader.remaining))
+            record.value = try PreferenceValue(
+                tag: tag, payload: UnsafeRawBufferPointer(start: base + payload.lowerBound, count: payload.count)
+            )
         }
-        return Record(kind: kind, key: key, value: value, expiry: expiry, length: length)
+        return record
     }
 
-    /// The key of a record that failed its checksum, when its bytes still hold one that
-    /// reads as text: what a recovery report can name as possibly lost.
-    static func damagedKey(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> String? {
-        guard let (bodyStart, length) = frame(base, at: offset, limit: limit) else { return nil }
-        var reader = BinaryReader(UnsafeRawBufferPointer(start: base + bodyStart, count: offset + length - bodyStart))
-        guard let kindAndTag = try? reader.readByte(), kindAndTag >> 4 != Kind.removeAll.rawValue,
-              let keyLength = try? reader.readCount(), keyLength > 0,
-              let key = try? reader.readString(count: keyLength) else { return nil }
-        return key
+    /// The record's key when it has one that is valid UTF-8: what a recovery report names.
+    func readableKey(_ base: UnsafeRawPointer) -> String? {
+        guard !key.isEmpty else { return nil }
+        return String(validating: UnsafeRawBufferPointer(start: base + key.lowerBound, count: key.count), as: UTF8.self)
     }
 }
 

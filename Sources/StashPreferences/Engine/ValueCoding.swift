@@ -27,7 +27,7 @@ extension PreferenceValue {
     }
 }
 
-/// Payloads, format version 2: integers as LEB128 varints (signed ones zigzag-encoded, so
+/// Payloads (format versions 2 and 3): integers as LEB128 varints (signed ones zigzag-encoded, so
 /// small negative numbers stay small), floating-point numbers and dates as their 8 or 4
 /// little-endian bytes, text and data as they are (their length is the record's), arrays and
 /// dictionaries as a varint count of nested values, each a tag byte, a varint length and its
@@ -59,6 +59,21 @@ extension BinaryWriter {
         }
     }
 
+    /// Appends the value's payload as a format version 3 record holds it: self-delimiting,
+    /// with a varint length in front of the payloads whose length is not fixed or implied.
+    mutating func writeRecordPayload(_ value: PreferenceValue) {
+        switch value {
+        case .bool, .integer, .unsignedInteger, .double, .float, .date, .uuid: writePayload(value)
+        case .string(let value): writeCounted(value)
+        case .url(let value): writeCounted(value.absoluteString)
+        case .data(let value), .json(let value): writeCounted(value)
+        case .array, .dictionary:
+            var nested = BinaryWriter()
+            nested.writePayload(value)
+            writeCounted(nested.bytes)
+        }
+    }
+
     /// Appends tag, length and payload: how values sit inside arrays and dictionaries.
     private mutating func writeNested(_ value: PreferenceValue) {
         write(value.tag.rawValue)
@@ -69,7 +84,7 @@ extension BinaryWriter {
 }
 
 extension PreferenceValue {
-    /// Decodes a format version 2 payload. Throws on any inconsistency, never traps.
+    /// Decodes a payload (format versions 2 and 3, without a length in front). Throws on any inconsistency, never traps.
     init(tag rawTag: UInt8, payload: UnsafeRawBufferPointer) throws {
         guard let tag = ValueTag(rawValue: rawTag) else { throw BinaryReader.malformedRecord }
         var reader = BinaryReader(payload)

@@ -5,11 +5,12 @@ extension Preferences {
     ///
     /// A crash of the process never damages the log (an acknowledged record is in the
     /// kernel's page cache before `set` returns). A power cut before ``Preferences/flush()``
-    /// can leave a torn last record; a disk error can corrupt any byte. Every record carries
-    /// a checksum, and so does the file's header: opening keeps every intact record (also
-    /// those after a damaged one), names the keys of damaged records when they are still
-    /// readable, and keeps a damaged file aside (``movedAside``) before rewriting it. A report
-    /// with `droppedBytes == 0` lost nothing.
+    /// can leave a torn last record; a disk error can corrupt any byte. Every group of up to
+    /// 16 records carries a checksum, and so do the file's header and each of its two
+    /// commit slots: opening keeps every intact group (also those after a damaged one),
+    /// names the keys of a damaged group's records when they are still readable, and keeps a
+    /// damaged file aside (``movedAside``) before rewriting it. A report with
+    /// `droppedBytes == 0` lost nothing.
     ///
     /// ```swift
     /// let prefs = try Preferences(suite: "settings")

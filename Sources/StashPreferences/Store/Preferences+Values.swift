@@ -9,10 +9,9 @@ extension Preferences {
     /// if case .string(let theme)? = prefs.object(forKey: "theme") { … }
     /// ```
     public func object(forKey key: String) -> PreferenceValue? {
-        (try? run { engine in
-            try? engine.refresh()
-            return engine.resolvedValue(key)
-        }) ?? nil
+        let (value, changes) = engine.withLock { $0.read(key) }
+        if !changes.isEmpty { deliver(changes) }
+        return value
     }
 
     /// Stores `value` under `key`; `nil` removes the key.

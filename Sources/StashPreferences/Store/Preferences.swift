@@ -19,7 +19,8 @@ public import StashCore
 ///
 /// **Storage.** Each suite is one memory-mapped, append-only log file
 /// (`<suite>.stashprefs` in ``Sandbox/preferences``, with a `<suite>.stashprefs.lock` beside
-/// it). A set appends one checksummed record; reads come from an in-memory index. When most
+/// it). A set appends one record (records are checksummed in groups of up to 16, the open
+/// group by the header's commit); reads come from an in-memory index. When most
 /// of the log is dead (overwritten or removed values), it is compacted into a fresh file
 /// that atomically replaces the old one.
 ///
@@ -58,7 +59,7 @@ public final class Preferences: Sendable {
     /// How the store writes.
     public let options: Options
 
-    let engine: LockedValue<PreferencesEngine>
+    let engine: PreferencesEngine
     let observers = LockedValue(ObserverRegistry())
 
     /// The application's own preferences: the suite named after the app, in
@@ -140,7 +141,7 @@ public final class Preferences: Sendable {
         self.suite = suite
         self.url = url
         self.options = options
-        let engine = LockedValue(try PreferencesEngine(url: url, durable: options.contains(.durable), clock: clock))
+        let engine = try PreferencesEngine(url: url, durable: options.contains(.durable), clock: clock)
         // The file lock lingers after a write for the writes that follow; this lets it go.
         engine.withLock {
             $0.scheduleRelease = { [weak engine] in
@@ -162,7 +163,7 @@ public final class Preferences: Sendable {
         self.suite = suite
         url = nil
         options = []
-        engine = LockedValue(PreferencesEngine(clock: clock))
+        engine = PreferencesEngine(clock: clock)
     }
 
     deinit {

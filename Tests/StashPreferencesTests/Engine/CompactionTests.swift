@@ -30,7 +30,9 @@ import Testing
             #expect(reopened.string(forKey: "key-\(i)") == "\(payload) 3 \(i)")
         }
         let storage = reopened.storage
-        #expect(storage.usedBytes == LogFile.headerSize + storage.liveBytes)
+        let groupEnds = LogLayout.items(try FileStore.read(file)).filter { $0.kind == .groupEnd }
+        #expect(!groupEnds.isEmpty)
+        #expect(storage.usedBytes == LogFile.headerSize + storage.liveBytes + groupEnds.reduce(0) { $0 + $1.range.count })
     }
 
     @Test func overwritingForeverDoesNotGrowTheFileForever() throws {

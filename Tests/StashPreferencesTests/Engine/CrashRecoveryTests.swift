@@ -44,15 +44,7 @@ import Testing
         for i in 0..<count { try prefs.set("value \(i)", forKey: "key-\(i)") }
         prefs.close()
         let bytes = try FileStore.read(file)
-        let end = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 32, as: UInt64.self)) }
-        return (bytes, end)
-    }
-
-    /// Sets the header's end as a writer would: the header's checksum with it.
-    func setHeaderEnd(_ bytes: inout Data, _ end: Int) {
-        withUnsafeBytes(of: UInt64(end).littleEndian) { bytes.replaceSubrange(32..<40, with: $0) }
-        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0.baseAddress!, count: 48) }
-        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(48..<52, with: $0) }
+        return (bytes, LogLayout.newestCommit(bytes).commit.end)
     }
 
     func record(key: String, value: String) throws -> [UInt8] {
@@ -63,10 +55,17 @@ import Testing
 
     @Test func aTornFinalRecordIsCutAndEverythingBeforeItKept() throws {
         var (bytes, end) = try writeKeys(100)
-        // A power cut after the header reached the disk but before all of the record did.
+        // A power cut after the header reached the disk but before all of the record did:
+        // the newest commit covers the whole record, the disk holds half of it.
         let torn = try record(key: "torn", value: "this record is only half written")
         bytes.replaceSubrange(end..<(end + torn.count / 2), with: torn[0..<(torn.count / 2)])
-        setHeaderEnd(&bytes, end + torn.count)
+        let newest = LogLayout.newestCommit(bytes)
+        var group = CRC32(resuming: newest.commit.groupCRC)
+        torn.withUnsafeBytes { group.update($0) }
+        let other = LogLayout.slotOffsets.first { $0 != newest.offset }!
+        LogLayout.setCommit(&bytes, slot: other, LogFile.Commit(
+            counter: newest.commit.counter + 1, end: end + torn.count, groupStart: newest.commit.groupStart, groupCRC: group.value
+        ))
         try FileStore.write(bytes, to: file)
 
         let prefs = try Preferences(url: file)
@@ -74,6 +73,7 @@ import Testing
         #expect(report.damageOffset == end)
         #expect(report.droppedBytes == torn.count)
         #expect(report.keptRecords == 100)
+        #expect(report.reason.contains("torn"))
         #expect(prefs.keys.count == 100)
         #expect(prefs.string(forKey: "key-99") == "value 99")
         #expect(prefs.object(forKey: "torn") == nil)
@@ -85,14 +85,16 @@ import Testing
         #expect(again.keys.count == 101)
     }
 
-    @Test func aCorruptRecordIsCutWithTheRecordsAfterIt() throws {
+    @Test func aCorruptLastRecordCostsOnlyThatRecord() throws {
         var (bytes, end) = try writeKeys(10)
         let last = try record(key: "key-9", value: "value 9")
-        bytes[end - last.count + 14] ^= 0xFF
+        bytes[end - 2] ^= 0xFF
         try FileStore.write(bytes, to: file)
 
+        // The commit before the last one does not cover the damaged byte: it stands.
         let prefs = try Preferences(url: file)
         #expect(prefs.recoveryReport?.keptRecords == 9)
+        #expect(prefs.recoveryReport?.droppedBytes == last.count)
         #expect(prefs.recoveryReport?.damagedKeys == ["key-9"])
         #expect(prefs.keys.count == 9)
         #expect(prefs.object(forKey: "key-9") == nil)
@@ -102,8 +104,10 @@ import Testing
     @Test func aTruncatedFileKeepsItsWholeRecords() throws {
         let (bytes, end) = try writeKeys(20)
         try FileStore.write(bytes.prefix(end - 3), to: file)
+        // The commit before the last one ends before the cut: it stands.
         let prefs = try Preferences(url: file)
-        #expect(prefs.recoveryReport != nil)
+        let report = try #require(prefs.recoveryReport)
+        #expect(report.keptRecords == 19)
         #expect(prefs.keys.count == 19)
         try prefs.set("again", forKey: "key-19")
         #expect(prefs.string(forKey: "key-19") == "again")

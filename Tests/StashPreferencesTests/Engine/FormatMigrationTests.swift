@@ -4,8 +4,8 @@ import StashTestSupport
 import Testing
 @testable import StashPreferences
 
-/// A suite written by format version 1 (today's main before compact records) still opens
-/// with every value, and migrates to the current format on its first write.
+/// Suites written by format versions 1 and 2 still open with every value, and migrate to
+/// the current format on their first write.
 @Suite struct FormatMigrationTests {
     let folder = TemporaryFolder("prefs-migration")
     var file: URL { folder.file("old.stashprefs") }
@@ -32,18 +32,20 @@ import Testing
         #expect(prefs.keys.count == 17 + extraKeys)
     }
 
-    @Test func aVersion1LogOpensWithEveryValue() throws {
-        try FileStore.write(FormatVersion1Fixture.bytes, to: file)
+    static let fixtures = [FormatVersion1Fixture.bytes, FormatVersion2Fixture.bytes]
+
+    @Test(arguments: fixtures) func anOlderLogOpensWithEveryValue(_ fixture: Data) throws {
+        try FileStore.write(fixture, to: file)
         let prefs = try Preferences(url: file)
         #expect(prefs.recoveryReport == nil)
         expectFixtureValues(prefs)
         prefs.close()
         // Reading does not rewrite the file.
-        #expect(try FileStore.read(file) == FormatVersion1Fixture.bytes)
+        #expect(try FileStore.read(file) == fixture)
     }
 
-    @Test func theFirstWriteMigratesToTheCurrentFormat() throws {
-        try FileStore.write(FormatVersion1Fixture.bytes, to: file)
+    @Test(arguments: fixtures) func theFirstWriteMigratesToTheCurrentFormat(_ fixture: Data) throws {
+        try FileStore.write(fixture, to: file)
         let prefs = try Preferences(url: file)
         try prefs.set("new", forKey: "added")
         expectFixtureValues(prefs, extraKeys: 1)
@@ -60,10 +62,29 @@ import Testing
         #expect(abs((entry?.expiry ?? 0) - 4_102_444_800) < 1)
     }
 
-    @Test func aVersion1LogIsSmallerOnceMigrated() throws {
-        try FileStore.write(FormatVersion1Fixture.bytes, to: file)
+    @Test(arguments: fixtures) func anOlderLogIsSmallerOnceMigrated(_ fixture: Data) throws {
+        try FileStore.write(fixture, to: file)
         let prefs = try Preferences(url: file)
         try prefs.compact()
-        #expect(prefs.storage.usedBytes < FormatVersion1Fixture.bytes.count)
+        #expect(prefs.storage.usedBytes < fixture.count)
+        prefs.close()
+        let bytes = try FileStore.read(file)
+        #expect(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self) } == LogFile.version)
+    }
+
+    @Test func aDamagedVersion2RecordCostsOnlyThatRecord() throws {
+        var bytes = FormatVersion2Fixture.bytes
+        // The first record ("answer" = 42) starts right after the 64-byte header:
+        bytes[64 + 13] ^= 0x01  // its value, after checksum, length, kind, key length and key
+        try FileStore.write(bytes, to: file)
+        let prefs = try Preferences(url: file)
+        let report = try #require(prefs.recoveryReport)
+        #expect(report.damagedKeys == ["answer"])
+        #expect(prefs.object(forKey: "answer") == nil)
+        #expect(prefs.string(forKey: "greeting") == "hello, world")
+        #expect(prefs.keys.count == 16)
+        prefs.close()
+        // The log was rewritten in the current format.
+        #expect(try Preferences(url: file).recoveryReport == nil)
     }
 }

@@ -5,7 +5,8 @@ import Testing
 @testable import StashPreferences
 
 /// Damage to the header and to records in the middle of a log: detected by checksums,
-/// salvaged around, reported exactly, the damaged file kept aside.
+/// salvaged around (a damaged group of records costs that group), reported exactly, the
+/// damaged file kept aside.
 @Suite struct LogDamageTests {
     let folder = TemporaryFolder("prefs-damage")
     var file: URL { folder.file("damage.stashprefs") }
@@ -16,17 +17,6 @@ import Testing
         for i in 0..<count { try prefs.set("value \(i)", forKey: "key-\(i)") }
         prefs.close()
         return try FileStore.read(file)
-    }
-
-    /// Where record `index` of `writeKeys` starts, and its length.
-    func recordRange(_ index: Int) throws -> Range<Int> {
-        var offset = LogFile.headerSize
-        var encoder = RecordEncoder()
-        for i in 0...index {
-            try encoder.encode(.set, key: "key-\(i)", value: .string("value \(i)"), expiry: nil)
-            if i < index { offset += encoder.count }
-        }
-        return offset..<(offset + encoder.count)
     }
 
     func expectAllKeys(_ prefs: Preferences, _ count: Int, except missing: Set<Int> = []) {
@@ -64,17 +54,40 @@ import Testing
         }
     }
 
-    @Test func aFlippedEndFieldReportsNothingLost() throws {
+    @Test func aFlippedCounterInTheLastCommitLosesNothing() throws {
         let count = 40
         var bytes = try writeKeys(count)
-        bytes[32 + 3] ^= 0x80  // the end's bit 31: "2147483648 bytes" before the checksum
+        let newest = LogLayout.newestCommit(bytes)
+        bytes[newest.offset + 3] ^= 0x80  // the change counter: the slot's checksum fails
+        try FileStore.write(bytes, to: file)
+        let prefs = try Preferences(url: file)
+        // The slot's fields still match the records they publish: it is sealed again.
+        #expect(prefs.recoveryReport == nil)
+        expectAllKeys(prefs, count)
+        prefs.close()
+        #expect(try Preferences(url: file).recoveryReport == nil)
+    }
+
+    @Test func aFlippedEndInTheLastCommitReportsTheLastWrite() throws {
+        let count = 40
+        var bytes = try writeKeys(count)
+        let newest = LogLayout.newestCommit(bytes)
+        let last = try #require(LogLayout.records(bytes).last)
+        bytes[newest.offset + 8 + 3] ^= 0x80  // the end's bit 31: "2147483648 bytes" in format 2
         try FileStore.write(bytes, to: file)
         let prefs = try Preferences(url: file)
         let report = try #require(prefs.recoveryReport)
-        #expect(report.droppedBytes == 0)
-        #expect(report.keptRecords == count)
-        #expect(report.movedAside != nil)
-        expectAllKeys(prefs, count)
+        // The commit before it stands: only the last write is gone, and named.
+        #expect(report.droppedBytes == last.range.count)
+        #expect(report.damageOffset == last.range.lowerBound)
+        #expect(report.damagedKeys == ["key-\(count - 1)"])
+        #expect(report.keptRecords == count - 1)
+        expectAllKeys(prefs, count, except: [count - 1])
+        try prefs.set("again", forKey: "key-\(count - 1)")
+        prefs.close()
+        let again = try Preferences(url: file)
+        #expect(again.recoveryReport == nil)
+        #expect(again.string(forKey: "key-\(count - 1)") == "again")
     }
 
     @Test func aDamagedMagicIsSalvagedToo() throws {
@@ -104,54 +117,100 @@ import Testing
         #expect(try Preferences(url: file).recoveryReport == nil)
     }
 
-    @Test func aBadByteInRecord10Of600LosesOnlyThatRecord() throws {
+    @Test func aBadByteInRecord10Of600LosesOnlyItsGroup() throws {
         let seed: UInt64 = 0x5EED_0010
         print("LogDamageTests seed \(seed)")
         var generator = SeededGenerator(seed: seed)
         let count = 600
         var bytes = try writeKeys(count)
-        let record = try recordRange(10)
+        let record = LogLayout.records(bytes)[10].range
+        let group = LogLayout.group(ofRecord: 10, in: bytes)
+        #expect(group.keys.count == Record.groupRecords)
         let position = Int.random(in: record, using: &generator)
         bytes[position] ^= UInt8.random(in: 1...255, using: &generator)
         try FileStore.write(bytes, to: file)
 
         let prefs = try Preferences(url: file)
         let report = try #require(prefs.recoveryReport)
-        #expect(report.keptRecords == count - 1)
-        #expect(report.damageOffset == record.lowerBound)
-        #expect(report.droppedBytes == record.count)
+        #expect(report.keptRecords == count - group.keys.count)
+        #expect(report.damageOffset == group.range.lowerBound)
+        #expect(report.droppedBytes == group.range.count)
+        // The keys before the bad byte still read; the report names no key outside the group.
+        #expect(Array(report.damagedKeys.prefix(10)) == Array(group.keys.prefix(10)))
+        #expect(Set(report.damagedKeys).isSubset(of: group.keys))
         let aside = try #require(report.movedAside)
         #expect(try FileStore.read(aside) == bytes)
-        expectAllKeys(prefs, count, except: [10])
+        let lost = Set(group.keys.map { Int($0.dropFirst(4))! })
+        expectAllKeys(prefs, count, except: lost)
         prefs.close()
 
         // The log was rewritten without the damage: the next open is clean.
         let again = try Preferences(url: file)
         #expect(again.recoveryReport == nil)
-        expectAllKeys(again, count, except: [10])
+        expectAllKeys(again, count, except: lost)
     }
 
-    @Test func aDamagedValueNamesItsKey() throws {
+    @Test func aDamagedValueNamesTheKeysOfItsGroup() throws {
         let count = 20
         var bytes = try writeKeys(count)
-        let record = try recordRange(5)
+        let record = LogLayout.records(bytes)[5].range
+        let group = LogLayout.group(ofRecord: 5, in: bytes)
         bytes[record.upperBound - 1] ^= 0x20  // the last byte of "value 5"
         try FileStore.write(bytes, to: file)
         let prefs = try Preferences(url: file)
         let report = try #require(prefs.recoveryReport)
-        #expect(report.damagedKeys == ["key-5"])
+        #expect(report.damagedKeys == group.keys)
+        #expect(report.damagedKeys.contains("key-5"))
         #expect(report.description.contains("key-5"))
-        expectAllKeys(prefs, count, except: [5])
+        expectAllKeys(prefs, count, except: Set(group.keys.map { Int($0.dropFirst(4))! }))
     }
 
-    @Test func severalDamagedRecordsAreEachSkipped() throws {
+    @Test func severalDamagedGroupsAreEachSkipped() throws {
         let count = 100
         var bytes = try writeKeys(count)
-        for index in [3, 40, 41, 77] { bytes[try recordRange(index).lowerBound + 2] ^= 0xFF }
+        let records = LogLayout.records(bytes)
+        var lost = Set<Int>()
+        for index in [3, 40, 41, 77] {
+            lost.formUnion(LogLayout.group(ofRecord: index, in: bytes).keys.map { Int($0.dropFirst(4))! })
+        }
+        for index in [3, 40, 41, 77] { bytes[records[index].range.lowerBound + 2] ^= 0xFF }
+        #expect(lost.count == 3 * Record.groupRecords)
         try FileStore.write(bytes, to: file)
         let prefs = try Preferences(url: file)
         let report = try #require(prefs.recoveryReport)
-        #expect(report.keptRecords == count - 4)
-        expectAllKeys(prefs, count, except: [3, 40, 41, 77])
+        #expect(report.keptRecords == count - lost.count)
+        expectAllKeys(prefs, count, except: lost)
+    }
+
+    @Test func aDamagedGroupEndCostsOnlyItsGroup() throws {
+        let count = 64
+        var bytes = try writeKeys(count)
+        let groupEnd = try #require(LogLayout.items(bytes).first { $0.kind == .groupEnd && $0.group == 1 })
+        bytes[groupEnd.range.upperBound - 1] ^= 0x01  // the checksum of group 1
+        try FileStore.write(bytes, to: file)
+        let prefs = try Preferences(url: file)
+        let report = try #require(prefs.recoveryReport)
+        #expect(report.keptRecords == count - Record.groupRecords)
+        expectAllKeys(prefs, count, except: Set(16..<32))
+    }
+
+    @Test func aDamagedOpenGroupIsCutAndTheRestKept() throws {
+        let count = 20  // 16 in a closed group, 4 in the open one
+        var bytes = try writeKeys(count)
+        let commit = LogLayout.newestCommit(bytes).commit
+        #expect(commit.groupStart < commit.end)
+        // In record 17: the commit before the last one covers it too, so neither holds.
+        bytes[LogLayout.records(bytes)[17].range.upperBound - 1] ^= 0x04
+        try FileStore.write(bytes, to: file)
+        let prefs = try Preferences(url: file)
+        let report = try #require(prefs.recoveryReport)
+        #expect(report.movedAside == nil)
+        #expect(report.damagedKeys == ["key-16", "key-17", "key-18", "key-19"])
+        expectAllKeys(prefs, count, except: [16, 17, 18, 19])
+        try prefs.set("after", forKey: "after")
+        prefs.close()
+        let again = try Preferences(url: file)
+        #expect(again.recoveryReport == nil)
+        #expect(again.keys.count == 17)
     }
 }

@@ -4,8 +4,8 @@ import StashTestSupport
 import Testing
 @testable import StashPreferences
 
-/// The fuzz entry survives the inputs a fuzzer starts from and mutates: logs of both
-/// formats, cut at many lengths, with bytes flipped, and bytes that are no log at all.
+/// The fuzz entry survives the inputs a fuzzer starts from and mutates: logs of every
+/// format, cut at many lengths, with bytes flipped, and bytes that are no log at all.
 @Suite struct PreferencesLogFuzzingTests {
     let folder = TemporaryFolder("prefs-fuzz")
 
@@ -26,12 +26,11 @@ import Testing
         try prefs.set(Data([0, 1, 2]), forKey: "data")
         prefs.close()
         let bytes = try FileStore.read(url)
-        let end = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 32, as: UInt64.self)) }
-        return bytes.prefix(end)
+        return bytes.prefix(LogLayout.newestCommit(bytes).commit.end)
     }
 
-    @Test func truncatedLogsOfBothFormats() throws {
-        for log in [FormatVersion1Fixture.bytes, try currentLog()] {
+    @Test func truncatedLogsOfEveryFormat() throws {
+        for log in [FormatVersion1Fixture.bytes, FormatVersion2Fixture.bytes, try currentLog()] {
             for length in stride(from: 0, through: log.count, by: 5) { fuzz(log.prefix(length)) }
         }
     }
@@ -40,7 +39,7 @@ import Testing
         let seed: UInt64 = 0xF0_22ED
         print("PreferencesLogFuzzingTests seed \(seed)")
         var generator = SeededGenerator(seed: seed)
-        for log in [FormatVersion1Fixture.bytes, try currentLog()] {
+        for log in [FormatVersion1Fixture.bytes, FormatVersion2Fixture.bytes, try currentLog()] {
             for _ in 0..<150 {
                 var bytes = log
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
