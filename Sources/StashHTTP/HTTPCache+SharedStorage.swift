@@ -26,12 +26,29 @@ extension HTTPCache {
     /// failures, see `SharedCache.statistics`).
     public protocol SharedStorage: Sendable {
         /// The bytes stored for `key`, or `nil`.
+        ///
+        /// ```swift
+        /// let stored = try await storage.value(forKey: "http-cache:https://example.com/")
+        /// ```
         func value(forKey key: String) async throws -> Data?
         /// Stores `value` for `key`, replacing what was there, for every cache on the storage.
+        /// The cache passes `.never`: the storage's own limits decide how long responses stay.
+        ///
+        /// ```swift
+        /// try await storage.set(encoded, forKey: "http-cache:https://example.com/", expiry: .never)
+        /// ```
         func set(_ value: Data, forKey key: String, expiry: Expiry) async throws
         /// Removes the value of `key` for every cache on the storage.
+        ///
+        /// ```swift
+        /// try await storage.removeValue(forKey: "http-cache:https://example.com/")
+        /// ```
         func removeValue(forKey key: String) async throws
         /// Removes every value of the storage (``HTTPCache/removeAllResponses()``).
+        ///
+        /// ```swift
+        /// try await storage.removeAll()
+        /// ```
         func removeAll() async throws
     }
 

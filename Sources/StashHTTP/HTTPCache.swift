@@ -50,6 +50,10 @@ public final class HTTPCache: Sendable {
     let hybrid: HybridCache<[StoredResponse]>?
     /// Where responses are kept when several caches share them (``init(sharedStorage:mode:collapsesRequests:clock:)``);
     /// `nil` for a cache of this process only.
+    ///
+    /// ```swift
+    /// if cache.sharedStorage != nil { print("hits and invalidations are shared with the fleet") }
+    /// ```
     public let sharedStorage: (any SharedStorage)?
     let counters = LockedValue(HTTPCacheStatistics())
     let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
