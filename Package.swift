@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "StashPostgres",
             dependencies: [
-                "StashCore", "StashCache",
+                "StashCore", "StashCache", "StashHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -229,9 +229,13 @@ let package = Package(
         .testTarget(
             name: "StashPostgresTests",
             dependencies: [
-                "StashPostgres", "StashTestSupport",
+                "StashPostgres", "StashHTTP", "StashTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

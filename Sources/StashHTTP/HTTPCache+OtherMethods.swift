@@ -9,18 +9,18 @@ extension HTTPCache {
     /// Applies a `200` answer to `HEAD` to the stored `GET` response it selects: the same
     /// validators and length freshen its fields (as a `304` would); different ones discard
     /// it, since the stored content no longer matches what the origin has.
-    func update(fromHead response: HTTPResponse, request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date) {
-        guard response.status == .ok, let stored = lookup(request, key: key) else { return }
+    func update(fromHead response: HTTPResponse, request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date) async {
+        guard response.status == .ok, let stored = await lookup(request, key: key) else { return }
         let fields = response.headerFields
         var matches = true
         if let tag = fields[.eTag] { matches = matches && tag == stored.headerFields[.eTag] }
         if let modified = fields[.lastModified] { matches = matches && HTTPDate.parse(modified) == stored.lastModified }
         if let length = fields[.contentLength] { matches = matches && Int(length) == stored.body.count }
         guard matches else {
-            setVariants(variants(for: key).filter { $0 != stored }, for: key)
+            await setVariants(await variants(for: key).filter { $0 != stored }, for: key)
             return
         }
-        replace(Validation.freshen(stored, with: fields, requestTime: requestTime, responseTime: responseTime, mode: mode), key: key)
+        await replace(Validation.freshen(stored, with: fields, requestTime: requestTime, responseTime: responseTime, mode: mode), key: key)
     }
 
     /// Stores the response to a `POST` for later `GET`s of the same URI when it carries
@@ -28,7 +28,7 @@ extension HTTPCache {
     func storeIfRepresentation(
         _ response: HTTPResponse, body: Data, post request: HTTPRequest, key: PrimaryCacheKey,
         requestTime: Date, responseTime: Date
-    ) {
+    ) async {
         guard request.method == .post, response.status.code == 200 || response.status.code == 203,
               let location = response.headerFields[.contentLocation], key.resolving(location) == key else { return }
         let directives = CacheControl.governing(response.headerFields, mode: mode)
@@ -37,6 +37,6 @@ extension HTTPCache {
         guard explicit else { return }
         var get = request
         get.method = .get
-        _ = store(response, body: body, for: get, key: key, requestTime: requestTime, responseTime: responseTime)
+        _ = await store(response, body: body, for: get, key: key, requestTime: requestTime, responseTime: responseTime)
     }
 }

@@ -39,9 +39,9 @@ extension HTTPCache {
             let requestTime = clock.now
             let (response, data) = try await send(request, body)
             for target in Invalidation.keys(request: request, response: response, key: key) {
-                setVariants([], for: target)
+                await setVariants([], for: target)
             }
-            storeIfRepresentation(response, body: data, post: request, key: key, requestTime: requestTime, responseTime: clock.now)
+            await storeIfRepresentation(response, body: data, post: request, key: key, requestTime: requestTime, responseTime: clock.now)
             return CachedHTTPResponse(response: response, body: data, outcome: .network)
         }
         guard request.method == .get || request.method == .head else {
@@ -49,7 +49,7 @@ extension HTTPCache {
         }
         let directives = RequestDirectives(request.headerFields)
         let ignoresStore = policy == .reloadIgnoringLocalCacheData || directives.noStore
-        let stored = ignoresStore ? nil : lookup(request, key: key)
+        let stored: StoredResponse? = if ignoresStore { nil } else { await lookup(request, key: key) }
         let now = clock.now
         let trip = Trip(request: request, body: body, key: key, directives: directives, policy: policy, send: send)
         switch policy {
@@ -119,7 +119,7 @@ extension HTTPCache {
         }
         _ = try? await task.value
         let now = clock.now
-        if let fresh = lookup(trip.request, key: trip.key),
+        if let fresh = await lookup(trip.request, key: trip.key),
            Reuse.decide(fresh, request: trip.request, directives: trip.directives, mode: mode, now: now) == .fresh {
             return hit(fresh, trip, now: now)
         }
@@ -155,7 +155,7 @@ extension HTTPCache {
                 stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode
             )
             if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
-                replace(freshened, key: trip.key)
+                await replace(freshened, key: trip.key)
             }
             record { $0.revalidations += 1; $0.bytesSaved += stored.body.count }
             return serve(freshened, to: request, outcome: .revalidated, now: responseTime)
@@ -163,9 +163,9 @@ extension HTTPCache {
         if response.status.code >= 500, let stale = staleFallback(stored, trip, disconnected: false) { return stale }
         record { $0.misses += 1 }
         if request.method == .get {
-            _ = store(response, body: data, for: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
+            _ = await store(response, body: data, for: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
         } else if request.method == .head {
-            update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
+            await update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
         }
         return CachedHTTPResponse(response: response, body: data, outcome: .network)
     }

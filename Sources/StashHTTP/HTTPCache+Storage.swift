@@ -2,17 +2,31 @@ import StashCache
 
 /// The one path between the RFC engine and storage: the variants of a URL live under its
 /// ``PrimaryCacheKey/storageKey`` in a `MemoryCache`, or in a `HybridCache` (the same
-/// memory in front of a DiskCache) when the cache has a directory.
+/// memory in front of a DiskCache) when the cache has a directory, or in shared storage
+/// (``HTTPCache/SharedStorage``). The local stores answer synchronously (the fast path of
+/// ``HTTPCache/cachedResponse(for:)``); the async functions take whichever the cache has.
 extension HTTPCache {
-    /// The variants stored for `key`, oldest first; empty when none (or when the disk copy
-    /// does not decode, which also removes it).
-    func variants(for key: PrimaryCacheKey) -> [StoredResponse] {
+    /// The variants stored for `key`, oldest first; empty when none (or when the stored
+    /// copy does not decode, which also removes it).
+    func variants(for key: PrimaryCacheKey) async -> [StoredResponse] {
+        if let sharedStorage { return await sharedVariants(for: key, in: sharedStorage) }
+        return localVariants(for: key)
+    }
+
+    /// Replaces the variants of `key`; an empty array removes them.
+    func setVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey) async {
+        if let sharedStorage { return await setSharedVariants(variants, for: key, in: sharedStorage) }
+        setLocalVariants(variants, for: key)
+    }
+
+    /// The variants of `key` in this process's memory or disk.
+    func localVariants(for key: PrimaryCacheKey) -> [StoredResponse] {
         if let hybrid { return hybrid.value(forKey: key.storageKey) ?? [] }
         return memory.value(forKey: key.storageKey) ?? []
     }
 
-    /// Replaces the variants of `key`; an empty array removes them.
-    func setVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey) {
+    /// Replaces the variants of `key` in this process's memory or disk.
+    func setLocalVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey) {
         if variants.isEmpty {
             if let hybrid { hybrid.removeValue(forKey: key.storageKey) } else { memory.removeValue(forKey: key.storageKey) }
             return

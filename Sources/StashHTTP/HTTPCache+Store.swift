@@ -6,6 +6,7 @@ import StashCore
 /// `cachedResponse(for:)` work.
 extension HTTPCache {
     /// Stores `response` to `request` when RFC 9111 allows it, and says whether it did.
+    /// With ``sharedStorage`` the write runs in the background (``flush()`` waits for it).
     ///
     /// ```swift
     /// cache.storeResponse(response, body: data, for: request)
@@ -21,7 +22,14 @@ extension HTTPCache {
     ) -> Bool {
         guard let key = PrimaryCacheKey(request) else { return false }
         let now = clock.now
-        return store(response, body: body, for: request, key: key, requestTime: requestTime ?? now, responseTime: responseTime ?? now) != nil
+        guard let stored = storable(response, body: body, for: request, requestTime: requestTime ?? now, responseTime: responseTime ?? now)
+        else { return false }
+        if sharedStorage != nil {
+            writeInBackground { await self.replace(stored, key: key) }
+        } else {
+            setLocalVariants(Self.replacing(stored, in: localVariants(for: key)), for: key)
+        }
+        return true
     }
 
     /// The stored response that may answer `request` now without the origin (fresh, or
@@ -30,8 +38,13 @@ extension HTTPCache {
     /// ```swift
     /// if let hit = cache.cachedResponse(for: request) { show(hit.body) }
     /// ```
+    ///
+    /// With ``sharedStorage`` this answers `nil` without looking, since it cannot wait for
+    /// the storage: send the request through ``respond(to:body:policy:revalidatesInBackground:send:)``
+    /// with `Cache-Control: only-if-cached` to get a stored response or a `504`.
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
-        guard let key = PrimaryCacheKey(request), let stored = lookup(request, key: key) else { return nil }
+        guard sharedStorage == nil, let key = PrimaryCacheKey(request),
+              let stored = Self.select(request, from: localVariants(for: key)) else { return nil }
         let now = clock.now
         switch Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now) {
         case .fresh, .staleAllowed, .staleWhileRevalidate:
@@ -42,10 +55,15 @@ extension HTTPCache {
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
-    func lookup(_ request: HTTPRequest, key: PrimaryCacheKey) -> StoredResponse? {
+    func lookup(_ request: HTTPRequest, key: PrimaryCacheKey) async -> StoredResponse? {
+        Self.select(request, from: await variants(for: key))
+    }
+
+    /// The most recent of `variants` matching `request`'s `Vary`-selected fields.
+    static func select(_ request: HTTPRequest, from variants: [StoredResponse]) -> StoredResponse? {
         var selector = Vary.Selector(request.headerFields)
         var best: StoredResponse?
-        for variant in variants(for: key) where selector.matches(variant) {
+        for variant in variants where selector.matches(variant) {
             guard let current = best else {
                 best = variant
                 continue
@@ -61,10 +79,19 @@ extension HTTPCache {
     func store(
         _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey,
         requestTime: Date, responseTime: Date
-    ) -> StoredResponse? {
+    ) async -> StoredResponse? {
+        guard let stored = storable(response, body: body, for: request, requestTime: requestTime, responseTime: responseTime) else {
+            return nil
+        }
+        await replace(stored, key: key)
+        return stored
+    }
+
+    /// `response` as the cache would keep it, or `nil` when RFC 9111 does not allow storing it.
+    func storable(_ response: HTTPResponse, body: Data, for request: HTTPRequest, requestTime: Date, responseTime: Date) -> StoredResponse? {
         guard StorageRules.canStore(request: request, response: response, mode: mode),
               let varyNames = Vary.names(response.headerFields) else { return nil }
-        let stored = StoredResponse(
+        return StoredResponse(
             status: response.status.code,
             reasonPhrase: response.status.reasonPhrase,
             headerFields: StorageRules.storableFields(response.headerFields, mode: mode),
@@ -73,16 +100,20 @@ extension HTTPCache {
             responseTime: responseTime,
             selectingFields: Vary.selectingFields(names: varyNames, request: request.headerFields)
         )
-        replace(stored, key: key)
-        return stored
     }
 
     /// Puts `stored` in place of the variant with the same selecting fields.
-    func replace(_ stored: StoredResponse, key: PrimaryCacheKey) {
-        var variants = variants(for: key).filter { $0.selectingFields != stored.selectingFields }
+    func replace(_ stored: StoredResponse, key: PrimaryCacheKey) async {
+        await setVariants(Self.replacing(stored, in: await variants(for: key)), for: key)
+    }
+
+    /// `variants` with `stored` in place of the one with the same selecting fields, the
+    /// oldest dropped past ``maximumVariants``.
+    static func replacing(_ stored: StoredResponse, in variants: [StoredResponse]) -> [StoredResponse] {
+        var variants = variants.filter { $0.selectingFields != stored.selectingFields }
         variants.append(stored)
-        if variants.count > Self.maximumVariants { variants.removeFirst(variants.count - Self.maximumVariants) }
-        setVariants(variants, for: key)
+        if variants.count > maximumVariants { variants.removeFirst(variants.count - maximumVariants) }
+        return variants
     }
 
     /// How many variants of one URL are kept; the oldest go first.

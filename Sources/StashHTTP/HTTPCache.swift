@@ -26,7 +26,9 @@ public import StashCore
 ///   (decoded in memory, encoded in a `DiskCache` on disk), which never leaves a torn entry;
 ///   a crash of the process loses at most the stores of the last 50 ms (``flush()`` writes
 ///   them at once). One `HTTPCache` writes a folder at a time. Without a `directory` the
-///   cache lives in memory only.
+///   cache lives in memory only. With shared storage (``init(sharedStorage:mode:collapsesRequests:clock:)``,
+///   several processes on one StashPostgres `SharedCache`) responses live in that storage
+///   only, and survive what it survives.
 /// - Thread safety: all methods may be called from any thread or task concurrently.
 public final class HTTPCache: Sendable {
     /// Private (one user) or shared (a proxy).
@@ -42,12 +44,20 @@ public final class HTTPCache: Sendable {
 
     let clock: any StashClock
     /// The decoded variants of each URL, by ``PrimaryCacheKey/storageKey``; with a
-    /// `directory`, the memory side of `hybrid`.
+    /// `directory`, the memory side of `hybrid`. Unused (capacity 0) with shared storage.
     let memory: MemoryCache<String, [StoredResponse]>
     /// Memory in front of a DiskCache holding the encoded variants, when there is a `directory`.
     let hybrid: HybridCache<[StoredResponse]>?
+    /// Where responses are kept when several caches share them (``init(sharedStorage:mode:collapsesRequests:clock:)``);
+    /// `nil` for a cache of this process only.
+    ///
+    /// ```swift
+    /// if cache.sharedStorage != nil { print("hits and invalidations are shared with the fleet") }
+    /// ```
+    public let sharedStorage: (any SharedStorage)?
     let counters = LockedValue(HTTPCacheStatistics())
     let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
+    let backgroundWrites = LockedValue(BackgroundWrites())
 
     /// Opens a cache.
     ///
@@ -64,7 +74,7 @@ public final class HTTPCache: Sendable {
     ///   - collapsesRequests: Let concurrent identical requests wait for one origin trip.
     ///   - clock: The source of "now" for freshness and age.
     /// - throws: ``StashCore/StashError`` when the folder cannot be created or listed.
-    public init(
+    public convenience init(
         memoryCapacity: Int = 4 << 20,
         diskCapacity: Int = 64 << 20,
         directory: URL? = nil,
@@ -72,21 +82,49 @@ public final class HTTPCache: Sendable {
         collapsesRequests: Bool = true,
         clock: any StashClock = SystemClock()
     ) throws {
-        self.mode = mode
-        self.memoryCapacity = max(0, memoryCapacity)
-        self.directory = directory
-        self.diskCapacity = directory == nil ? 0 : max(0, diskCapacity)
-        self.collapsesRequests = collapsesRequests
-        self.clock = clock
-        memory = MemoryCache(configuration: .init(
-            costLimit: max(0, memoryCapacity),
-            cost: { key, variants in variants.reduce(key.utf8.count) { $0 + $1.cost } }
-        ))
+        var disk: DiskCache?
         if let directory {
             var configuration = DiskCache.Configuration()
             configuration.limits = DiskCache.Limits(maxBytes: max(0, diskCapacity))
             configuration.flushDelay = Self.flushDelay
-            let disk = try DiskCache(directory: directory, configuration: configuration)
+            disk = try DiskCache(directory: directory, configuration: configuration)
+        }
+        self.init(
+            storage: .local(memoryCapacity: max(0, memoryCapacity), directory: directory, diskCapacity: max(0, diskCapacity), disk: disk),
+            mode: mode, collapsesRequests: collapsesRequests, clock: clock
+        )
+    }
+
+    /// Where a cache keeps its responses.
+    enum StorageChoice {
+        /// Memory, with a DiskCache behind it when there is a `directory`.
+        case local(memoryCapacity: Int, directory: URL?, diskCapacity: Int, disk: DiskCache?)
+        /// Storage several caches share, with no copy in this process.
+        case shared(any SharedStorage)
+    }
+
+    init(storage: StorageChoice, mode: HTTPCacheMode, collapsesRequests: Bool, clock: any StashClock) {
+        self.mode = mode
+        self.collapsesRequests = collapsesRequests
+        self.clock = clock
+        var memoryCapacity = 0
+        switch storage {
+        case let .local(capacity, directory, diskCapacity, _):
+            memoryCapacity = capacity
+            self.directory = directory
+            self.diskCapacity = directory == nil ? 0 : diskCapacity
+            sharedStorage = nil
+        case let .shared(shared):
+            directory = nil
+            diskCapacity = 0
+            sharedStorage = shared
+        }
+        self.memoryCapacity = memoryCapacity
+        memory = MemoryCache(configuration: .init(
+            costLimit: memoryCapacity,
+            cost: { key, variants in variants.reduce(key.utf8.count) { $0 + $1.cost } }
+        ))
+        if case let .local(_, _, _, disk?) = storage {
             hybrid = HybridCache(memory: memory, disk: disk, codec: StoredResponseCoding())
         } else {
             hybrid = nil
@@ -115,7 +153,9 @@ public final class HTTPCache: Sendable {
     /// Bytes held on disk now.
     public var currentDiskUsage: Int { hybrid.map { (try? $0.disk.statistics().totalSize) ?? 0 } ?? 0 }
 
-    /// Forgets every stored response, in memory and on disk.
+    /// Forgets every stored response, in memory and on disk. With ``sharedStorage``, empties
+    /// the whole shared storage, for every cache on it (give the HTTP cache a storage of its
+    /// own, such as a `SharedCache` in a schema of its own).
     ///
     /// ```swift
     /// await cache.removeAllResponses()
@@ -123,16 +163,23 @@ public final class HTTPCache: Sendable {
     public func removeAllResponses() async {
         memory.removeAll()
         try? await hybrid?.removeAll()
+        await waitForBackgroundWrites()
+        try? await sharedStorage?.removeAll()
     }
 
-    /// Writes stored responses still staged in memory to disk now.
+    /// Writes stored responses still staged in memory to disk now; with ``sharedStorage``,
+    /// waits for the writes that ``storeResponse(_:body:for:requestTime:responseTime:)`` and
+    /// ``removeResponses(for:)`` started.
     ///
     /// ```swift
     /// try await cache.flush()
     /// ```
     ///
     /// - throws: ``StashCore/StashError`` when the disk cannot be written.
-    public func flush() async throws { try await hybrid?.disk.flush() }
+    public func flush() async throws {
+        await waitForBackgroundWrites()
+        try await hybrid?.disk.flush()
+    }
 
     /// Flushes and releases the cache folder, so that another `HTTPCache` (in this process
     /// or another) may open it. Later stores are dropped; lookups miss.
@@ -146,10 +193,19 @@ public final class HTTPCache: Sendable {
     ///   many staged responses could not be written; the folder is released all the same.
     public func close() throws { try hybrid?.disk.close() }
 
-    /// Forgets the responses stored for `request`'s URL (every variant).
+    /// Forgets the responses stored for `request`'s URL (every variant). With
+    /// ``sharedStorage`` the removal runs in the background (``flush()`` waits for it).
+    ///
+    /// ```swift
+    /// cache.removeResponses(for: HTTPRequest(url: URL(string: "https://example.com/feed")!))
+    /// ```
     public func removeResponses(for request: HTTPRequest) {
         guard let key = PrimaryCacheKey(request) else { return }
-        setVariants([], for: key)
+        if let sharedStorage {
+            writeInBackground { await self.setSharedVariants([], for: key, in: sharedStorage) }
+        } else {
+            setLocalVariants([], for: key)
+        }
     }
 
     /// How long stores stay staged in memory before the DiskCache writes them out.

@@ -11,7 +11,9 @@ extension SharedCache {
     /// ```
     ///
     /// `sslmode` is `disable`, `prefer` (the default) or `require`; the port defaults to
-    /// 5432, the user to `postgres`, the database to the user's name.
+    /// 5432, the user to `postgres`, the database to the user's name. `options` and
+    /// `application_name` are sent to the server as libpq sends them, so that
+    /// `?options=-c%20search_path%3Dproxy` puts the `stash_cache` table in schema `proxy`.
     ///
     /// - throws: `StashError(.invalidName)` when the URL is not a `postgres://` or
     ///   `postgresql://` URL with a host, or names an unknown `sslmode`.
@@ -30,10 +32,14 @@ extension SharedCache {
         }
         let user = components.user?.removingPercentEncoding ?? "postgres"
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        return PostgresClient.Configuration(
+        var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user,
             password: components.password?.removingPercentEncoding,
             database: path.isEmpty ? user : path.removingPercentEncoding, tls: tls
         )
+        for item in components.queryItems ?? [] where item.name == "options" || item.name == "application_name" {
+            if let value = item.value, !value.isEmpty { configuration.options.additionalStartupParameters.append((item.name, value)) }
+        }
+        return configuration
     }
 }

@@ -15,7 +15,8 @@ extension SharedCache {
     /// ```
     ///
     /// Each pass removes, in batches of ``Configuration/expiryBatchSize``: expired entries,
-    /// entries older than ``Configuration/maximumAge``, then the oldest entries while the
+    /// entries not written for ``Configuration/maximumAge``, then the oldest entries (first
+    /// stored first, as in Solid Cache: rewriting a key does not move it back) while the
     /// table holds more than ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
     /// (from 90% of a limit down to 80%). The size is counted exactly while the table holds under
     /// 20,000 rows and estimated above that (PostgreSQL's live-row count times the average
@@ -106,6 +107,7 @@ extension SharedCache {
                 let round = try await delete("""
                     DELETE FROM stash_cache WHERE key_hash IN (SELECT key_hash FROM stash_cache
                         WHERE created_at <= now() - make_interval(secs => \(maximumAge)::float8 / 1000)
+                            AND written_at <= now() - make_interval(secs => \(maximumAge)::float8 / 1000)
                         ORDER BY created_at LIMIT \(batch) FOR UPDATE SKIP LOCKED)
                     RETURNING byte_size
                     """)

@@ -3,8 +3,10 @@ import PostgresNIO
 import StashCore
 
 extension SharedCache {
-    /// The version of the table layout this build writes and reads.
-    static let schemaVersion: Int32 = 1
+    /// The version of the table layout this build writes and reads. Version 2 added
+    /// `written_at`: a write no longer rewrites the indexed `created_at`, so PostgreSQL
+    /// updates the row in place (a HOT update, no new index entries).
+    static let schemaVersion: Int32 = 2
 
     /// Creates the `stash_cache` table and its indexes when they do not exist, and records
     /// the layout version in `stash_cache_schema`. Safe to call from every instance at every
@@ -15,9 +17,12 @@ extension SharedCache {
     /// ```
     ///
     /// Columns: `key_hash bigint` (first 8 bytes of the key's SHA-256, primary key), `key text`,
-    /// `value bytea`, `byte_size integer`, `created_at timestamptz` (indexed: expiry removes
-    /// oldest first), `expires_at timestamptz` (nullable, indexed). With
-    /// ``Configuration/unlogged`` the table is `UNLOGGED`.
+    /// `value bytea`, `byte_size integer`, `created_at timestamptz` (when the key was first
+    /// stored; indexed: expiry removes the oldest first), `written_at timestamptz` (the last
+    /// write, which ``Configuration/maximumAge`` counts from; not indexed, so that a write
+    /// is a HOT update), `expires_at timestamptz` (nullable, indexed). With
+    /// ``Configuration/unlogged`` the table is `UNLOGGED`. A table of layout version 1 is
+    /// carried forward (its `written_at` is its `created_at`), in one transaction.
     ///
     /// - throws: `StashError(.unsupportedVersion)` when the table was made by a newer Stash;
     ///   `StashError(.unavailable)` when PostgreSQL fails (whatever the policy).
@@ -46,6 +51,17 @@ extension SharedCache {
                             "the stash_cache table has layout version \(found); this build of Stash reads version \(Self.schemaVersion)"
                         )
                     }
+                    if found == 1 {
+                        for statement in [
+                            "ALTER TABLE stash_cache ADD COLUMN written_at timestamptz",
+                            "UPDATE stash_cache SET written_at = created_at",
+                            "ALTER TABLE stash_cache ALTER COLUMN written_at SET NOT NULL, ALTER COLUMN written_at SET DEFAULT now()",
+                            "UPDATE stash_cache_schema SET version = \(Self.schemaVersion) WHERE name = 'stash_cache'",
+                        ] {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).drain()
+                        }
+                        return
+                    }
                     guard found == nil else { return }
                     let kind = unlogged ? "UNLOGGED TABLE" : "TABLE"
                     try await connection.query(PostgresQuery(unsafeSQL: """
@@ -55,6 +71,7 @@ extension SharedCache {
                             value bytea NOT NULL,
                             byte_size integer NOT NULL,
                             created_at timestamptz NOT NULL DEFAULT now(),
+                            written_at timestamptz NOT NULL DEFAULT now(),
                             expires_at timestamptz
                         )
                         """), logger: logger).drain()

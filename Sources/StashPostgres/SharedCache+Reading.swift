@@ -54,7 +54,8 @@ extension SharedCache {
         let statement = SharedCacheGetMany(keys: unique, maximumAgeMilliseconds: maximumAgeMilliseconds)
         do {
             let client = self.client
-            let rows = try await perform("reading \(unique.count) keys") { () -> [(String, ByteBuffer)] in
+            let count = unique.count
+            let rows = try await perform("reading \(count) keys") { () -> [(String, ByteBuffer)] in
                 var rows = [(String, ByteBuffer)]()
                 for try await row in try await client.execute(statement) { rows.append(row) }
                 return rows

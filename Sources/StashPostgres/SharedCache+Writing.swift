@@ -78,7 +78,8 @@ extension SharedCache {
         let bytes = buffers.reduce(0) { $0 + $1.readableBytes }
         do {
             let client = self.client
-            try await perform("writing \(keys.count) keys") { try await client.execute(statement).drain() }
+            let count = keys.count
+            try await perform("writing \(count) keys") { try await client.execute(statement).drain() }
             counters.recordWrites(keys.count, bytes: bytes)
             await noteWritten(bytes)
         } catch {

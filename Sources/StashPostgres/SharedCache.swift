@@ -60,15 +60,18 @@ public final class SharedCache: Sendable {
     }
 
     /// Runs one PostgreSQL operation under the timeout.
-    func perform<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// `what` names the operation in errors, and is only evaluated for one.
+    func perform<T: Sendable>(
+        _ what: @escaping @autoclosure @Sendable () -> String, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         do {
-            return try await withDeadline(configuration.timeout, what, operation)
+            return try await withDeadline(configuration.timeout, what(), operation)
         } catch let error as StashError {
             throw error
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw StashError(.unavailable, "\(what): \(String(reflecting: error))")
+            throw StashError(.unavailable, "\(what()): \(String(reflecting: error))")
         }
     }
 

@@ -4,9 +4,11 @@ import PostgresNIO
 
 // The prepared statements of the hot path. PostgreSQL parses and plans each once per
 // connection; keys and values only ever travel as bound parameters, never inside SQL text.
-// `$n < 0` in an age or time-to-live parameter means "none".
+// `$n < 0` in an age or time-to-live parameter means "none". Writes set `written_at` and
+// leave `created_at` (indexed, the expiry order) as the first write set it: a write that
+// changes no indexed column is a HOT update, which adds no index entries.
 
-private let live = "(expires_at IS NULL OR expires_at > now()) AND ($3 < 0 OR created_at > now() - make_interval(secs => $3::float8 / 1000))"
+private let live = "(expires_at IS NULL OR expires_at > now()) AND ($3 < 0 OR written_at > now() - make_interval(secs => $3::float8 / 1000))"
 
 extension PostgresBindings {
     /// Binds a key as the statements take it: its hash, then its text.
@@ -36,7 +38,7 @@ extension PostgresBindings {
 
 /// One value by key.
 struct SharedCacheGet: PostgresPreparedStatement {
-    static let name = "stash_cache_get_v1"
+    static let name = "stash_cache_get_v2"
     static let sql = "SELECT value FROM stash_cache WHERE key_hash = $1 AND key = $2 AND \(live)"
     typealias Row = ByteBuffer
 
@@ -52,7 +54,7 @@ struct SharedCacheGet: PostgresPreparedStatement {
 
 /// One value by key with its remaining time to live in milliseconds (-1: none).
 struct SharedCacheGetWithTTL: PostgresPreparedStatement {
-    static let name = "stash_cache_get_ttl_v1"
+    static let name = "stash_cache_get_ttl_v2"
     static let sql = """
         SELECT value, CASE WHEN expires_at IS NULL THEN -1
             ELSE GREATEST(0, floor(EXTRACT(EPOCH FROM (expires_at - now())) * 1000))::int8 END
@@ -72,7 +74,7 @@ struct SharedCacheGetWithTTL: PostgresPreparedStatement {
 
 /// Many values in one round trip.
 struct SharedCacheGetMany: PostgresPreparedStatement {
-    static let name = "stash_cache_get_many_v1"
+    static let name = "stash_cache_get_many_v2"
     static let sql = "SELECT key, value FROM stash_cache WHERE key_hash = ANY($1) AND key = ANY($2) AND \(live)"
     typealias Row = (String, ByteBuffer)
 
@@ -91,17 +93,20 @@ struct SharedCacheGetMany: PostgresPreparedStatement {
 }
 
 /// The columns an upsert writes, with the time to live computed by the server's clock.
-private let upsertColumns = "(key_hash, key, value, byte_size, created_at, expires_at)"
+private let upsertColumns = "(key_hash, key, value, byte_size, created_at, written_at, expires_at)"
+/// `created_at` of an upsert: kept while the row holds a live value of the same key (the
+/// unchanged value keeps the update HOT), restarted when the row is taken over.
+private let firstWritten = "CASE WHEN t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now()) THEN t.created_at ELSE excluded.created_at END"
 private let expiresFromTTL = "CASE WHEN $5 < 0 THEN NULL ELSE now() + make_interval(secs => $5::float8 / 1000) END"
 
 /// Stores one value, replacing any other; with `keepTimeToLive`, a live entry of the same key
 /// keeps its expiry (Hummingbird's `PersistDriver.set` without `expires`).
 struct SharedCacheSet: PostgresPreparedStatement {
-    static let name = "stash_cache_set_v1"
+    static let name = "stash_cache_set_v2"
     static let sql = """
-        INSERT INTO stash_cache AS t \(upsertColumns) VALUES ($1, $2, $3, $4, now(), \(expiresFromTTL))
+        INSERT INTO stash_cache AS t \(upsertColumns) VALUES ($1, $2, $3, $4, now(), now(), \(expiresFromTTL))
         ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key, value = excluded.value,
-            byte_size = excluded.byte_size, created_at = excluded.created_at,
+            byte_size = excluded.byte_size, written_at = excluded.written_at, created_at = \(firstWritten),
             expires_at = CASE WHEN $6 AND t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now())
                 THEN t.expires_at ELSE excluded.expires_at END
         """
@@ -123,11 +128,12 @@ struct SharedCacheSet: PostgresPreparedStatement {
 
 /// Stores one value only when the key has no live entry; answers one row when it stored.
 struct SharedCacheCreate: PostgresPreparedStatement {
-    static let name = "stash_cache_create_v1"
+    static let name = "stash_cache_create_v2"
     static let sql = """
-        INSERT INTO stash_cache AS t \(upsertColumns) VALUES ($1, $2, $3, $4, now(), \(expiresFromTTL))
+        INSERT INTO stash_cache AS t \(upsertColumns) VALUES ($1, $2, $3, $4, now(), now(), \(expiresFromTTL))
         ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key, value = excluded.value,
-            byte_size = excluded.byte_size, created_at = excluded.created_at, expires_at = excluded.expires_at
+            byte_size = excluded.byte_size, written_at = excluded.written_at, created_at = excluded.created_at,
+            expires_at = excluded.expires_at
             WHERE t.key <> excluded.key OR (t.expires_at IS NOT NULL AND t.expires_at <= now())
         RETURNING 1
         """
@@ -146,13 +152,14 @@ struct SharedCacheCreate: PostgresPreparedStatement {
 
 /// Stores many values in one statement (keys already unique).
 struct SharedCacheSetMany: PostgresPreparedStatement {
-    static let name = "stash_cache_set_many_v1"
+    static let name = "stash_cache_set_many_v2"
     static let sql = """
         INSERT INTO stash_cache AS t \(upsertColumns)
-        SELECT h, k, v, s, now(), CASE WHEN e < 0 THEN NULL ELSE now() + make_interval(secs => e::float8 / 1000) END
+        SELECT h, k, v, s, now(), now(), CASE WHEN e < 0 THEN NULL ELSE now() + make_interval(secs => e::float8 / 1000) END
         FROM unnest($1::int8[], $2::text[], $3::bytea[], $4::int4[], $5::int8[]) AS u(h, k, v, s, e)
         ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key, value = excluded.value,
-            byte_size = excluded.byte_size, created_at = excluded.created_at, expires_at = excluded.expires_at
+            byte_size = excluded.byte_size, written_at = excluded.written_at, created_at = \(firstWritten),
+            expires_at = excluded.expires_at
         """
     typealias Row = Void
 
@@ -175,7 +182,7 @@ struct SharedCacheSetMany: PostgresPreparedStatement {
 
 /// Removes one key.
 struct SharedCacheRemove: PostgresPreparedStatement {
-    static let name = "stash_cache_remove_v1"
+    static let name = "stash_cache_remove_v2"
     static let sql = "DELETE FROM stash_cache WHERE key_hash = $1 AND key = $2"
     typealias Row = Void
 
@@ -193,13 +200,14 @@ struct SharedCacheRemove: PostgresPreparedStatement {
 /// Adds to a counter stored as decimal text (what `JSONCodec<Int>` writes), in one atomic
 /// statement; a missing or expired counter starts at 0. Answers the new value.
 struct SharedCacheIncrement: PostgresPreparedStatement {
-    static let name = "stash_cache_increment_v1"
+    static let name = "stash_cache_increment_v2"
     private static let current = "(CASE WHEN t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now()) THEN convert_from(t.value, 'UTF8')::int8 ELSE 0 END + $3)::text"
     static let sql = """
         INSERT INTO stash_cache AS t \(upsertColumns)
-        VALUES ($1, $2, convert_to($3::text, 'UTF8'), octet_length($3::text), now(), NULL)
+        VALUES ($1, $2, convert_to($3::text, 'UTF8'), octet_length($3::text), now(), now(), NULL)
         ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key,
-            value = convert_to(\(current), 'UTF8'), byte_size = octet_length(\(current)), created_at = now(),
+            value = convert_to(\(current), 'UTF8'), byte_size = octet_length(\(current)), written_at = now(),
+            created_at = \(firstWritten),
             expires_at = CASE WHEN t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now())
                 THEN t.expires_at ELSE NULL END
         RETURNING convert_from(value, 'UTF8')::int8

@@ -59,6 +59,7 @@ struct SnippetRunTests {
         "ReadmeHTTPRange": "fetches https://example.com",
         "ReadmeCookies": "fetches https://example.com and reads a cookies.txt from the working folder",
         "ReadmePostgres": "needs a PostgreSQL server at db.internal",
+        "ReadmePostgresHTTP": "needs a PostgreSQL server at db.internal and serves on port 8080 until cancelled",
         "ReadmePreferencesMMKV": "needs an MMKV file written by MMKV",
         "DocCStashHTTP": "fetches https://example.com",
         "DocCAsyncClient": "fetches https://example.com",

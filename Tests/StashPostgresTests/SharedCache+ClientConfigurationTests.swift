@@ -20,4 +20,14 @@ struct SharedCacheClientConfigurationTests {
             Issue.record("an unknown sslmode was accepted")
         } catch StashError.Code.invalidName {}
     }
+
+    @Test func passesOptionsAndApplicationNameToTheServer() throws {
+        let configuration = try SharedCache.clientConfiguration(
+            url: "postgres://app@db.example/cache?options=-c%20search_path%3Dproxy&application_name=stash-proxy&sslmode=disable"
+        )
+        let parameters = configuration.options.additionalStartupParameters
+        #expect(parameters.count == 2)
+        #expect(parameters.contains { $0.0 == "options" && $0.1 == "-c search_path=proxy" })
+        #expect(parameters.contains { $0.0 == "application_name" && $0.1 == "stash-proxy" })
+    }
 }

@@ -20,11 +20,33 @@ struct LoadGenerator {
 
     /// Sends requests to `url` for `seconds` over `connections` connections.
     func run(url: String, connections: Int, seconds: Int, transport: AsyncHTTPClientTransport) async throws -> Run {
-        if let wrk { return try runWrk(wrk, url: url, connections: connections, seconds: seconds) }
-        return try await runBuiltIn(url: url, connections: connections, seconds: seconds, transport: transport)
+        try await run(urls: [url], connections: connections, seconds: seconds, transport: transport)
     }
 
-    private func runWrk(_ wrk: URL, url: String, connections: Int, seconds: Int) throws -> Run {
+    /// Loads every one of `urls` at once, `connections` connections each, and adds up the
+    /// requests and errors (the p99 is the worst of the servers').
+    func run(urls: [String], connections: Int, seconds: Int, transport: AsyncHTTPClientTransport) async throws -> Run {
+        var runs: [Run] = []
+        if let wrk {
+            let started = try urls.map { try startWrk(wrk, url: $0, connections: connections, seconds: seconds) }
+            for (process, pipe) in started {
+                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                runs.append(Self.parseWrk(output))
+            }
+        } else {
+            runs = try await withThrowingTaskGroup(of: Run.self) { group in
+                for url in urls { group.addTask { try await runBuiltIn(url: url, connections: connections, seconds: seconds, transport: transport) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        return runs.reduce(Run(requests: 0, errors: 0, p99Milliseconds: nil)) { total, run in
+            Run(requests: total.requests + run.requests, errors: total.errors + run.errors,
+                p99Milliseconds: [total.p99Milliseconds, run.p99Milliseconds].compactMap { $0 }.max())
+        }
+    }
+
+    private func startWrk(_ wrk: URL, url: String, connections: Int, seconds: Int) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = wrk
         process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", url]
@@ -32,9 +54,7 @@ struct LoadGenerator {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Self.parseWrk(output)
+        return (process, pipe)
     }
 
     /// Reads `N requests in`, `Non-2xx or 3xx responses: N`, `Socket errors: …` and the

@@ -1,12 +1,20 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
 import PostgresNIO
 import StashCore
+import StashHTTP
+import StashHTTPAsyncClient
+import StashHTTPServer
 import StashPostgres
 
 /// `stash-bench shared`: `SharedCache` get and set of 1 KB values at 1, 8 and 32 concurrent
 /// tasks against the floor, a hand-written postgres-nio client running the same `SELECT` and
 /// `INSERT … ON CONFLICT` as prepared statements on a plain key/value table, on the same
-/// server in the same run. Needs `STASH_POSTGRES_URL` (`Scripts/postgres.sh start`).
+/// server in the same run; and `proxy-hit-1k-c32`: cache hits through two `HTTPCachingProxy`s
+/// sharing one `SharedCache` table (`shared-2-proxies`) against one proxy with its local disk
+/// cache (`disk-1-proxy`). Needs `STASH_POSTGRES_URL` (`Scripts/postgres.sh start`).
 enum SharedSuite {
     static let suite = "shared"
 
@@ -31,6 +39,9 @@ enum SharedSuite {
             let cache = SharedCache(client: cacheClient)
             try await cache.migrate()
             try await measure(context, cache: cache, raw: rawClient)
+            try await rawClient.query("DROP SCHEMA stash_bench CASCADE")
+            try await rawClient.query("CREATE SCHEMA stash_bench")
+            try await proxyHit(context, configuration: configuration)
             try await rawClient.query("DROP SCHEMA stash_bench CASCADE")
         }
     }
@@ -74,6 +85,78 @@ enum SharedSuite {
         }
         let stats = cache.statistics
         context.reporter.note("shared: stash hits \(stats.hits), misses \(stats.misses), errors \(stats.errors)")
+    }
+
+    /// Hits of one 1 KB response through two proxies on one `SharedCache` table (each with
+    /// its own connection pool, as two processes would have; half the connections each)
+    /// against one proxy on its local disk cache, all in front of one origin.
+    private static func proxyHit(_ context: BenchContext, configuration: PostgresClient.Configuration) async throws {
+        let scratch = try context.makeScratch("shared-proxy")
+        defer { context.removeScratch(scratch) }
+        var logger = Logger(label: "bench-shared-proxy")
+        logger.logLevel = .warning
+        let payload = ByteBuffer(repeating: 0x61, count: 1024)
+        let router = Router()
+        router.get("/1k/{id}") { _, _ -> Response in
+            var response = Response(status: .ok, body: ResponseBody(byteBuffer: payload))
+            response.headers[.cacheControl] = "max-age=3600"
+            return response
+        }
+        let originReady = AsyncStream<Int>.makeStream()
+        let origin = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                                 onServerRunning: { originReady.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        var tasks: [Task<Void, any Error>] = [Task { try await GracefulShutdown.run(origin, logger: logger) }]
+        var originPorts = originReady.stream.makeAsyncIterator()
+        let upstream = URL(string: "http://127.0.0.1:\(await originPorts.next() ?? 0)")!
+
+        let clients = [PostgresClient(configuration: configuration), PostgresClient(configuration: configuration)]
+        for client in clients { tasks.append(Task { await client.run() }) }
+        let sharedCaches = clients.map { SharedCache(client: $0) }
+        try await sharedCaches[0].migrate()
+        var proxies = sharedCaches.map { HTTPCachingProxy(upstream: upstream, cache: HTTPCache(sharedStorage: $0)) }
+        proxies.append(HTTPCachingProxy(upstream: upstream, cache: try HTTPCache(
+            memoryCapacity: 0, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("disk"), mode: .shared
+        )))
+        var ports: [Int] = []
+        for proxy in proxies {
+            let ready = AsyncStream<Int>.makeStream()
+            tasks.append(Task { try await proxy.run(port: 0, logger: logger) { ready.continuation.yield($0) } })
+            var iterator = ready.stream.makeAsyncIterator()
+            ports.append(await iterator.next() ?? 0)
+        }
+
+        let load = LoadGenerator()
+        let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
+        let seconds = context.scale < 1 ? 1 : 2
+        let path = "/1k/1"
+        // Primes: a miss through the first proxy stores the response for both shared ones.
+        for port in [ports[0], ports[2], ports[2]] {
+            _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data())
+        }
+        var p99: [String: [Double]] = [:]
+        var errors: [String: Int] = [:]
+        let contenders = [("shared-2-proxies", [ports[0], ports[1]], 16), ("disk-1-proxy", [ports[2]], 32)].map { impl, targets, connections in
+            AsyncContender(impl) {
+                let run = try await load.run(urls: targets.map { "http://127.0.0.1:\($0)\(path)" }, connections: connections, seconds: seconds, transport: transport)
+                if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
+                errors[impl, default: 0] += run.errors
+                return run.requests
+            }
+        }
+        try await context.compareAsync(suite: suite, case: "proxy-hit-1k-c32", contenders, extra: ["client": load.name, "connections": "32"])
+        for impl in ["shared-2-proxies", "disk-1-proxy"] {
+            let values = (p99[impl] ?? []).sorted()
+            let median = values.isEmpty ? "n/a" : String(format: "%.1f ms", values[values.count / 2])
+            context.reporter.note("shared proxy-hit-1k-c32 \(impl): p99 \(median), \(errors[impl] ?? 0) errors")
+        }
+        let stats = sharedCaches.map(\.statistics)
+        context.reporter.note("shared proxy-hit: the shared caches answered \(stats.map(\.hits)) hits, \(stats.map(\.misses)) misses, \(stats.map(\.errors)) errors")
+        try await transport.shutdown()
+        for task in tasks.reversed() {
+            task.cancel()
+            _ = try? await task.value
+        }
+        for proxy in proxies { try await proxy.shutdown() }
     }
 
     /// Runs `operations` calls of `body` spread over `concurrency` tasks; records each latency.

@@ -14,6 +14,9 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         Slow or idle clients are disconnected, a stalled upstream gives 504, and client
         connections are capped (see the timeout and --max-connections options).
         Example: stash http-proxy --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000
+        With --shared-cache postgres://user@host/db several proxy processes share one cache in
+        PostgreSQL (table stash_cache): a response stored through one is a hit on all, and an
+        unsafe method through one invalidates for all. Nothing is cached locally then.
         """
     )
 
@@ -47,6 +50,19 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Most client connections open at once; past it new ones are accepted and closed (0: no limit; default 1024).")
     var maxConnections = 1024
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep responses in PostgreSQL, shared with every proxy given the same URL (no local cache then).",
+        discussion: "postgres://user:password@host:port/database?sslmode=disable&options=-c%20search_path%3Dproxy",
+        valueName: "url"
+    ))
+    var sharedCache: String?
+
+    @Option(name: .long, help: "Seconds a shared-cache operation may take before the request goes to the upstream without it (default 1).")
+    var sharedCacheTimeout = 1.0
+
+    @Option(name: .long, help: "Bytes of responses the shared cache keeps (default 256 MiB).")
+    var sharedCacheCapacity = 256 << 20
+
     @OptionGroup var sandbox: SandboxOptions
 
     func validate() throws {
@@ -57,6 +73,10 @@ struct HTTPProxyCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be more than 0 and at most 86400 seconds, got \(seconds)")
         }
         if maxConnections < 0 { throw ValidationError("--max-connections must be zero (no limit) or more, got \(maxConnections)") }
+        if !(sharedCacheTimeout > 0 && sharedCacheTimeout <= 3600) {
+            throw ValidationError("--shared-cache-timeout must be more than 0 and at most 3600 seconds, got \(sharedCacheTimeout)")
+        }
+        if sharedCacheCapacity <= 0 { throw ValidationError("--shared-cache-capacity must be more than 0 bytes, got \(sharedCacheCapacity)") }
     }
 
     func run() async throws {
@@ -69,14 +89,18 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         }
         let host = String(listen[..<colon])
         let mode: HTTPCacheMode = isPrivate ? .private : .shared
-        let directory = diskCapacity == 0 ? nil
-            : try sandbox.sandbox().url(for: .caches).appendingPathComponent("HTTPProxyCache", isDirectory: true)
-        let cache = try HTTPCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory, mode: mode)
         let configuration = HTTPCachingProxy.Configuration(
             headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             upstreamReadTimeout: .milliseconds(Int64(upstreamReadTimeout * 1000)),
             maximumConnections: maxConnections == 0 ? nil : maxConnections
         )
+        if let sharedCache {
+            try await runOnSharedCache(sharedCache, host: host, port: port, upstream: upstreamURL, mode: mode, configuration: configuration)
+            return
+        }
+        let directory = diskCapacity == 0 ? nil
+            : try sandbox.sandbox().url(for: .caches).appendingPathComponent("HTTPProxyCache", isDirectory: true)
+        let cache = try HTTPCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory, mode: mode)
         let proxy = HTTPCachingProxy(upstream: upstreamURL, cache: cache, configuration: configuration)
         try await proxy.run(host: host, port: port) { bound in
             var banner = "stash http-proxy: \(mode) cache, listening on http://\(host):\(bound), upstream \(upstreamURL.absoluteString)\n"

@@ -1,0 +1,149 @@
+public import Foundation
+public import StashCache
+public import StashCore
+
+extension HTTPCache {
+    /// Storage that several ``HTTPCache``s share, in several processes or on several
+    /// machines, so that a response stored through one is a hit on all of them and an
+    /// invalidation on one is seen by all. StashPostgres' `SharedCache` is one:
+    ///
+    /// ```swift
+    /// import StashPostgres
+    ///
+    /// let shared = SharedCache(client: client)            // one PostgreSQL table for the fleet
+    /// let cache = HTTPCache(sharedStorage: shared)        // mode .shared, as a proxy needs
+    /// let proxy = HTTPCachingProxy(upstream: origin, cache: cache)
+    /// ```
+    ///
+    /// Any store of bytes by key that several processes reach can conform (Redis, memcached):
+    /// the four requirements are `SharedCache`'s own methods. The cache keeps the variants of
+    /// one URL (its `Vary` selections) as one value under a key that starts `http-cache:`,
+    /// encoded in the same binary form as its disk entries and holding the full URL, which
+    /// is checked on every read (URLs over 900 bytes are keyed by their SHA-256).
+    ///
+    /// Errors the storage throws never reach the cache's callers: a failed read is a miss,
+    /// a failed write leaves the response unstored (the storage counts and logs its own
+    /// failures, see `SharedCache.statistics`).
+    public protocol SharedStorage: Sendable {
+        /// The bytes stored for `key`, or `nil`.
+        ///
+        /// ```swift
+        /// let stored = try await storage.value(forKey: "http-cache:https://example.com/")
+        /// ```
+        func value(forKey key: String) async throws -> Data?
+        /// Stores `value` for `key`, replacing what was there, for every cache on the storage.
+        /// The cache passes `.never`: the storage's own limits decide how long responses stay.
+        ///
+        /// ```swift
+        /// try await storage.set(encoded, forKey: "http-cache:https://example.com/", expiry: .never)
+        /// ```
+        func set(_ value: Data, forKey key: String, expiry: Expiry) async throws
+        /// Removes the value of `key` for every cache on the storage.
+        ///
+        /// ```swift
+        /// try await storage.removeValue(forKey: "http-cache:https://example.com/")
+        /// ```
+        func removeValue(forKey key: String) async throws
+        /// Removes every value of the storage (``HTTPCache/removeAllResponses()``).
+        ///
+        /// ```swift
+        /// try await storage.removeAll()
+        /// ```
+        func removeAll() async throws
+    }
+
+    /// A cache whose responses live only in `sharedStorage`, with no copy in this process.
+    ///
+    /// ```swift
+    /// let cache = HTTPCache(sharedStorage: SharedCache(client: client))
+    /// let answer = try await cache.respond(to: request) { request, body in
+    ///     try await transport.send(request, body: body)
+    /// }
+    /// ```
+    ///
+    /// No response is kept in memory: a local copy would go on serving a response that
+    /// another instance has invalidated (an unsafe method, RFC 9111 §4.4). Every lookup is
+    /// one read of the storage, every store one read and one write; concurrent identical
+    /// misses of this process still share one trip to the origin.
+    ///
+    /// The synchronous ``cachedResponse(for:)`` cannot wait for the storage and answers
+    /// `nil`; ask ``respond(to:body:policy:revalidatesInBackground:send:)`` with a request
+    /// carrying `Cache-Control: only-if-cached` instead (a hit, or `504`).
+    /// ``storeResponse(_:body:for:requestTime:responseTime:)`` and
+    /// ``removeResponses(for:)`` write in the background; ``flush()`` waits for them.
+    ///
+    /// - Age: each instance computes `Age` from the times stored with the response (RFC 9111
+    ///   §4.2.3), so instances on several machines need synchronized clocks (NTP).
+    /// - Races: a store that runs while another instance invalidates the same URL may bring
+    ///   back the other `Vary` variants it read a round trip earlier (one variant per URL,
+    ///   the common case, is never brought back).
+    /// - parameters:
+    ///   - sharedStorage: Where responses are kept.
+    ///   - mode: ``HTTPCacheMode/shared`` (the default, for a proxy fleet) or
+    ///     ``HTTPCacheMode/private``.
+    ///   - collapsesRequests: Let concurrent identical requests of this process wait for
+    ///     one origin trip.
+    ///   - clock: The source of "now" for freshness and age.
+    public convenience init(
+        sharedStorage: any SharedStorage, mode: HTTPCacheMode = .shared, collapsesRequests: Bool = true,
+        clock: any StashClock = SystemClock()
+    ) {
+        self.init(storage: .shared(sharedStorage), mode: mode, collapsesRequests: collapsesRequests, clock: clock)
+    }
+
+    /// The storage key of `key`'s variants.
+    static func sharedKey(_ key: PrimaryCacheKey) -> String {
+        key.storageKey.utf8.count <= 900 ? "http-cache:" + key.storageKey : "http-cache:sha256:" + SHA256.hexDigest(of: key.storageKey)
+    }
+
+    /// The variants of `key` in `storage`; empty on a miss, on a failure, or when the value
+    /// found is not this URL's (a SHA-256 key collision) or does not decode (it is removed).
+    func sharedVariants(for key: PrimaryCacheKey, in storage: any SharedStorage) async -> [StoredResponse] {
+        let name = Self.sharedKey(key)
+        guard let data = try? await storage.value(forKey: name) else { return [] }
+        guard let decoded = try? StoredResponseCoding.decode(data) else {
+            try? await storage.removeValue(forKey: name)
+            return []
+        }
+        return decoded.key == key.storageKey ? decoded.variants : []
+    }
+
+    /// Replaces the variants of `key` in `storage`; empty removes them. A write the storage
+    /// refuses (too large, unreachable) also removes the older value, so that it cannot be
+    /// served in place of the new one.
+    func setSharedVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey, in storage: any SharedStorage) async {
+        let name = Self.sharedKey(key)
+        guard !variants.isEmpty else {
+            try? await storage.removeValue(forKey: name)
+            return
+        }
+        do {
+            try await storage.set(StoredResponseCoding.encode(key: key.storageKey, variants: variants), forKey: name, expiry: .never)
+        } catch {
+            try? await storage.removeValue(forKey: name)
+        }
+    }
+
+    /// Runs `write` without making the synchronous caller wait; ``flush()`` waits for it.
+    func writeInBackground(_ write: @escaping @Sendable () async -> Void) {
+        backgroundWrites.withLock { writes in
+            let id = writes.next
+            writes.next += 1
+            writes.running[id] = Task {
+                await write()
+                _ = self.backgroundWrites.withLock { $0.running.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Waits for the writes that ``writeInBackground(_:)`` started before this call.
+    func waitForBackgroundWrites() async {
+        for task in backgroundWrites.withLock({ Array($0.running.values) }) { await task.value }
+    }
+
+    /// The writes the synchronous API started on shared storage.
+    struct BackgroundWrites: Sendable {
+        var next = 0
+        var running: [Int: Task<Void, Never>] = [:]
+    }
+}

@@ -1,0 +1,19 @@
+public import StashHTTP
+
+/// `SharedCache` as the storage of an ``StashHTTP/HTTPCache``: several processes (several
+/// `stash http-proxy` instances behind a load balancer) share one PostgreSQL table, so a
+/// response stored through one is a hit on all, and an invalidation on one is seen by all.
+///
+/// ```swift
+/// let shared = SharedCache(client: client)
+/// let cache = HTTPCache(sharedStorage: shared)
+/// let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:8000")!, cache: cache)
+/// ```
+///
+/// The requirements are the cache's own `value(forKey:)`, `set(_:forKey:expiry:)`,
+/// `removeValue(forKey:)` and `removeAll()`, under its failure policy: with the default
+/// lenient policy an unreachable server makes lookups miss (the request goes to the origin)
+/// and stores drop, within ``SharedCache/Configuration/timeout``. Responses are kept under
+/// keys starting `http-cache:`; ``SharedCache/Configuration/maximumBytes`` and
+/// ``SharedCache/Configuration/maximumAge`` bound them like any other entry.
+extension SharedCache: HTTPCache.SharedStorage {}
