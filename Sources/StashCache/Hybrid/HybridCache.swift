@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StashCore
 
 /// A memory cache in front of a disk cache, for typed values: reads try memory, then disk
@@ -20,6 +20,10 @@ import StashCore
 /// when `set` returns; see ``DiskCache`` for what a crash may lose. **Threads:** safe from
 /// any thread. A memory hit extends a sliding expiry in memory only; the disk copy keeps the
 /// deadline of its last disk read or write.
+///
+/// The reading and writing methods are inlinable, so that a module using a `HybridCache` of
+/// a concrete type gets them (and the memory cache's) compiled for that type: a memory hit
+/// then costs no generic dispatch.
 public final class HybridCache<Value: Sendable>: Sendable {
     /// The memory side, holding decoded values.
     public let memory: MemoryCache<String, Value>
@@ -48,6 +52,7 @@ public final class HybridCache<Value: Sendable>: Sendable {
     /// ```
     ///
     /// A disk value the codec cannot decode is removed and reported as a miss.
+    @inlinable
     public func value(forKey key: String) -> Value? {
         if let value = memory.value(forKey: key) { return value }
         guard let entry = disk.entry(forKey: key) else { return nil }
@@ -70,6 +75,7 @@ public final class HybridCache<Value: Sendable>: Sendable {
     ///
     /// - throws: The codec's errors and ``DiskCache/set(_:forKey:expiry:metadata:)``'s. On
     ///   error neither side changed.
+    @inlinable
     public func set(_ value: Value, forKey key: String, expiry: Expiry? = nil) throws {
         let data = try codec.encode(value)
         try disk.set(data, forKey: key, expiry: expiry)
@@ -77,12 +83,14 @@ public final class HybridCache<Value: Sendable>: Sendable {
     }
 
     /// Removes `key` from memory and disk.
+    @inlinable
     public func removeValue(forKey key: String) {
         memory.removeValue(forKey: key)
         disk.removeValue(forKey: key)
     }
 
     /// Whether memory or disk has a value for `key`. Does not count as an access.
+    @inlinable
     public func contains(_ key: String) -> Bool {
         memory.contains(key) || disk.contains(key)
     }

@@ -47,6 +47,9 @@ struct StoredResponse: Sendable, Equatable {
         var ageValue: TimeInterval
         var privateCacheControl: CacheControl
         var sharedCacheControl: CacheControl
+        /// The fields a hit hands out before its `Age` and `Content-Length` are added: the
+        /// stored ones without those two.
+        var servedFields: HTTPFields
 
         init(_ fields: HTTPFields) {
             date = fields[.date].flatMap(HTTPDate.parse)
@@ -59,6 +62,10 @@ struct StoredResponse: Sendable, Equatable {
             }
             privateCacheControl = CacheControl.governing(fields, mode: .private)
             sharedCacheControl = CacheControl.governing(fields, mode: .shared)
+            servedFields = fields
+            if fields[.age] != nil || fields[.contentLength] != nil {
+                servedFields.removeAll { $0.name == .age || $0.name == .contentLength }
+            }
         }
     }
 
@@ -84,9 +91,10 @@ struct StoredResponse: Sendable, Equatable {
 
     /// The response the cache hands out: stored fields, a fresh `Age`, the content length.
     func response(age: TimeInterval) -> HTTPResponse {
-        var fields = headerFields
-        fields[.age] = String(max(0, Int(age.rounded(.down))))
-        fields[.contentLength] = String(body.count)
+        var fields = parsed.servedFields
+        fields.reserveCapacity(fields.count + 2)
+        fields.append(HTTPField(name: .age, value: String(max(0, Int(age.rounded(.down))))))
+        fields.append(HTTPField(name: .contentLength, value: String(body.count)))
         return HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reasonPhrase), headerFields: fields)
     }
 }
