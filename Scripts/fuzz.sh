@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of untrusted bytes with libFuzzer (Swift's -sanitize=fuzzer,address).
 #
-#   Scripts/fuzz.sh [seconds] [target...]     default: 60 s each, every target
+#   Scripts/fuzz.sh [seconds] [target...]     default: 60 s each, every target of Stash's own
+#
+# Peer targets (`stash-fuzz list` marks them `peer`: Foundation's PropertyListSerialization,
+# fuzzed for comparison) run only when named; their crashes are the peer's bugs, kept in
+# Fuzz/PeerFindings/<target>/ (never replayed: they crash the process by design).
 #
 # Each target starts from its committed seed corpus (Fuzz/Corpus/<target>/) plus the inputs
 # of past crashes (Fuzz/Regressions/<target>/), in a scratch copy, so the committed corpus
@@ -45,7 +49,7 @@ swift build --product StashFuzz >/dev/null
 lister=$(swift build --show-bin-path)/StashFuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    mapfile -t targets < <("$lister" list | cut -f1)
+    mapfile -t targets < <("$lister" list | awk -F '\t' '$3 != "peer" { print $1 }')
 fi
 
 failed=()

@@ -13,6 +13,10 @@ struct FuzzTarget: Sendable {
     let run: @Sendable (UnsafeRawBufferPointer) -> Void
     /// Valid inputs the committed seed corpus starts from (`stash-fuzz seed`).
     let seeds: @Sendable () throws -> [Data]
+    /// Whether the target exercises a peer's parser (Foundation's) for comparison, not
+    /// Stash's: its crashes are findings about the peer, kept in `Fuzz/PeerFindings/`, and
+    /// `Scripts/fuzz.sh` runs it only when named.
+    var isPeer = false
 
     /// Every target, by name.
     static let all: [FuzzTarget] = [
@@ -34,7 +38,8 @@ struct FuzzTarget: Sendable {
         FuzzTarget(
             name: "plist-foundation", summary: "XML and binary property lists (Foundation's PropertyListSerialization), for comparison",
             run: { bytes in _ = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) },
-            seeds: { try PropertyListSamples.all.flatMap { [try $0.data(format: .xml), try $0.data(format: .binary)] } }
+            seeds: { try PropertyListSamples.all.flatMap { [try $0.data(format: .xml), try $0.data(format: .binary)] } },
+            isPeer: true
         ),
         FuzzTarget(
             name: "archive", summary: "Archive files: envelope, checksum, migration and decoding",

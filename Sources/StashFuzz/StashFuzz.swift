@@ -20,7 +20,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 #else
 /// `stash-fuzz`: the parsers of untrusted bytes, for libFuzzer and for replaying corpora.
 ///
-///     stash-fuzz list                       the targets
+///     stash-fuzz list                       the targets (name, summary, and `peer` for a peer's parser)
 ///     stash-fuzz seed DIR                   writes each target's seed inputs to DIR/<target>/
 ///     stash-fuzz replay DIR [TARGET...]     runs every file of DIR/<target>/ through its target
 ///
@@ -32,7 +32,7 @@ enum StashFuzz {
         do {
             switch arguments.first {
             case "list":
-                for target in FuzzTarget.all { print("\(target.name)\t\(target.summary)") }
+                for target in FuzzTarget.all { print("\(target.name)\t\(target.summary)" + (target.isPeer ? "\tpeer" : "")) }
             case "seed" where arguments.count == 2:
                 try seed(into: URL(fileURLWithPath: arguments[1], isDirectory: true))
             case "replay" where arguments.count >= 2:
