@@ -97,20 +97,20 @@ extension HTTPCache {
     }
 
     /// The variants of `key` in `storage`; empty on a miss, on a failure, or when the value
-    /// found is not this URL's (a SHA-256 key collision) or does not decode (it is removed).
+    /// found is not this URL's (a SHA-256 key collision) or does not decode. An undecodable
+    /// value is left in place (it may come from a newer Stash on another instance during a
+    /// rolling deploy); the next store of the URL replaces it.
     func sharedVariants(for key: PrimaryCacheKey, in storage: any SharedStorage) async -> [StoredResponse] {
         let name = Self.sharedKey(key)
-        guard let data = try? await storage.value(forKey: name) else { return [] }
-        guard let decoded = try? StoredResponseCoding.decode(data) else {
-            try? await storage.removeValue(forKey: name)
-            return []
-        }
+        guard let data = try? await storage.value(forKey: name),
+              let decoded = try? StoredResponseCoding.decode(data) else { return [] }
         return decoded.key == key.storageKey ? decoded.variants : []
     }
 
     /// Replaces the variants of `key` in `storage`; empty removes them. A write the storage
-    /// refuses (too large, unreachable) also removes the older value, so that it cannot be
-    /// served in place of the new one.
+    /// throws for (a value over its size limit; with `SharedCache`'s lenient policy an
+    /// unreachable server is not thrown) also tries to remove the older value, so that it
+    /// cannot be served in place of the new one.
     func setSharedVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey, in storage: any SharedStorage) async {
         let name = Self.sharedKey(key)
         guard !variants.isEmpty else {
@@ -124,26 +124,22 @@ extension HTTPCache {
         }
     }
 
-    /// Runs `write` without making the synchronous caller wait; ``flush()`` waits for it.
+    /// Runs `write` without making the synchronous caller wait, after every write started
+    /// before it (so a remove then a store of one URL end with the store, and two stores of
+    /// one URL's variants do not read and write its value at the same time); ``flush()``
+    /// waits for them.
     func writeInBackground(_ write: @escaping @Sendable () async -> Void) {
-        backgroundWrites.withLock { writes in
-            let id = writes.next
-            writes.next += 1
-            writes.running[id] = Task {
+        backgroundWrites.withLock { last in
+            let previous = last
+            last = Task {
+                await previous?.value
                 await write()
-                _ = self.backgroundWrites.withLock { $0.running.removeValue(forKey: id) }
             }
         }
     }
 
     /// Waits for the writes that ``writeInBackground(_:)`` started before this call.
     func waitForBackgroundWrites() async {
-        for task in backgroundWrites.withLock({ Array($0.running.values) }) { await task.value }
-    }
-
-    /// The writes the synchronous API started on shared storage.
-    struct BackgroundWrites: Sendable {
-        var next = 0
-        var running: [Int: Task<Void, Never>] = [:]
+        await backgroundWrites.withLock { $0 }?.value
     }
 }

@@ -57,7 +57,8 @@ public final class HTTPCache: Sendable {
     public let sharedStorage: (any SharedStorage)?
     let counters = LockedValue(HTTPCacheStatistics())
     let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
-    let backgroundWrites = LockedValue(BackgroundWrites())
+    /// The last write the synchronous API started on shared storage; each waits for the one before.
+    let backgroundWrites = LockedValue<Task<Void, Never>?>(nil)
 
     /// Opens a cache.
     ///

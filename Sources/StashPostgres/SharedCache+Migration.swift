@@ -53,9 +53,10 @@ extension SharedCache {
                     }
                     if found == 1 {
                         for statement in [
-                            "ALTER TABLE stash_cache ADD COLUMN written_at timestamptz",
-                            "UPDATE stash_cache SET written_at = created_at",
-                            "ALTER TABLE stash_cache ALTER COLUMN written_at SET NOT NULL, ALTER COLUMN written_at SET DEFAULT now()",
+                            // One metadata-only change (a stable default, PostgreSQL 11+): no row is
+                            // rewritten under the exclusive lock, so a large table migrates at once;
+                            // existing entries count their maximum age from the migration.
+                            "ALTER TABLE stash_cache ADD COLUMN written_at timestamptz NOT NULL DEFAULT now()",
                             "UPDATE stash_cache_schema SET version = \(Self.schemaVersion) WHERE name = 'stash_cache'",
                         ] {
                             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).drain()

@@ -41,11 +41,12 @@ struct SharedCacheMigrationTests {
             #expect(version == 2)
             var carried = false
             for try await same in try await client.query(
-                "SELECT written_at = created_at FROM stash_cache WHERE key = 'page/old'"
+                "SELECT written_at > created_at AND written_at > now() - interval '10 minutes' FROM stash_cache WHERE key = 'page/old'"
             ).decode(Bool.self) {
                 carried = same
             }
-            #expect(carried, "written_at of an old entry is not its created_at")
+            // The column is added without rewriting rows: an old entry's written_at is the migration's time.
+            #expect(carried, "written_at of an old entry is not the migration's time")
             // Migrating again changes nothing.
             try await old.migrate()
             #expect(try await old.value(forKey: "page/old") == Data("from version 1".utf8))

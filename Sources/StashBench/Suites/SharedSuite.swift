@@ -109,7 +109,12 @@ enum SharedSuite {
         var originPorts = originReady.stream.makeAsyncIterator()
         let upstream = URL(string: "http://127.0.0.1:\(await originPorts.next() ?? 0)")!
 
-        let clients = [PostgresClient(configuration: configuration), PostgresClient(configuration: configuration)]
+        // Half the connections each, beside the two clients of the get/set cases (a default
+        // server takes 100 connections).
+        var proxyConfiguration = configuration
+        proxyConfiguration.options.maximumConnections = 16
+        proxyConfiguration.options.minimumConnections = 16
+        let clients = [PostgresClient(configuration: proxyConfiguration), PostgresClient(configuration: proxyConfiguration)]
         for client in clients { tasks.append(Task { await client.run() }) }
         let sharedCaches = clients.map { SharedCache(client: $0) }
         try await sharedCaches[0].migrate()

@@ -126,10 +126,12 @@ enum ArchiveEnvelope {
 
     /// Decodes a whole archive file: checks, migrates and decodes its value.
     ///
-    /// Untrusted bytes never reach Foundation's decoders, which trap on some malformed
-    /// input (the fuzzer found `PropertyListDecoder` stopping the process on an XML plist
-    /// whose `<integer>` holds a broken character). A binary or JSON file whose checksum
-    /// verifies is exactly what a save wrote, so it decodes once, straight into `Value`.
+    /// Damaged bytes never reach Foundation's decoders, which trap on some malformed input
+    /// (the fuzzer found `PropertyListDecoder` stopping the process on an XML plist whose
+    /// `<integer>` holds a broken character). A binary or JSON file whose checksum verifies
+    /// is taken as what a save wrote and decodes once, straight into `Value`; the checksum
+    /// detects damage, it is not a signature, so a file crafted to carry a valid one does
+    /// reach Foundation's binary-plist or JSON decoder (an XML file never does).
     /// Everything else (an XML file, an older file without a checksum, a migration) is read
     /// by Stash's own fuzzed reader into a tree, which reaches Foundation's decoder only as
     /// canonical bytes of Stash's own writer.
@@ -137,8 +139,10 @@ enum ArchiveEnvelope {
         _: Value.Type, from data: Data, version: Int, migrations: [Int: Archive<Value>.Migration]
     ) throws -> Value where Value: Encodable {
         let format = PropertyListFormat.detect(data)
-        if format != .xml, let checksum = checksumText(in: data) {
-            try verify(data, checksum: checksum)
+        // Checksum-shaped text found once in the bytes may be inside the value of an older file
+        // that has no checksum of its own: only a checksum that verifies takes the fast path;
+        // the tree below is the check that reports damage.
+        if format != .xml, let checksum = checksumText(in: data), (try? verify(data, checksum: checksum)) != nil {
             if let envelope: Reading<Value> = try? decodeDirectly(data, format: format),
                envelope.version == version, envelope.checksum == checksum, let value = envelope.value {
                 return value

@@ -52,8 +52,6 @@ struct PrimaryCacheKey: Hashable, Sendable, CustomStringConvertible {
 
     /// `scheme://authority`, lowercased.
     var origin: String { String(decoding: storageKey.utf8.prefix(originLength), as: UTF8.self) }
-    /// The path and query.
-    var path: String { String(decoding: storageKey.utf8.dropFirst(originLength), as: UTF8.self) }
     var description: String { storageKey }
 
     /// The key of a `Location`-like reference, resolved against this URI.

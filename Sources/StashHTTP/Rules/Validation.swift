@@ -75,7 +75,7 @@ enum Validation {
         let kept: [HTTPField.Name] = [.cacheControl, .contentLocation, .date, .eTag, .expires, .vary, .lastModified]
         var fields = HTTPFields()
         for name in kept { fields[values: name] = stored.headerFields[values: name] }
-        fields[.age] = String(max(0, Int(age.rounded(.down))))
+        fields[.age] = StoredResponse.ageField(age)
         return HTTPResponse(status: .notModified, headerFields: fields)
     }
 }

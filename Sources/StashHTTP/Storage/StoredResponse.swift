@@ -89,11 +89,18 @@ struct StoredResponse: Sendable, Equatable {
         body.count + headerFields.reduce(64) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
     }
 
+    /// `age` as an `Age` field value: whole seconds, rounded down. Dates are `Double`s of
+    /// seconds since 2001, so a difference that is exactly 40 s may come out as 39.99999…;
+    /// a millisecond of tolerance keeps that from reading as 39.
+    static func ageField(_ age: TimeInterval) -> String {
+        String(max(0, Int((age + 0.001).rounded(.down))))
+    }
+
     /// The response the cache hands out: stored fields, a fresh `Age`, the content length.
     func response(age: TimeInterval) -> HTTPResponse {
         var fields = parsed.servedFields
         fields.reserveCapacity(fields.count + 2)
-        fields.append(HTTPField(name: .age, value: String(max(0, Int(age.rounded(.down))))))
+        fields.append(HTTPField(name: .age, value: Self.ageField(age)))
         fields.append(HTTPField(name: .contentLength, value: String(body.count)))
         return HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reasonPhrase), headerFields: fields)
     }

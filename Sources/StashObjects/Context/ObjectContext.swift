@@ -48,6 +48,8 @@ public final class ObjectContext: Sendable {
         var snapshots: [Key: Data] = [:]
         var changes: [Change] = []
         var nextSequence = 0
+        /// Whether a save is running: a second one would write the same changes again.
+        var saving = false
 
         mutating func append(_ change: Change) {
             var change = change
@@ -170,9 +172,16 @@ public final class ObjectContext: Sendable {
     /// do { try context.save() } catch StashError.Code.conflict { /* reload and retry */ }
     /// ```
     ///
-    /// - throws: ``StashError/Code/conflict`` naming the model and id.
+    /// **Durability:** once `save()` returns, the changes are committed to the store's SQLite
+    /// file (WAL) and survive a crash of the process. **Threads:** a context may be used from
+    /// any thread; changes made while a save runs stay for the next save, and a second save
+    /// started while one runs throws `locked` instead of writing the same changes twice.
+    ///
+    /// - throws: ``StashError/Code/conflict`` naming the model and id;
+    ///   `StashError.Code.locked` while another save of this context runs.
     public func save() throws {
-        guard let pending = pending() else { return }
+        guard let pending = try pending() else { return }
+        defer { state.withLock { $0.saving = false } }
         finish(pending, saved: try store.write { tx in try Self.apply(pending, in: tx) })
     }
 
@@ -182,13 +191,23 @@ public final class ObjectContext: Sendable {
     /// try await context.save()
     /// ```
     public func save() async throws {
-        guard let pending = pending() else { return }
+        guard let pending = try pending() else { return }
+        defer { state.withLock { $0.saving = false } }
         finish(pending, saved: try await store.write { tx in try Self.apply(pending, in: tx) })
     }
 
-    private func pending() -> Pending? {
-        let (changes, snapshots) = state.withLock { ($0.changes, $0.snapshots) }
-        return changes.isEmpty ? nil : Pending(changes: changes, snapshots: snapshots, policy: mergePolicy)
+    /// The changes to save, marking a save as running; `nil` (and no mark) when there are none.
+    /// - throws: `StashError(.locked)` while another save of this context runs.
+    private func pending() throws -> Pending? {
+        let taken = try state.withLock { state throws(StashError) -> ([Change], [Key: Data])? in
+            guard !state.changes.isEmpty else { return nil }
+            guard !state.saving else {
+                throw StashError(.locked, "another save of this context is running; save again when it has finished")
+            }
+            state.saving = true
+            return (state.changes, state.snapshots)
+        }
+        return taken.map { Pending(changes: $0.0, snapshots: $0.1, policy: mergePolicy) }
     }
 
     /// Applies the changes in `tx`, checking each against its snapshot; returns the new
