@@ -63,7 +63,11 @@ extension PreferencesEngine {
                 newIndex[key] = moved
             }
             offset = group.close(fresh.base!, at: offset)
-            fresh.publish(group.commit(counter: counter &+ 1, end: offset))
+            // Both slots hold the compacted log: the commit before it (the empty log of
+            // `writeHeader`) must never be what an open falls back to when it finds damage.
+            let compacted = group.commit(counter: counter &+ 1, end: offset)
+            fresh.publish(compacted)
+            fresh.publish(compacted)
             try fresh.sync(metadata: true)
             old.setRetired(true)
             do {

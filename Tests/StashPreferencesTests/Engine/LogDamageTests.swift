@@ -150,6 +150,32 @@ import Testing
         expectAllKeys(again, count, except: lost)
     }
 
+    /// Right after a compaction the commit before the newest used to be the empty log the
+    /// compaction started from: damage in any group then made an open fall back to it and
+    /// erase every record. Now both slots hold the compacted log, so the damage costs its group.
+    @Test func aBadByteAfterACompactionLosesOnlyItsGroup() throws {
+        let count = 200
+        do {
+            let prefs = try Preferences(url: file)
+            for i in 0..<count { try prefs.set("value \(i)", forKey: "key-\(i)") }
+            try prefs.compact()
+            prefs.close()
+        }
+        var bytes = try FileStore.read(file)
+        let record = LogLayout.records(bytes)[20].range
+        let group = LogLayout.group(ofRecord: 20, in: bytes)
+        bytes[record.lowerBound + record.count / 2] ^= 0x5A
+        try FileStore.write(bytes, to: file)
+
+        let prefs = try Preferences(url: file)
+        let report = try #require(prefs.recoveryReport)
+        #expect(report.keptRecords == count - group.keys.count, "\(report.reason)")
+        #expect(Set(report.damagedKeys).isSubset(of: group.keys))
+        #expect(try FileStore.read(try #require(report.movedAside)) == bytes)
+        expectAllKeys(prefs, count, except: Set(group.keys.map { Int($0.dropFirst(4))! }))
+        prefs.close()
+    }
+
     @Test func aDamagedValueNamesTheKeysOfItsGroup() throws {
         let count = 20
         var bytes = try writeKeys(count)
