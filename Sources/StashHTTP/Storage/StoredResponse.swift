@@ -26,11 +26,15 @@ struct StoredResponse: Sendable, Equatable {
             status: status, reasonPhrase: reasonPhrase, headerFields: headerFields, body: body,
             requestTime: requestTime, responseTime: responseTime, selectingFields: selectingFields
         )
+        derive()
     }
 
     var status: Int {
         get { storage.status }
-        set { unique().status = newValue }
+        set {
+            unique().status = newValue
+            derive()
+        }
     }
 
     var reasonPhrase: String {
@@ -44,6 +48,7 @@ struct StoredResponse: Sendable, Equatable {
             let storage = unique()
             storage.headerFields = newValue
             storage.parsed = ParsedFields(newValue)
+            derive()
         }
     }
 
@@ -55,13 +60,19 @@ struct StoredResponse: Sendable, Equatable {
     /// When the request that produced this response was sent.
     var requestTime: Date {
         get { storage.requestTime }
-        set { unique().requestTime = newValue }
+        set {
+            unique().requestTime = newValue
+            derive()
+        }
     }
 
     /// When the response was received.
     var responseTime: Date {
         get { storage.responseTime }
-        set { unique().responseTime = newValue }
+        set {
+            unique().responseTime = newValue
+            derive()
+        }
     }
 
     /// The `Vary`-named request fields (lowercased names) and their normalised values, `nil`
@@ -81,6 +92,23 @@ struct StoredResponse: Sendable, Equatable {
     /// `selectingFields`, ready to match against a request.
     var selection: Vary.Selection { storage.selection }
 
+    /// Age and freshness, as far as they do not depend on the time of the lookup.
+    var derived: Derived { storage.derived }
+
+    /// What a lookup reads of age and freshness, worked out when the response is set (see
+    /// `Freshness.swift` and `Reuse.swift` for the rules).
+    struct Derived: Sendable {
+        /// RFC 9111 §4.2.3's corrected initial age.
+        var correctedInitialAge: TimeInterval = 0
+        var privateRules = Reuse.Rules()
+        var sharedRules = Reuse.Rules()
+    }
+
+    /// Works ``derived`` out again after a change (the storage is this value's alone then).
+    private mutating func derive() {
+        storage.derived = Derived(self)
+    }
+
     static func == (lhs: StoredResponse, rhs: StoredResponse) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.hasSameContent(as: rhs.storage)
     }
@@ -99,17 +127,20 @@ struct StoredResponse: Sendable, Equatable {
     /// What a stored response holds. Changed only through ``StoredResponse/unique()``, that
     /// is while no other value refers to it, which is what makes it safe to share.
     private final class Storage: @unchecked Sendable {
+        // What every lookup reads comes first, so that it shares the object's first lines.
+        var derived = Derived()
+        var responseTime: Date
+        var selection: Vary.Selection
         var status: Int
         var reasonPhrase: String
         var headerFields: HTTPFields
         var body: Data
         var requestTime: Date
-        var responseTime: Date
         var selectingFields: [String: String?]
         var parsed: ParsedFields
-        var selection: Vary.Selection
-        /// The response handed out last and its `Age` in whole seconds.
-        private let served = LockedValue<(age: Int, response: HTTPResponse)?>(nil)
+        /// The response handed out last and its `Age` in whole seconds, behind `servedLock`.
+        private var served: (age: Int, response: HTTPResponse)?
+        private let servedLock = Lock()
 
         init(
             status: Int, reasonPhrase: String, headerFields: HTTPFields, body: Data,
@@ -127,10 +158,12 @@ struct StoredResponse: Sendable, Equatable {
         }
 
         func copy() -> Storage {
-            Storage(
+            let copy = Storage(
                 status: status, reasonPhrase: reasonPhrase, headerFields: headerFields, body: body,
                 requestTime: requestTime, responseTime: responseTime, selectingFields: selectingFields
             )
+            copy.derived = derived
+            return copy
         }
 
         func hasSameContent(as other: Storage) -> Bool {
@@ -139,14 +172,14 @@ struct StoredResponse: Sendable, Equatable {
                 && selectingFields == other.selectingFields
         }
 
-        func forgetServed() { served.withLock { $0 = nil } }
+        func forgetServed() { servedLock.withLock { served = nil } }
 
         /// The response for `age` (in whole seconds), built by `make` unless it is the one
         /// handed out last.
         func served(age: Int, _ make: () -> HTTPResponse) -> HTTPResponse {
-            if let last = served.withLock({ $0 }), last.age == age { return last.response }
+            if let last = servedLock.withLock({ served }), last.age == age { return last.response }
             let response = make()
-            served.withLock { $0 = (age, response) }
+            servedLock.withLock { served = (age, response) }
             return response
         }
     }
