@@ -36,9 +36,11 @@ enum Vary {
     }
 
     /// One request's fields matched against several variants: each field is normalised once.
+    /// The first field a lookup needs (nearly always the only one) is kept without an array.
     struct Selector {
         let request: HTTPFields
-        private var values: [(name: HTTPField.Name, value: String?)] = []
+        private var first: (name: HTTPField.Name, value: String?)?
+        private var others: [(name: HTTPField.Name, value: String?)] = []
 
         init(_ request: HTTPFields) { self.request = request }
 
@@ -49,9 +51,15 @@ enum Vary {
 
         private mutating func value(of name: HTTPField.Name?) -> String? {
             guard let name else { return nil }
-            if let known = values.first(where: { $0.name == name }) { return known.value }
+            guard let first else {
+                let value = Vary.value(of: name, in: request)
+                self.first = (name, value)
+                return value
+            }
+            if first.name == name { return first.value }
+            if let known = others.first(where: { $0.name == name }) { return known.value }
             let value = Vary.value(of: name, in: request)
-            values.append((name, value))
+            others.append((name, value))
             return value
         }
     }
