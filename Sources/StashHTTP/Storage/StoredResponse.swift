@@ -11,9 +11,11 @@ struct StoredResponse: Sendable, Equatable {
     var status: Int
     var reasonPhrase: String
     var headerFields: HTTPFields {
-        didSet { parsed = ParsedFields(headerFields) }
+        didSet { parsed = ParsedFields(headerFields); prepared = PreparedForm() }
     }
-    var body: Data
+    var body: Data { didSet { prepared = PreparedForm() } }
+    /// A server's wire form of this response (``HTTPCache/freshHit(for:)``); new when fields or body change.
+    private(set) var prepared = PreparedForm()
     /// When the request that produced this response was sent.
     var requestTime: Date
     /// When the response was received.

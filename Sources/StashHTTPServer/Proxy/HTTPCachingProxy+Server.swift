@@ -38,11 +38,13 @@ extension HTTPCachingProxy {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let limits = configuration
+        let answersHitsOnEventLoop = self.answersHitsOnEventLoop
         let connectionLimit = limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }
         let channel = HTTP1Channel.Configuration(
             additionalChannelHandlers: {
                 var handlers: [any RemovableChannelHandler] = [RequestHeadTimeout.Installer(timeout: TimeAmount(limits.headerTimeout))]
                 if let connectionLimit { handlers.append(connectionLimit.handler()) }
+                if answersHitsOnEventLoop { handlers.append(FreshHitHandler.Installer(answer: { self.freshAnswer(to: $0) })) }
                 return handlers
             }(),
             idleTimeout: TimeAmount(limits.idleTimeout)
