@@ -122,11 +122,13 @@ public final class HTTPCachingProxy: Sendable {
     /// the same fields, uncopied, when they hold none of those (the common case).
     private static func forwardedFields(_ fields: HTTPFields) -> HTTPFields {
         guard fields.contains(where: { droppedRequestFields.contains($0.name.canonicalName) }) else { return fields }
-        return HopByHop.removing(from: fields, also: ["host", "content-length", "proxy-authorization"])
+        return HopByHop.removing(from: fields, also: endToEndFieldsNotForwarded)
     }
 
+    /// Request fields the proxy sets itself or keeps from the upstream.
+    private static let endToEndFieldsNotForwarded: Set<String> = ["host", "content-length", "proxy-authorization"]
     /// The request fields never forwarded whatever `Connection` names (which is one of them).
-    private static let droppedRequestFields = HopByHop.names.union(["host", "content-length", "proxy-authorization"])
+    private static let droppedRequestFields = HopByHop.names.union(endToEndFieldsNotForwarded)
 
     /// The `400` for a request target the proxy refuses to forward.
     private static func badRequest(method: HTTPRequest.Method) -> (HTTPResponse, Data) {
