@@ -92,6 +92,10 @@ struct StoredResponse: Sendable, Equatable {
     /// `selectingFields`, ready to match against a request.
     var selection: Vary.Selection { storage.selection }
 
+    /// A server's wire form of this response (``HTTPCache/freshHit(for:)``); new when
+    /// anything of the response changes.
+    var prepared: PreparedForm { storage.prepared }
+
     /// Age and freshness, as far as they do not depend on the time of the lookup.
     var derived: Derived { storage.derived }
 
@@ -114,7 +118,8 @@ struct StoredResponse: Sendable, Equatable {
     }
 
     /// The storage, copied first when another stored response shares it; the response it
-    /// handed out last is forgotten, since the change may alter it.
+    /// handed out last and the server's prepared form are forgotten, since the change may
+    /// alter them.
     private mutating func unique() -> Storage {
         if isKnownUniquelyReferenced(&storage) {
             storage.forgetServed()
@@ -138,6 +143,8 @@ struct StoredResponse: Sendable, Equatable {
         var requestTime: Date
         var selectingFields: [String: String?]
         var parsed: ParsedFields
+        /// What a server made of this response to send it.
+        var prepared = PreparedForm()
         /// The response handed out last and its `Age` in whole seconds, behind `servedLock`.
         private var served: (age: Int, response: HTTPResponse)?
         private let servedLock = Lock()
@@ -172,7 +179,11 @@ struct StoredResponse: Sendable, Equatable {
                 && selectingFields == other.selectingFields
         }
 
-        func forgetServed() { servedLock.withLock { served = nil } }
+        /// Forgets what was made from the response before it changes.
+        func forgetServed() {
+            servedLock.withLock { served = nil }
+            prepared = PreparedForm()
+        }
 
         /// The response for `age` (in whole seconds), built by `make` unless it is the one
         /// handed out last.
