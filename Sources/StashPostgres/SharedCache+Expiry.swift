@@ -43,7 +43,7 @@ extension SharedCache {
         let configuration = self.configuration
         let maximumAge = maximumAgeMilliseconds
         do {
-            let removed = try await withDeadline(configuration.timeout * 10, "an expiry pass") {
+            let removed = try await deadlines.run(configuration.timeout * 10, "an expiry pass") {
                 try await client.withTransaction(logger: configuration.logger) { connection in
                     try await Self.expiryPass(on: connection, configuration: configuration, maximumAge: maximumAge)
                 }
@@ -61,17 +61,23 @@ extension SharedCache {
         }
     }
 
-    /// Counts bytes written by this instance and runs a pass (awaited, so a writer cannot
-    /// outrun the byte limit) once they reach 2.5% of the limit.
+    /// Counts bytes written by this instance; once they reach 2.5% of the byte limit, starts
+    /// an expiry pass in the background (the write that crossed the line does not wait for
+    /// it). A writer waits only when writes outrun the passes: 10% of the limit written since
+    /// the running pass began; then it waits for that pass to end.
     func noteWritten(_ bytes: Int) async {
         guard let maximumBytes = configuration.maximumBytes else { return }
-        let due = pendingExpiry.withLock { pending -> Bool in
+        let step = max(1, maximumBytes / 40)
+        let pending = pendingExpiry.withLock { pending -> Int in
             pending += bytes
-            guard pending >= max(1, maximumBytes / 40) else { return false }
-            pending = 0
-            return true
+            return pending
         }
-        if due { await expiryPass.run { _ = await self.removeExpired() } }
+        guard pending >= step else { return }
+        let started = expiryPass.startInBackground {
+            self.pendingExpiry.withLock { $0 = 0 }
+            _ = await self.removeExpired()
+        }
+        if !started && pending >= 4 * step { await expiryPass.waitForRunningPass() }
     }
 
     private static func expiryPass(on connection: PostgresConnection, configuration: Configuration, maximumAge: Int64) async throws -> Int {
@@ -119,8 +125,8 @@ extension SharedCache {
         let byteLimit = configuration.maximumBytes ?? .max
         let entryLimit = configuration.maximumEntries ?? .max
         // Trimming starts at 90% of a limit, so that writes landing while a pass runs (each
-        // instance's writers add at most 2.5% before they wait for it, several instances
-        // more) stay within the limit under load; it goes down to 80%.
+        // instance's writers add at most 10% of the byte limit before they wait for it) stay
+        // near the limit under load; it goes down to 80%.
         let byteTrigger = byteLimit == .max ? .max : byteLimit / 20 * 18
         let entryTrigger = entryLimit == .max ? .max : entryLimit / 20 * 18
         guard bytes > byteTrigger || entries > entryTrigger else { return removed }
@@ -170,24 +176,47 @@ final class ExpiryPass: Sendable {
     }
     private let state = LockedValue(State())
 
-    func run(_ pass: @Sendable () async -> Void) async {
-        let mustWait = state.withLock { state -> Bool in
-            if state.running { return true }
-            state.running = true
-            return false
+    /// Runs `pass` now, or waits for the pass that is running to end.
+    func run(_ pass: @escaping @Sendable () async -> Void) async {
+        if claim() {
+            await pass()
+            release()
+        } else {
+            await waitForRunningPass()
         }
-        if mustWait {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
-                    guard state.running else { return true }
-                    state.waiters.append(continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
+    }
+
+    /// Starts `pass` in a task of its own unless a pass is running; true when it started.
+    func startInBackground(_ pass: @escaping @Sendable () async -> Void) -> Bool {
+        guard claim() else { return false }
+        Task {
+            await pass()
+            self.release()
+        }
+        return true
+    }
+
+    /// Waits until no pass is running (at once when none is).
+    func waitForRunningPass() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                guard state.running else { return true }
+                state.waiters.append(continuation)
+                return false
             }
-            return
+            if resumeNow { continuation.resume() }
         }
-        await pass()
+    }
+
+    private func claim() -> Bool {
+        state.withLock { state -> Bool in
+            if state.running { return false }
+            state.running = true
+            return true
+        }
+    }
+
+    private func release() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.running = false
             defer { state.waiters = [] }

@@ -32,7 +32,7 @@ extension SharedCache {
         let unlogged = configuration.unlogged
         let timeout = configuration.timeout * 10
         do {
-            try await withDeadline(timeout, "migrating the shared cache table") {
+            try await deadlines.run(timeout, "migrating the shared cache table") {
                 try await client.withTransaction(logger: logger) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(Self.tableLockClass), hashtext(current_schema() || '.stash_cache.migration'))", logger: logger).drain()
                     try await connection.query(

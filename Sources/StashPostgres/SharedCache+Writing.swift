@@ -141,7 +141,7 @@ extension SharedCache {
         let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount))
         do {
             let client = self.client
-            let value = try await withDeadline(configuration.timeout, "incrementing '\(statement.key.text)'") { () -> Int64 in
+            let value = try await deadlines.run(configuration.timeout, "incrementing '\(statement.key.text)'") { () -> Int64 in
                 for try await value in try await client.execute(statement) { return value }
                 throw StashError(.unavailable, "incrementing '\(statement.key.text)' answered no row")
             }

@@ -41,6 +41,7 @@ public final class SharedCache: Sendable {
     let expiryPass = ExpiryPass()
     let inFlight = LockedValue([String: Task<Data, any Error>]())
     let lastFailureLog = LockedValue(ContinuousClock.Instant.now - .seconds(60))
+    let deadlines: DeadlineWatcher
 
     /// A cache on the `stash_cache` table of `client`'s database. Call ``migrate()`` once
     /// (any instance, any number of times) before the first use, and ``run()`` for expiry.
@@ -52,6 +53,7 @@ public final class SharedCache: Sendable {
         self.client = client
         self.configuration = configuration
         self.counters = SharedCacheCounters(name: configuration.metricsName)
+        self.deadlines = DeadlineWatcher(timeout: configuration.timeout)
     }
 
     /// The maximum age in milliseconds as the statements take it (-1: none).
@@ -65,7 +67,7 @@ public final class SharedCache: Sendable {
         _ what: @escaping @autoclosure @Sendable () -> String, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         do {
-            return try await withDeadline(configuration.timeout, what(), operation)
+            return try await deadlines.run(configuration.timeout, what(), operation)
         } catch let error as StashError {
             throw error
         } catch is CancellationError {
