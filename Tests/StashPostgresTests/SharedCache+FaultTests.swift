@@ -72,6 +72,85 @@ struct SharedCacheFaultTests {
     }
 }
 
+extension SharedCacheFaultTests {
+    /// A server that stops answering without closing its connections (its processes
+    /// stopped with SIGSTOP, as in a network partition): queries already sent never return
+    /// and ignore cancellation, so only the deadline watcher can answer the callers.
+    @Test(.enabled(if: PostgresProcesses.canList, "needs /proc to find the server's backends"))
+    func aFrozenServerMeansAnswersWithinTheTimeoutThenTheCacheRecovers() async throws {
+        let folder = TemporaryFolder("postgres-frozen")
+        let server = folder.url.appendingPathComponent("server").path
+        let url = try PostgresScript.run("start", server)
+        defer { _ = try? PostgresScript.run("stop", server) }
+        try await TestPostgres.withSchema(url: url) { _, _, client in
+            var configuration = SharedCache.Configuration()
+            configuration.logger = TestPostgres.quiet
+            configuration.timeout = .milliseconds(300)
+            let lenient = SharedCache(client: client, configuration: configuration)
+            configuration.failurePolicy = .strict
+            let strict = SharedCache(client: client, configuration: configuration)
+            let patient = SharedCache(client: client, configuration: TestPostgres.configuration)
+            try await patient.migrate()
+            try await patient.set(Data("before".utf8), forKey: "kept")
+
+            let processes = try PostgresProcesses(dataDirectory: server + "/data")
+            processes.signal(SIGSTOP)
+            var resumed = false
+            defer { if !resumed { processes.signal(SIGCONT) } }
+
+            // Eight callers at once, so that some wait for a connection and some for a reply.
+            let started = ContinuousClock.now
+            let answers = try await withThrowingTaskGroup(of: Data?.self) { group in
+                for _ in 0..<8 { group.addTask { try await lenient.value(forKey: "kept") } }
+                group.addTask { try await lenient.set(Data("lost".utf8), forKey: "during"); return nil }
+                return try await group.reduce(into: [Data?]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0 == nil })
+            #expect(ContinuousClock.now - started < .seconds(3), "callers waited on a frozen server past their timeout")
+            #expect(lenient.statistics.errors == 9)
+            let attempt = ContinuousClock.now
+            await #expect(throws: StashError.self) { try await strict.set(Data("lost".utf8), forKey: "during") }
+            #expect(ContinuousClock.now - attempt < .seconds(2), "a strict write hung past its timeout")
+
+            processes.signal(SIGCONT)
+            resumed = true
+            var recovered = false
+            for _ in 0..<120 where !recovered {
+                recovered = (try? await strict.value(forKey: "kept")) == Data("before".utf8)
+                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            #expect(recovered, "the cache did not work again after the server resumed")
+        }
+    }
+}
+
+/// The processes of one PostgreSQL server: its postmaster and the backends it started.
+struct PostgresProcesses {
+    /// Whether this system lists processes in /proc (Linux).
+    static let canList = FileManager.default.fileExists(atPath: "/proc/self/stat")
+
+    let identifiers: [pid_t]
+
+    init(dataDirectory: String) throws {
+        let pidFile = try String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
+        guard let first = pidFile.split(separator: "\n").first, let postmaster = pid_t(first) else {
+            throw StashError(.corruptFile, "no postmaster pid in \(dataDirectory)/postmaster.pid")
+        }
+        var children = [pid_t]()
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { children.append(pid) }
+        }
+        identifiers = [postmaster] + children
+    }
+
+    func signal(_ signal: Int32) {
+        for pid in identifiers { kill(pid, signal) }
+    }
+}
+
 /// `Scripts/postgres.sh` of this checkout.
 enum PostgresScript {
     static let path = URL(fileURLWithPath: #filePath)
