@@ -15,10 +15,14 @@ extension SharedCache {
     /// ```
     ///
     /// Each pass removes, in batches of ``Configuration/expiryBatchSize``: expired entries,
-    /// entries not written for ``Configuration/maximumAge``, then the oldest entries (first
-    /// stored first, as in Solid Cache: rewriting a key does not move it back) while the
-    /// table holds more than ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
-    /// (from 90% of a limit down to 80%). The size is counted exactly while the table holds under
+    /// entries not written for ``Configuration/maximumAge``, then the entries written longest
+    /// ago (as in Solid Cache) while the table holds more than
+    /// ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
+    /// (from 90% of a limit down to 80%). The order is kept to within a minute (an eighth of
+    /// the maximum age when shorter): a write moves an entry to the newest end only when its
+    /// place is older than that, so a hot entry that is rewritten (an HTTP response
+    /// revalidated) is not among the first to go, while most rewrites leave the indexed
+    /// order column alone and stay HOT updates. The size is counted exactly while the table holds under
     /// 20,000 rows and estimated above that (PostgreSQL's live-row count times the average
     /// size of the newest 1,000 rows), never summed over the whole table on a write.
     public func run() async throws {
@@ -127,11 +131,13 @@ extension SharedCache {
         // Trimming starts at 90% of a limit, so that writes landing while a pass runs (each
         // instance's writers add at most 10% of the byte limit before they wait for it) stay
         // near the limit under load; it goes down to 80%.
-        let byteTrigger = byteLimit == .max ? .max : byteLimit / 20 * 18
-        let entryTrigger = entryLimit == .max ? .max : entryLimit / 20 * 18
+        // (90% and 80% as `limit - limit / 10` and `limit - limit / 5`: exact for small limits,
+        // where `limit / 20 * 18` would be 0, and no overflow for large ones.)
+        let byteTrigger = byteLimit == .max ? .max : byteLimit - byteLimit / 10
+        let entryTrigger = entryLimit == .max ? .max : entryLimit - entryLimit / 10
         guard bytes > byteTrigger || entries > entryTrigger else { return removed }
-        let byteTarget = byteLimit == .max ? .max : byteLimit / 20 * 16
-        let entryTarget = entryLimit == .max ? .max : entryLimit / 20 * 16
+        let byteTarget = byteLimit == .max ? .max : byteLimit - byteLimit / 5
+        let entryTarget = entryLimit == .max ? .max : entryLimit - entryLimit / 5
         for _ in 0..<200 where bytes > byteTarget || entries > entryTarget {
             let average = max(1, bytes / max(1, entries))
             let excess = max(bytes > byteTarget ? (bytes - byteTarget) / average + 1 : 0, entries > entryTarget ? entries - entryTarget : 0)

@@ -56,6 +56,13 @@ public final class SharedCache: Sendable {
         self.deadlines = DeadlineWatcher(timeout: configuration.timeout)
     }
 
+    /// How long a rewritten entry keeps its place in the expiry order before a write moves
+    /// it to the newest end, in milliseconds: a minute, or an eighth of the maximum age when
+    /// that is shorter (so that the age rule meets few entries it may not remove yet).
+    var orderRefreshMilliseconds: Int64 {
+        max(1, min(60_000, configuration.maximumAge.map { $0.milliseconds / 8 } ?? 60_000))
+    }
+
     /// The maximum age in milliseconds as the statements take it (-1: none).
     var maximumAgeMilliseconds: Int64 {
         configuration.maximumAge?.milliseconds ?? -1
