@@ -11,21 +11,47 @@ import Testing
 /// (started with `Scripts/postgres.sh` in a temporary folder), so other tests keep theirs.
 @Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason))
 struct SharedCacheFaultTests {
-    @Test func aStoppedServerMeansMissesAndDroppedWritesThenTheCacheRecovers() async throws {
-        let folder = TemporaryFolder("postgres-fault")
+    /// The caches of a fault test: `lenient` and `strict` with a short timeout, `patient`
+    /// with the tests' long one.
+    struct Caches: Sendable {
+        let lenient, strict, patient: SharedCache
+
+        /// Whether `strict` reads "kept" again within 30 seconds.
+        func recover() async throws -> Bool {
+            for _ in 0..<120 {
+                if (try? await strict.value(forKey: "kept")) == Data("before".utf8) { return true }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            return false
+        }
+    }
+
+    /// Runs `body` with a server of its own (its folder) and caches on it; the table is
+    /// migrated and holds "kept" = "before".
+    private func withOwnServer(
+        _ name: String, timeout: Duration, _ body: @Sendable (_ server: String, _ caches: Caches) async throws -> Void
+    ) async throws {
+        let folder = TemporaryFolder(name)
         let server = folder.url.appendingPathComponent("server").path
         let url = try PostgresScript.run("start", server)
         defer { _ = try? PostgresScript.run("stop", server) }
         try await TestPostgres.withSchema(url: url) { _, _, client in
             var configuration = SharedCache.Configuration()
             configuration.logger = TestPostgres.quiet
-            configuration.timeout = .milliseconds(500)
+            configuration.timeout = timeout
             let lenient = SharedCache(client: client, configuration: configuration)
             configuration.failurePolicy = .strict
             let strict = SharedCache(client: client, configuration: configuration)
             let patient = SharedCache(client: client, configuration: TestPostgres.configuration)
             try await patient.migrate()
             try await patient.set(Data("before".utf8), forKey: "kept")
+            try await body(server, Caches(lenient: lenient, strict: strict, patient: patient))
+        }
+    }
+
+    @Test func aStoppedServerMeansMissesAndDroppedWritesThenTheCacheRecovers() async throws {
+        try await withOwnServer("postgres-fault", timeout: .milliseconds(500)) { server, caches in
+            let (lenient, strict, patient) = (caches.lenient, caches.strict, caches.patient)
             #expect(try await patient.value(forKey: "kept") == Data("before".utf8))
 
             _ = try PostgresScript.run("pause", server)
@@ -60,12 +86,7 @@ struct SharedCacheFaultTests {
             _ = try PostgresScript.run("start", server)
 
             // The same cache objects work again once the pool reconnects.
-            var recovered = false
-            for _ in 0..<120 where !recovered {
-                recovered = (try? await strict.value(forKey: "kept")) == Data("before".utf8)
-                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
-            }
-            #expect(recovered, "the cache did not work again after the server restarted")
+            #expect(try await caches.recover(), "the cache did not work again after the server restarted")
             try await patient.set(Data("after".utf8), forKey: "during")
             #expect(try await patient.value(forKey: "during") == Data("after".utf8))
         }
@@ -78,20 +99,8 @@ extension SharedCacheFaultTests {
     /// and ignore cancellation, so only the deadline watcher can answer the callers.
     @Test(.enabled(if: PostgresProcesses.canList, "needs /proc to find the server's backends"))
     func aFrozenServerMeansAnswersWithinTheTimeoutThenTheCacheRecovers() async throws {
-        let folder = TemporaryFolder("postgres-frozen")
-        let server = folder.url.appendingPathComponent("server").path
-        let url = try PostgresScript.run("start", server)
-        defer { _ = try? PostgresScript.run("stop", server) }
-        try await TestPostgres.withSchema(url: url) { _, _, client in
-            var configuration = SharedCache.Configuration()
-            configuration.logger = TestPostgres.quiet
-            configuration.timeout = .milliseconds(300)
-            let lenient = SharedCache(client: client, configuration: configuration)
-            configuration.failurePolicy = .strict
-            let strict = SharedCache(client: client, configuration: configuration)
-            let patient = SharedCache(client: client, configuration: TestPostgres.configuration)
-            try await patient.migrate()
-            try await patient.set(Data("before".utf8), forKey: "kept")
+        try await withOwnServer("postgres-frozen", timeout: .milliseconds(300)) { server, caches in
+            let (lenient, strict) = (caches.lenient, caches.strict)
 
             let processes = try PostgresProcesses(dataDirectory: server + "/data")
             processes.signal(SIGSTOP)
@@ -114,12 +123,7 @@ extension SharedCacheFaultTests {
 
             processes.signal(SIGCONT)
             resumed = true
-            var recovered = false
-            for _ in 0..<120 where !recovered {
-                recovered = (try? await strict.value(forKey: "kept")) == Data("before".utf8)
-                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
-            }
-            #expect(recovered, "the cache did not work again after the server resumed")
+            #expect(try await caches.recover(), "the cache did not work again after the server resumed")
         }
     }
 }
