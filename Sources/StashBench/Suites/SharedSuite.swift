@@ -97,17 +97,8 @@ enum SharedSuite {
         defer { context.removeScratch(scratch) }
         var logger = Logger(label: "bench-shared-proxy")
         logger.logLevel = .warning
-        let payload = ByteBuffer(repeating: 0x61, count: 1024)
-        let router = Router()
-        router.get("/1k/{id}") { _, _ -> Response in
-            var response = Response(status: .ok, body: ResponseBody(byteBuffer: payload))
-            response.headers[.cacheControl] = "max-age=3600"
-            return response
-        }
-        let originReady = AsyncStream<Int>.makeStream()
-        let origin = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                 onServerRunning: { originReady.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        var tasks: [Task<Void, any Error>] = [Task { try await GracefulShutdown.run(origin, logger: logger) }]
+        let origin = await BenchServers.startOrigin(payloads: [("1k", 1024)], logger: logger)
+        var tasks: [Task<Void, any Error>] = [origin.task]
         var proxies: [HTTPCachingProxy] = []
         let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
         // Stops the servers, clients and proxies, whether the case finished or failed.
@@ -120,7 +111,7 @@ enum SharedSuite {
             for proxy in proxies { try? await proxy.shutdown() }
         }
         do {
-            try await proxyHit(context, origin: originReady.stream, configuration: configuration, scratch: scratch,
+            try await proxyHit(context, originPort: origin.port, configuration: configuration, scratch: scratch,
                                logger: logger, tasks: &tasks, proxies: &proxies, transport: transport)
         } catch {
             await stopAll()
@@ -132,11 +123,10 @@ enum SharedSuite {
     /// The measured part of ``proxyHit(_:configuration:)``: every server, client and proxy it
     /// starts goes into `tasks` and `proxies`, which the caller stops.
     private static func proxyHit(
-        _ context: BenchContext, origin originReady: AsyncStream<Int>, configuration: PostgresClient.Configuration, scratch: URL,
+        _ context: BenchContext, originPort: Int, configuration: PostgresClient.Configuration, scratch: URL,
         logger: Logger, tasks: inout [Task<Void, any Error>], proxies: inout [HTTPCachingProxy], transport: AsyncHTTPClientTransport
     ) async throws {
-        var originPorts = originReady.makeAsyncIterator()
-        let upstream = URL(string: "http://127.0.0.1:\(await originPorts.next() ?? 0)")!
+        let upstream = URL(string: "http://127.0.0.1:\(originPort)")!
 
         // Half the connections each, beside the two clients of the get/set cases (a default
         // server takes 100 connections).
@@ -153,10 +143,9 @@ enum SharedSuite {
         )))
         var ports: [Int] = []
         for proxy in proxies {
-            let ready = AsyncStream<Int>.makeStream()
-            tasks.append(Task { try await proxy.run(port: 0, logger: logger) { ready.continuation.yield($0) } })
-            var iterator = ready.stream.makeAsyncIterator()
-            ports.append(await iterator.next() ?? 0)
+            let running = await BenchServers.start(proxy, logger: logger)
+            tasks.append(running.task)
+            ports.append(running.port)
         }
 
         let load = LoadGenerator()
