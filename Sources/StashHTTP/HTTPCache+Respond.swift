@@ -49,9 +49,13 @@ extension HTTPCache {
         }
         let directives = RequestDirectives(request.headerFields)
         let ignoresStore = policy == .reloadIgnoringLocalCacheData || directives.noStore
-        let stored: StoredResponse? = if ignoresStore { nil } else { await lookup(request, key: key) }
+        let read: [StoredResponse]? = if ignoresStore { nil } else { await variants(for: key) }
+        let stored = read.flatMap { Self.select(request, from: $0) }
         let now = clock.now
-        let trip = Trip(request: request, body: body, key: key, directives: directives, policy: policy, send: send)
+        let trip = Trip(
+            request: request, body: body, key: key, directives: directives, policy: policy, send: send,
+            sharedVariants: sharedStorage == nil ? nil : read
+        )
         switch policy {
         case .returnCacheDataDontLoad:
             guard let stored else { return unavailable() }
@@ -86,6 +90,9 @@ extension HTTPCache {
         var directives: RequestDirectives
         var policy: RequestCachePolicy
         var send: HTTPSend
+        /// The variants the lookup read from shared storage, which the store that follows
+        /// starts from instead of reading them again (`nil`: local storage, or not read).
+        var sharedVariants: [StoredResponse]? = nil
     }
 
     private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date) -> CachedHTTPResponse {
@@ -119,6 +126,8 @@ extension HTTPCache {
         }
         _ = try? await task.value
         let now = clock.now
+        var trip = trip
+        trip.sharedVariants = nil
         if let fresh = await lookup(trip.request, key: trip.key),
            Reuse.decide(fresh, request: trip.request, directives: trip.directives, mode: mode, now: now) == .fresh {
             return hit(fresh, trip, now: now)
@@ -155,7 +164,7 @@ extension HTTPCache {
                 stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode
             )
             if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
-                await replace(freshened, key: trip.key)
+                await replace(freshened, key: trip.key, in: trip.sharedVariants)
             }
             record { $0.revalidations += 1; $0.bytesSaved += stored.body.count }
             return serve(freshened, to: request, outcome: .revalidated, now: responseTime)
@@ -163,7 +172,10 @@ extension HTTPCache {
         if response.status.code >= 500, let stale = staleFallback(stored, trip, disconnected: false) { return stale }
         record { $0.misses += 1 }
         if request.method == .get {
-            _ = await store(response, body: data, for: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
+            _ = await store(
+                response, body: data, for: request, key: trip.key, requestTime: requestTime, responseTime: responseTime,
+                variants: trip.sharedVariants
+            )
         } else if request.method == .head {
             await update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
         }

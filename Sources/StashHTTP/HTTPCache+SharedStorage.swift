@@ -16,10 +16,11 @@ extension HTTPCache {
     /// ```
     ///
     /// Any store of bytes by key that several processes reach can conform (Redis, memcached):
-    /// the four requirements are `SharedCache`'s own methods. The cache keeps the variants of
-    /// one URL (its `Vary` selections) as one value under a key that starts `http-cache:`,
-    /// encoded in the same binary form as its disk entries and holding the full URL, which
-    /// is checked on every read (URLs over 900 bytes are keyed by their SHA-256).
+    /// the requirements are `SharedCache`'s own methods and key limit. The cache keeps the
+    /// variants of one URL (its `Vary` selections) as one value under a key that starts
+    /// `http-cache:`, encoded in the same binary form as its disk entries and holding the
+    /// full URL, which is checked on every read (a URL whose key would be longer than
+    /// ``maximumKeyBytes`` is keyed by its SHA-256).
     ///
     /// Errors the storage throws never reach the cache's callers: a failed read is a miss,
     /// a failed write leaves the response unstored (the storage counts and logs its own
@@ -44,12 +45,19 @@ extension HTTPCache {
         /// try await storage.removeValue(forKey: "http-cache:https://example.com/")
         /// ```
         func removeValue(forKey key: String) async throws
-        /// Removes every value of the storage (``HTTPCache/removeAllResponses()``).
+        /// Removes every value whose key starts with `prefix`, for every cache on the storage
+        /// (``HTTPCache/removeAllResponses()`` passes `http-cache:`); other values stay.
         ///
         /// ```swift
-        /// try await storage.removeAll()
+        /// try await storage.removeValues(withKeyPrefix: "http-cache:")
         /// ```
-        func removeAll() async throws
+        func removeValues(withKeyPrefix prefix: String) async throws
+        /// The longest key the storage takes, in bytes of UTF-8 (`SharedCache`: 1024).
+        ///
+        /// ```swift
+        /// let fits = key.utf8.count <= storage.maximumKeyBytes
+        /// ```
+        var maximumKeyBytes: Int { get }
     }
 
     /// A cache whose responses live only in `sharedStorage`, with no copy in this process.
@@ -63,8 +71,10 @@ extension HTTPCache {
     ///
     /// No response is kept in memory: a local copy would go on serving a response that
     /// another instance has invalidated (an unsafe method, RFC 9111 §4.4). Every lookup is
-    /// one read of the storage, every store one read and one write; concurrent identical
-    /// misses of this process still share one trip to the origin.
+    /// one read of the storage; a miss then stores with one write, starting from the variants
+    /// its lookup read (a direct ``storeResponse(_:body:for:requestTime:responseTime:)``
+    /// reads them first); concurrent identical misses of this process still share one trip
+    /// to the origin.
     ///
     /// The synchronous ``cachedResponse(for:)`` cannot wait for the storage and answers
     /// `nil`; ask ``respond(to:body:policy:revalidatesInBackground:send:)`` with a request
@@ -74,9 +84,10 @@ extension HTTPCache {
     ///
     /// - Age: each instance computes `Age` from the times stored with the response (RFC 9111
     ///   §4.2.3), so instances on several machines need synchronized clocks (NTP).
-    /// - Races: a store that runs while another instance invalidates the same URL may bring
-    ///   back the other `Vary` variants it read a round trip earlier (one variant per URL,
-    ///   the common case, is never brought back).
+    /// - Races: a store that runs while another request (of any instance) invalidates or
+    ///   stores the same URL may bring back, or drop, the other `Vary` variants of the URL as
+    ///   its lookup read them an origin trip earlier (one variant per URL, the common case, is
+    ///   never brought back).
     /// - parameters:
     ///   - sharedStorage: Where responses are kept.
     ///   - mode: ``HTTPCacheMode/shared`` (the default, for a proxy fleet) or
@@ -91,9 +102,14 @@ extension HTTPCache {
         self.init(storage: .shared(sharedStorage), mode: mode, collapsesRequests: collapsesRequests, clock: clock)
     }
 
-    /// The storage key of `key`'s variants.
-    static func sharedKey(_ key: PrimaryCacheKey) -> String {
-        key.storageKey.utf8.count <= 900 ? "http-cache:" + key.storageKey : "http-cache:sha256:" + SHA256.hexDigest(of: key.storageKey)
+    /// The prefix of every key the cache writes in shared storage.
+    static let sharedKeyPrefix = "http-cache:"
+
+    /// The storage key of `key`'s variants: the URL's own key when the storage takes it,
+    /// else its SHA-256.
+    static func sharedKey(_ key: PrimaryCacheKey, in storage: any SharedStorage) -> String {
+        let plain = sharedKeyPrefix + key.storageKey
+        return plain.utf8.count <= storage.maximumKeyBytes ? plain : sharedKeyPrefix + "sha256:" + SHA256.hexDigest(of: key.storageKey)
     }
 
     /// The variants of `key` in `storage`; empty on a miss, on a failure, or when the value
@@ -101,7 +117,7 @@ extension HTTPCache {
     /// value is left in place (it may come from a newer Stash on another instance during a
     /// rolling deploy); the next store of the URL replaces it.
     func sharedVariants(for key: PrimaryCacheKey, in storage: any SharedStorage) async -> [StoredResponse] {
-        let name = Self.sharedKey(key)
+        let name = Self.sharedKey(key, in: storage)
         guard let data = try? await storage.value(forKey: name),
               let decoded = try? StoredResponseCoding.decode(data) else { return [] }
         return decoded.key == key.storageKey ? decoded.variants : []
@@ -112,7 +128,7 @@ extension HTTPCache {
     /// unreachable server is not thrown) also tries to remove the older value, so that it
     /// cannot be served in place of the new one.
     func setSharedVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey, in storage: any SharedStorage) async {
-        let name = Self.sharedKey(key)
+        let name = Self.sharedKey(key, in: storage)
         guard !variants.isEmpty else {
             try? await storage.removeValue(forKey: name)
             return

@@ -75,15 +75,16 @@ extension HTTPCache {
         return best
     }
 
-    /// Stores `response` if allowed, replacing the variant with the same secondary key.
+    /// Stores `response` if allowed, replacing the variant with the same secondary key;
+    /// `variants` are the URL's variants when the caller has just read them.
     func store(
         _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey,
-        requestTime: Date, responseTime: Date
+        requestTime: Date, responseTime: Date, variants: [StoredResponse]? = nil
     ) async -> StoredResponse? {
         guard let stored = storable(response, body: body, for: request, requestTime: requestTime, responseTime: responseTime) else {
             return nil
         }
-        await replace(stored, key: key)
+        await replace(stored, key: key, in: variants)
         return stored
     }
 
@@ -102,9 +103,13 @@ extension HTTPCache {
         )
     }
 
-    /// Puts `stored` in place of the variant with the same selecting fields.
-    func replace(_ stored: StoredResponse, key: PrimaryCacheKey) async {
-        await setVariants(Self.replacing(stored, in: await variants(for: key)), for: key)
+    /// Puts `stored` in place of the variant with the same selecting fields, among `known`
+    /// when the caller has just read the URL's variants (shared storage: saves a round trip),
+    /// else among those stored now.
+    func replace(_ stored: StoredResponse, key: PrimaryCacheKey, in known: [StoredResponse]? = nil) async {
+        let current: [StoredResponse]
+        if let known { current = known } else { current = await variants(for: key) }
+        await setVariants(Self.replacing(stored, in: current), for: key)
     }
 
     /// `variants` with `stored` in place of the one with the same selecting fields, the

@@ -154,9 +154,9 @@ public final class HTTPCache: Sendable {
     /// Bytes held on disk now.
     public var currentDiskUsage: Int { hybrid.map { (try? $0.disk.statistics().totalSize) ?? 0 } ?? 0 }
 
-    /// Forgets every stored response, in memory and on disk. With ``sharedStorage``, empties
-    /// the whole shared storage, for every cache on it (give the HTTP cache a storage of its
-    /// own, such as a `SharedCache` in a schema of its own).
+    /// Forgets every stored response, in memory and on disk. With ``sharedStorage``, removes
+    /// the responses of every cache on that storage (the keys starting `http-cache:`) and
+    /// nothing else: sessions or other values sharing a `SharedCache` table stay.
     ///
     /// ```swift
     /// await cache.removeAllResponses()
@@ -165,7 +165,7 @@ public final class HTTPCache: Sendable {
         memory.removeAll()
         try? await hybrid?.removeAll()
         await waitForBackgroundWrites()
-        try? await sharedStorage?.removeAll()
+        try? await sharedStorage?.removeValues(withKeyPrefix: Self.sharedKeyPrefix)
     }
 
     /// Writes stored responses still staged in memory to disk now; with ``sharedStorage``,

@@ -1,50 +1,122 @@
-import NIOCore
-import PostgresNIO
 import StashCore
 
-/// Runs `operation` and answers its result, or throws `StashError(.unavailable)` once
-/// `timeout` has passed, whichever comes first, without waiting for an operation that does
-/// not react to cancellation (a query on a connection whose server stopped answering).
-/// The late operation is cancelled and its result dropped.
+/// Holds every operation of one ``SharedCache`` to its timeout with a single watcher task,
+/// instead of a timer per operation.
 ///
-/// The operation runs in a task of its own (the caller must be able to leave it behind);
-/// the timer is a scheduled task on an event loop of postgres-nio's group, which costs a
-/// heap insertion and removal, not a second Swift task and its wake-up on every call.
-/// `what` is only evaluated when the deadline passes.
-func withDeadline<T: Sendable>(
-    _ timeout: Duration, _ what: @escaping @autoclosure @Sendable () -> String, _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let race = DeadlineRace<T>()
-    return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-            race.start(continuation)
-            let work = Task {
-                do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
-            }
-            let timer = deadlineEventLoops.any().scheduleTask(in: TimeAmount(timeout)) {
-                if race.finish(.failure(StashError(.unavailable, "\(what()) timed out after \(timeout)"))) {
-                    work.cancel()
-                }
-            }
-            race.onFinish { timer.cancel() }
+/// An operation starts at once on the caller's thread (`Task.immediate`: no hop to another
+/// thread before the first statement is sent) in a task the caller can leave behind, because
+/// a query on a connection whose server stopped answering does not react to cancellation.
+/// The caller waits for whichever comes first: the operation's result, or the watcher
+/// finding it overdue, which answers `StashError(.unavailable)` and cancels the operation
+/// (a connection lease still waiting in postgres-nio's pool is withdrawn).
+///
+/// Registering an operation is a lock, an insertion and a removal; nothing wakes another
+/// thread. The watcher runs only while operations are in flight: it wakes every tenth of
+/// the timeout, expires what is overdue and ends when nothing is left, so an operation is
+/// answered at most a tenth of its timeout late.
+final class DeadlineWatcher: Sendable {
+    private struct Entry {
+        let deadline: ContinuousClock.Instant
+        let expire: @Sendable () -> Void
+    }
+
+    private struct State {
+        var entries: [UInt64: Entry] = [:]
+        var nextID: UInt64 = 0
+        var watching = false
+    }
+
+    private let state = LockedValue(State())
+    /// How often the watcher looks for overdue operations while some are in flight.
+    let tick: Duration
+
+    init(timeout: Duration) {
+        tick = max(.milliseconds(2), timeout / 10)
+    }
+
+    /// Runs `operation` and answers its result, or throws `StashError(.unavailable)` once
+    /// `timeout` has passed (within a tick), whichever comes first; the late operation is
+    /// cancelled and its result dropped. `what` names the operation in that error and is only
+    /// evaluated for it. Cancelling the caller answers `CancellationError` at once.
+    func run<T: Sendable>(
+        _ timeout: Duration, _ what: @escaping @autoclosure @Sendable () -> String,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let race = DeadlineRace<T>()
+        let work = Self.start {
+            do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
         }
-    } onCancel: {
-        race.finish(.failure(CancellationError()))
+        // Answered before its first suspension (a refused input, a synchronous failure).
+        if let early = race.result { return try early.get() }
+        let id = register(deadline: .now + timeout) {
+            if race.finish(.failure(StashError(.unavailable, "\(what()) timed out after \(timeout)"))) { work.cancel() }
+        }
+        defer { unregister(id) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { race.start($0) }
+        } onCancel: {
+            if race.finish(.failure(CancellationError())) { work.cancel() }
+        }
+    }
+
+    /// Starts `body` at once on this thread where the standard library can (`Task.immediate`,
+    /// always on Linux), else as an ordinary task (Apple systems before 26).
+    private static func start(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            return Task.immediate { await body() }
+        }
+        return Task { await body() }
+    }
+
+    private func register(deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> UInt64 {
+        let (id, startWatching) = state.withLock { state -> (UInt64, Bool) in
+            let id = state.nextID
+            state.nextID &+= 1
+            state.entries[id] = Entry(deadline: deadline, expire: expire)
+            guard !state.watching else { return (id, false) }
+            state.watching = true
+            return (id, true)
+        }
+        if startWatching { Task { await self.watch() } }
+        return id
+    }
+
+    private func unregister(_ id: UInt64) {
+        state.withLock { _ = $0.entries.removeValue(forKey: id) }
+    }
+
+    /// Wakes every tick while operations are in flight and expires the overdue ones; ends
+    /// (under the lock, so that the next registration starts a new watcher) when none is left.
+    private func watch() async {
+        while true {
+            try? await Task.sleep(for: tick)
+            let now = ContinuousClock.Instant.now
+            let (overdue, done) = state.withLock { state -> ([Entry], Bool) in
+                var overdue = [Entry]()
+                for (id, entry) in state.entries where entry.deadline <= now {
+                    overdue.append(entry)
+                    state.entries.removeValue(forKey: id)
+                }
+                if state.entries.isEmpty { state.watching = false }
+                return (overdue, !state.watching)
+            }
+            for entry in overdue { entry.expire() }
+            if done { return }
+        }
     }
 }
 
-/// Where deadline timers run: the event loops postgres-nio's clients use by default.
-private let deadlineEventLoops: any EventLoopGroup = PostgresClient.defaultEventLoopGroup
-
-/// The continuation of one ``withDeadline(_:_:_:)`` call: resumed once, by whoever finishes
-/// first.
+/// The continuation of one ``DeadlineWatcher/run(_:_:_:)`` call: resumed once, by whoever
+/// finishes first.
 private final class DeadlineRace<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var finished: Result<T, any Error>?
-        var cleanup: (@Sendable () -> Void)?
     }
     private let state = LockedValue(State())
+
+    /// The result, when the race is already decided.
+    var result: Result<T, any Error>? { state.withLock { $0.finished } }
 
     func start(_ continuation: CheckedContinuation<T, any Error>) {
         let early = state.withLock { state -> Result<T, any Error>? in
@@ -55,26 +127,16 @@ private final class DeadlineRace<T: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
-    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
-        let done = state.withLock { state -> Bool in
-            if state.finished != nil { return true }
-            state.cleanup = cleanup
-            return false
-        }
-        if done { cleanup() }
-    }
-
     /// Resumes the caller with `result` unless it was already resumed; true when this call did.
     @discardableResult
     func finish(_ result: Result<T, any Error>) -> Bool {
-        let (continuation, cleanup, first) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?, Bool) in
-            guard state.finished == nil else { return (nil, nil, false) }
+        let (continuation, first) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Bool) in
+            guard state.finished == nil else { return (nil, false) }
             state.finished = result
-            defer { state.continuation = nil; state.cleanup = nil }
-            return (state.continuation, state.cleanup, true)
+            defer { state.continuation = nil }
+            return (state.continuation, true)
         }
         continuation?.resume(with: result)
-        cleanup?()
         return first
     }
 }

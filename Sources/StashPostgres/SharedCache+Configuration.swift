@@ -52,8 +52,9 @@ extension SharedCache {
         /// is created.
         public var unlogged: Bool = false
         /// How often ``SharedCache/run()`` removes expired entries and holds the limits.
-        /// Writes through this instance also start a pass once they added 2.5% of
-        /// ``maximumBytes``. Default 1 s.
+        /// Writes through this instance also start a pass, in the background, once they
+        /// added 2.5% of ``maximumBytes`` (a writer waits for a pass only when writes outrun it
+        /// by 10% of the limit). Default 1 s.
         public var expiryInterval: Duration = .seconds(1)
         /// The most rows one expiry statement removes. Default 500.
         public var expiryBatchSize: Int = 500

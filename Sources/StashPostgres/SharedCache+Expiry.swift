@@ -15,10 +15,14 @@ extension SharedCache {
     /// ```
     ///
     /// Each pass removes, in batches of ``Configuration/expiryBatchSize``: expired entries,
-    /// entries not written for ``Configuration/maximumAge``, then the oldest entries (first
-    /// stored first, as in Solid Cache: rewriting a key does not move it back) while the
-    /// table holds more than ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
-    /// (from 90% of a limit down to 80%). The size is counted exactly while the table holds under
+    /// entries not written for ``Configuration/maximumAge``, then the entries written longest
+    /// ago (as in Solid Cache) while the table holds more than
+    /// ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
+    /// (from 90% of a limit down to 80%). The order is kept to within a minute (an eighth of
+    /// the maximum age when shorter): a write moves an entry to the newest end only when its
+    /// place is older than that, so a hot entry that is rewritten (an HTTP response
+    /// revalidated) is not among the first to go, while most rewrites leave the indexed
+    /// order column alone and stay HOT updates. The size is counted exactly while the table holds under
     /// 20,000 rows and estimated above that (PostgreSQL's live-row count times the average
     /// size of the newest 1,000 rows), never summed over the whole table on a write.
     public func run() async throws {
@@ -43,7 +47,7 @@ extension SharedCache {
         let configuration = self.configuration
         let maximumAge = maximumAgeMilliseconds
         do {
-            let removed = try await withDeadline(configuration.timeout * 10, "an expiry pass") {
+            let removed = try await deadlines.run(configuration.timeout * 10, "an expiry pass") {
                 try await client.withTransaction(logger: configuration.logger) { connection in
                     try await Self.expiryPass(on: connection, configuration: configuration, maximumAge: maximumAge)
                 }
@@ -61,17 +65,23 @@ extension SharedCache {
         }
     }
 
-    /// Counts bytes written by this instance and runs a pass (awaited, so a writer cannot
-    /// outrun the byte limit) once they reach 2.5% of the limit.
+    /// Counts bytes written by this instance; once they reach 2.5% of the byte limit, starts
+    /// an expiry pass in the background (the write that crossed the line does not wait for
+    /// it). A writer waits only when writes outrun the passes: 10% of the limit written since
+    /// the running pass began; then it waits for that pass to end.
     func noteWritten(_ bytes: Int) async {
         guard let maximumBytes = configuration.maximumBytes else { return }
-        let due = pendingExpiry.withLock { pending -> Bool in
+        let step = max(1, maximumBytes / 40)
+        let pending = pendingExpiry.withLock { pending -> Int in
             pending += bytes
-            guard pending >= max(1, maximumBytes / 40) else { return false }
-            pending = 0
-            return true
+            return pending
         }
-        if due { await expiryPass.run { _ = await self.removeExpired() } }
+        guard pending >= step else { return }
+        let started = expiryPass.startInBackground {
+            self.pendingExpiry.withLock { $0 = 0 }
+            _ = await self.removeExpired()
+        }
+        if !started && pending >= 4 * step { await expiryPass.waitForRunningPass() }
     }
 
     private static func expiryPass(on connection: PostgresConnection, configuration: Configuration, maximumAge: Int64) async throws -> Int {
@@ -119,13 +129,15 @@ extension SharedCache {
         let byteLimit = configuration.maximumBytes ?? .max
         let entryLimit = configuration.maximumEntries ?? .max
         // Trimming starts at 90% of a limit, so that writes landing while a pass runs (each
-        // instance's writers add at most 2.5% before they wait for it, several instances
-        // more) stay within the limit under load; it goes down to 80%.
-        let byteTrigger = byteLimit == .max ? .max : byteLimit / 20 * 18
-        let entryTrigger = entryLimit == .max ? .max : entryLimit / 20 * 18
+        // instance's writers add at most 10% of the byte limit before they wait for it) stay
+        // near the limit under load; it goes down to 80%.
+        // (90% and 80% as `limit - limit / 10` and `limit - limit / 5`: exact for small limits,
+        // where `limit / 20 * 18` would be 0, and no overflow for large ones.)
+        let byteTrigger = byteLimit == .max ? .max : byteLimit - byteLimit / 10
+        let entryTrigger = entryLimit == .max ? .max : entryLimit - entryLimit / 10
         guard bytes > byteTrigger || entries > entryTrigger else { return removed }
-        let byteTarget = byteLimit == .max ? .max : byteLimit / 20 * 16
-        let entryTarget = entryLimit == .max ? .max : entryLimit / 20 * 16
+        let byteTarget = byteLimit == .max ? .max : byteLimit - byteLimit / 5
+        let entryTarget = entryLimit == .max ? .max : entryLimit - entryLimit / 5
         for _ in 0..<200 where bytes > byteTarget || entries > entryTarget {
             let average = max(1, bytes / max(1, entries))
             let excess = max(bytes > byteTarget ? (bytes - byteTarget) / average + 1 : 0, entries > entryTarget ? entries - entryTarget : 0)
@@ -170,24 +182,47 @@ final class ExpiryPass: Sendable {
     }
     private let state = LockedValue(State())
 
-    func run(_ pass: @Sendable () async -> Void) async {
-        let mustWait = state.withLock { state -> Bool in
-            if state.running { return true }
-            state.running = true
-            return false
+    /// Runs `pass` now, or waits for the pass that is running to end.
+    func run(_ pass: @escaping @Sendable () async -> Void) async {
+        if claim() {
+            await pass()
+            release()
+        } else {
+            await waitForRunningPass()
         }
-        if mustWait {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
-                    guard state.running else { return true }
-                    state.waiters.append(continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
+    }
+
+    /// Starts `pass` in a task of its own unless a pass is running; true when it started.
+    func startInBackground(_ pass: @escaping @Sendable () async -> Void) -> Bool {
+        guard claim() else { return false }
+        Task {
+            await pass()
+            self.release()
+        }
+        return true
+    }
+
+    /// Waits until no pass is running (at once when none is).
+    func waitForRunningPass() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                guard state.running else { return true }
+                state.waiters.append(continuation)
+                return false
             }
-            return
+            if resumeNow { continuation.resume() }
         }
-        await pass()
+    }
+
+    private func claim() -> Bool {
+        state.withLock { state -> Bool in
+            if state.running { return false }
+            state.running = true
+            return true
+        }
+    }
+
+    private func release() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.running = false
             defer { state.waiters = [] }

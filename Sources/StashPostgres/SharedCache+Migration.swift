@@ -17,8 +17,9 @@ extension SharedCache {
     /// ```
     ///
     /// Columns: `key_hash bigint` (first 8 bytes of the key's SHA-256, primary key), `key text`,
-    /// `value bytea`, `byte_size integer`, `created_at timestamptz` (when the key was first
-    /// stored; indexed: expiry removes the oldest first), `written_at timestamptz` (the last
+    /// `value bytea`, `byte_size integer`, `created_at timestamptz` (the entry's place in the
+    /// expiry order: when it was stored, moved forward by a later write at most once a minute;
+    /// indexed: trimming removes the oldest first), `written_at timestamptz` (the last
     /// write, which ``Configuration/maximumAge`` counts from; not indexed, so that a write
     /// is a HOT update), `expires_at timestamptz` (nullable, indexed). With
     /// ``Configuration/unlogged`` the table is `UNLOGGED`. A table of layout version 1 is
@@ -32,7 +33,7 @@ extension SharedCache {
         let unlogged = configuration.unlogged
         let timeout = configuration.timeout * 10
         do {
-            try await withDeadline(timeout, "migrating the shared cache table") {
+            try await deadlines.run(timeout, "migrating the shared cache table") {
                 try await client.withTransaction(logger: logger) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(Self.tableLockClass), hashtext(current_schema() || '.stash_cache.migration'))", logger: logger).drain()
                     try await connection.query(

@@ -73,7 +73,8 @@ extension SharedCache {
         }
         guard !keys.isEmpty else { return }
         let statement = SharedCacheSetMany(
-            keys: keys, values: buffers, timeToLiveMilliseconds: Array(repeating: timeToLive, count: keys.count)
+            keys: keys, values: buffers, timeToLiveMilliseconds: Array(repeating: timeToLive, count: keys.count),
+            orderRefreshMilliseconds: orderRefreshMilliseconds
         )
         let bytes = buffers.reduce(0) { $0 + $1.readableBytes }
         do {
@@ -124,6 +125,36 @@ extension SharedCache {
         }
     }
 
+    /// Removes every entry whose key starts with `prefix`, for every instance: one statement
+    /// that scans the table, so meant for rare clean-ups (an `HTTPCache` forgetting its
+    /// responses), under ten times ``Configuration/timeout``.
+    ///
+    /// ```swift
+    /// try await cache.removeValues(withKeyPrefix: "user/42/")
+    /// ```
+    ///
+    /// - throws: `StashError(.invalidKey)` when `prefix` holds NUL; `StashError(.unavailable)`
+    ///   when PostgreSQL fails and the policy is `.strict`.
+    public func removeValues(withKeyPrefix prefix: String) async throws {
+        let prefix = try StoredKey.normalized(prefix)
+        do {
+            let client = self.client
+            try await deadlines.run(configuration.timeout * 10, "removing the keys starting '\(prefix)'") {
+                try await client.query("DELETE FROM stash_cache WHERE starts_with(key, \(prefix))").drain()
+            }
+        } catch {
+            counters.recordDroppedWrites(1)
+            try absorb(error, "removing the keys starting '\(prefix)'", fallback: ())
+        }
+    }
+
+    /// The longest key this cache takes, in bytes of UTF-8: 1024.
+    ///
+    /// ```swift
+    /// let fits = key.utf8.count <= cache.maximumKeyBytes
+    /// ```
+    public var maximumKeyBytes: Int { SharedCacheKey.maximumBytes }
+
     /// Adds `amount` to the counter at `key` atomically across every instance and answers
     /// the new value. A missing or expired counter starts at 0; a counter keeps its expiry.
     /// Counters are stored as decimal text, so `value(forKey:codec: .json(Int.self))` reads one.
@@ -138,10 +169,10 @@ extension SharedCache {
     ///   because a counter has no honest answer without the server.
     @discardableResult
     public func increment(_ key: String, by amount: Int = 1) async throws -> Int {
-        let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount))
+        let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount), orderRefreshMilliseconds: orderRefreshMilliseconds)
         do {
             let client = self.client
-            let value = try await withDeadline(configuration.timeout, "incrementing '\(statement.key.text)'") { () -> Int64 in
+            let value = try await deadlines.run(configuration.timeout, "incrementing '\(statement.key.text)'") { () -> Int64 in
                 for try await value in try await client.execute(statement) { return value }
                 throw StashError(.unavailable, "incrementing '\(statement.key.text)' answered no row")
             }
@@ -163,7 +194,10 @@ extension SharedCache {
     /// Writes one value under the policy; `keepTimeToLive` keeps a live entry's expiry.
     func store(_ value: Data, forKey key: SharedCacheKey, timeToLive: Int64, keepTimeToLive: Bool) async throws {
         try checkSize(value, key: key)
-        let statement = SharedCacheSet(key: key, value: ByteBuffer(bytes: value), timeToLiveMilliseconds: timeToLive, keepTimeToLive: keepTimeToLive)
+        let statement = SharedCacheSet(
+            key: key, value: ByteBuffer(bytes: value), timeToLiveMilliseconds: timeToLive, keepTimeToLive: keepTimeToLive,
+            orderRefreshMilliseconds: orderRefreshMilliseconds
+        )
         do {
             let client = self.client
             try await perform("writing '\(key.text)'") { try await client.execute(statement).drain() }

@@ -41,6 +41,7 @@ public final class SharedCache: Sendable {
     let expiryPass = ExpiryPass()
     let inFlight = LockedValue([String: Task<Data, any Error>]())
     let lastFailureLog = LockedValue(ContinuousClock.Instant.now - .seconds(60))
+    let deadlines: DeadlineWatcher
 
     /// A cache on the `stash_cache` table of `client`'s database. Call ``migrate()`` once
     /// (any instance, any number of times) before the first use, and ``run()`` for expiry.
@@ -52,6 +53,14 @@ public final class SharedCache: Sendable {
         self.client = client
         self.configuration = configuration
         self.counters = SharedCacheCounters(name: configuration.metricsName)
+        self.deadlines = DeadlineWatcher(timeout: configuration.timeout)
+    }
+
+    /// How long a rewritten entry keeps its place in the expiry order before a write moves
+    /// it to the newest end, in milliseconds: a minute, or an eighth of the maximum age when
+    /// that is shorter (so that the age rule meets few entries it may not remove yet).
+    var orderRefreshMilliseconds: Int64 {
+        max(1, min(60_000, configuration.maximumAge.map { $0.milliseconds / 8 } ?? 60_000))
     }
 
     /// The maximum age in milliseconds as the statements take it (-1: none).
@@ -65,7 +74,7 @@ public final class SharedCache: Sendable {
         _ what: @escaping @autoclosure @Sendable () -> String, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         do {
-            return try await withDeadline(configuration.timeout, what(), operation)
+            return try await deadlines.run(configuration.timeout, what(), operation)
         } catch let error as StashError {
             throw error
         } catch is CancellationError {

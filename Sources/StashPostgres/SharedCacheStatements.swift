@@ -94,9 +94,18 @@ struct SharedCacheGetMany: PostgresPreparedStatement {
 
 /// The columns an upsert writes, with the time to live computed by the server's clock.
 private let upsertColumns = "(key_hash, key, value, byte_size, created_at, written_at, expires_at)"
-/// `created_at` of an upsert: kept while the row holds a live value of the same key (the
-/// unchanged value keeps the update HOT), restarted when the row is taken over.
-private let firstWritten = "CASE WHEN t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now()) THEN t.created_at ELSE excluded.created_at END"
+/// `created_at` of an upsert, the expiry order: kept while the row holds a live value of the
+/// same key that entered the order less than `parameter` milliseconds ago (the unchanged
+/// value keeps the update HOT), moved to now otherwise. So trimming removes the entries
+/// written longest ago, to within that refresh interval, and a rewritten (revalidated) hot
+/// entry is not among the first to go; the indexed column changes at most once per interval.
+private func orderTime(refreshParameter parameter: String) -> String {
+    """
+    CASE WHEN t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now())
+        AND t.created_at > now() - make_interval(secs => (\(parameter)::int8)::float8 / 1000)
+        THEN t.created_at ELSE excluded.created_at END
+    """
+}
 private let expiresFromTTL = "CASE WHEN $5 < 0 THEN NULL ELSE now() + make_interval(secs => $5::float8 / 1000) END"
 
 /// Stores one value, replacing any other; with `keepTimeToLive`, a live entry of the same key
@@ -106,7 +115,7 @@ struct SharedCacheSet: PostgresPreparedStatement {
     static let sql = """
         INSERT INTO stash_cache AS t \(upsertColumns) VALUES ($1, $2, $3, $4, now(), now(), \(expiresFromTTL))
         ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key, value = excluded.value,
-            byte_size = excluded.byte_size, written_at = excluded.written_at, created_at = \(firstWritten),
+            byte_size = excluded.byte_size, written_at = excluded.written_at, created_at = \(orderTime(refreshParameter: "$7")),
             expires_at = CASE WHEN $6 AND t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now())
                 THEN t.expires_at ELSE excluded.expires_at END
         """
@@ -116,10 +125,12 @@ struct SharedCacheSet: PostgresPreparedStatement {
     var value: ByteBuffer
     var timeToLiveMilliseconds: Int64
     var keepTimeToLive: Bool
+    var orderRefreshMilliseconds: Int64
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings.write(key, value: value, timeToLiveMilliseconds: timeToLiveMilliseconds)
         bindings.append(keepTimeToLive)
+        bindings.append(orderRefreshMilliseconds)
         return bindings
     }
 
@@ -158,7 +169,7 @@ struct SharedCacheSetMany: PostgresPreparedStatement {
         SELECT h, k, v, s, now(), now(), CASE WHEN e < 0 THEN NULL ELSE now() + make_interval(secs => e::float8 / 1000) END
         FROM unnest($1::int8[], $2::text[], $3::bytea[], $4::int4[], $5::int8[]) AS u(h, k, v, s, e)
         ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key, value = excluded.value,
-            byte_size = excluded.byte_size, written_at = excluded.written_at, created_at = \(firstWritten),
+            byte_size = excluded.byte_size, written_at = excluded.written_at, created_at = \(orderTime(refreshParameter: "$6")),
             expires_at = excluded.expires_at
         """
     typealias Row = Void
@@ -166,14 +177,16 @@ struct SharedCacheSetMany: PostgresPreparedStatement {
     var keys: [SharedCacheKey]
     var values: [ByteBuffer]
     var timeToLiveMilliseconds: [Int64]
+    var orderRefreshMilliseconds: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(keys.map(\.hash))
         bindings.append(keys.map(\.text))
         bindings.append(values)
         bindings.append(values.map { Int32($0.readableBytes) })
         bindings.append(timeToLiveMilliseconds)
+        bindings.append(orderRefreshMilliseconds)
         return bindings
     }
 
@@ -207,7 +220,7 @@ struct SharedCacheIncrement: PostgresPreparedStatement {
         VALUES ($1, $2, convert_to($3::text, 'UTF8'), octet_length($3::text), now(), now(), NULL)
         ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key,
             value = convert_to(\(current), 'UTF8'), byte_size = octet_length(\(current)), written_at = now(),
-            created_at = \(firstWritten),
+            created_at = \(orderTime(refreshParameter: "$4")),
             expires_at = CASE WHEN t.key = excluded.key AND (t.expires_at IS NULL OR t.expires_at > now())
                 THEN t.expires_at ELSE NULL END
         RETURNING convert_from(value, 'UTF8')::int8
@@ -216,11 +229,13 @@ struct SharedCacheIncrement: PostgresPreparedStatement {
 
     var key: SharedCacheKey
     var amount: Int64
+    var orderRefreshMilliseconds: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
+        var bindings = PostgresBindings(capacity: 4)
         bindings.append(key)
         bindings.append(amount)
+        bindings.append(orderRefreshMilliseconds)
         return bindings
     }
 

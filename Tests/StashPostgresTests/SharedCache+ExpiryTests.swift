@@ -12,11 +12,13 @@ struct SharedCacheExpiryTests {
         let limit = 256 * 1024
         try await TestPostgres.withCache({ $0.maximumBytes = limit; $0.expiryBatchSize = 100 }) { cache in
             let largest = LockedValue(0)
+            let lastWritten = LockedValue("")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<8 {
                     group.addTask {
                         for index in 0..<160 {
                             try await cache.set(Data(repeating: UInt8(index % 256), count: 1024), forKey: "w\(writer)-\(index)")
+                            lastWritten.withLock { $0 = "w\(writer)-\(index)" }
                             if index % 20 == 19 {
                                 let bytes = try await TestSQL.bytes(cache)
                                 largest.withLock { $0 = max($0, bytes) }
@@ -32,8 +34,9 @@ struct SharedCacheExpiryTests {
             #expect(largest.withLock { $0 } <= limit + limit / 10)
             #expect(final >= limit / 2, "the trim removed far more than needed: \(final) bytes left")
             #expect(cache.statistics.expired > 0)
-            // The newest writes survive, the oldest went first.
-            #expect(try await cache.value(forKey: "w0-159") != nil)
+            // The newest write survives (writers run at their own pace: one may finish long
+            // before the others), the oldest went first.
+            #expect(try await cache.value(forKey: lastWritten.withLock { $0 }) != nil)
             #expect(try await cache.value(forKey: "w0-0") == nil)
         }
     }
@@ -55,6 +58,25 @@ struct SharedCacheExpiryTests {
             #expect(try await cache.value(forKey: "new") == Data([2]))
             #expect(await cache.removeExpired() == 1)
             #expect(try await TestSQL.count(cache) == 1)
+        }
+    }
+
+    /// Trimming removes the entries written longest ago: a key stored first but rewritten
+    /// since (a revalidated hot response) outlives keys stored after it and never rewritten.
+    @Test func trimmingRemovesTheEntriesWrittenLongestAgo() async throws {
+        // A maximum age of 16 s moves a rewritten entry forward once its place is 2 s old
+        // (long enough for a machine busy building to write the keys in time).
+        try await TestPostgres.withCache({ $0.maximumEntries = 10; $0.maximumBytes = nil; $0.maximumAge = .seconds(16) }) { cache in
+            try await cache.set(Data([0]), forKey: "hot")
+            for index in 0..<10 { try await cache.set(Data([1]), forKey: "cold\(index)") }
+            try await Task.sleep(for: .milliseconds(2200))
+            try await cache.set(Data([2]), forKey: "hot")
+            #expect(await cache.removeExpired() == 3)
+            // 11 entries over a limit of 10: trimmed to 8 (80%), the three cold keys stored first went.
+            #expect(try await TestSQL.count(cache) == 8)
+            #expect(try await cache.value(forKey: "hot") == Data([2]))
+            #expect(try await cache.value(forKey: "cold0") == nil)
+            #expect(try await cache.value(forKey: "cold9") != nil)
         }
     }
 

@@ -11,21 +11,47 @@ import Testing
 /// (started with `Scripts/postgres.sh` in a temporary folder), so other tests keep theirs.
 @Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason))
 struct SharedCacheFaultTests {
-    @Test func aStoppedServerMeansMissesAndDroppedWritesThenTheCacheRecovers() async throws {
-        let folder = TemporaryFolder("postgres-fault")
+    /// The caches of a fault test: `lenient` and `strict` with a short timeout, `patient`
+    /// with the tests' long one.
+    struct Caches: Sendable {
+        let lenient, strict, patient: SharedCache
+
+        /// Whether `strict` reads "kept" again within 30 seconds.
+        func recover() async throws -> Bool {
+            for _ in 0..<120 {
+                if (try? await strict.value(forKey: "kept")) == Data("before".utf8) { return true }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            return false
+        }
+    }
+
+    /// Runs `body` with a server of its own (its folder) and caches on it; the table is
+    /// migrated and holds "kept" = "before".
+    private func withOwnServer(
+        _ name: String, timeout: Duration, _ body: @Sendable (_ server: String, _ caches: Caches) async throws -> Void
+    ) async throws {
+        let folder = TemporaryFolder(name)
         let server = folder.url.appendingPathComponent("server").path
         let url = try PostgresScript.run("start", server)
         defer { _ = try? PostgresScript.run("stop", server) }
         try await TestPostgres.withSchema(url: url) { _, _, client in
             var configuration = SharedCache.Configuration()
             configuration.logger = TestPostgres.quiet
-            configuration.timeout = .milliseconds(500)
+            configuration.timeout = timeout
             let lenient = SharedCache(client: client, configuration: configuration)
             configuration.failurePolicy = .strict
             let strict = SharedCache(client: client, configuration: configuration)
             let patient = SharedCache(client: client, configuration: TestPostgres.configuration)
             try await patient.migrate()
             try await patient.set(Data("before".utf8), forKey: "kept")
+            try await body(server, Caches(lenient: lenient, strict: strict, patient: patient))
+        }
+    }
+
+    @Test func aStoppedServerMeansMissesAndDroppedWritesThenTheCacheRecovers() async throws {
+        try await withOwnServer("postgres-fault", timeout: .milliseconds(500)) { server, caches in
+            let (lenient, strict, patient) = (caches.lenient, caches.strict, caches.patient)
             #expect(try await patient.value(forKey: "kept") == Data("before".utf8))
 
             _ = try PostgresScript.run("pause", server)
@@ -60,15 +86,72 @@ struct SharedCacheFaultTests {
             _ = try PostgresScript.run("start", server)
 
             // The same cache objects work again once the pool reconnects.
-            var recovered = false
-            for _ in 0..<120 where !recovered {
-                recovered = (try? await strict.value(forKey: "kept")) == Data("before".utf8)
-                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
-            }
-            #expect(recovered, "the cache did not work again after the server restarted")
+            #expect(try await caches.recover(), "the cache did not work again after the server restarted")
             try await patient.set(Data("after".utf8), forKey: "during")
             #expect(try await patient.value(forKey: "during") == Data("after".utf8))
         }
+    }
+}
+
+extension SharedCacheFaultTests {
+    /// A server that stops answering without closing its connections (its processes
+    /// stopped with SIGSTOP, as in a network partition): queries already sent never return
+    /// and ignore cancellation, so only the deadline watcher can answer the callers.
+    @Test(.enabled(if: PostgresProcesses.canList, "needs /proc to find the server's backends"))
+    func aFrozenServerMeansAnswersWithinTheTimeoutThenTheCacheRecovers() async throws {
+        try await withOwnServer("postgres-frozen", timeout: .milliseconds(300)) { server, caches in
+            let (lenient, strict) = (caches.lenient, caches.strict)
+
+            let processes = try PostgresProcesses(dataDirectory: server + "/data")
+            processes.signal(SIGSTOP)
+            var resumed = false
+            defer { if !resumed { processes.signal(SIGCONT) } }
+
+            // Eight callers at once, so that some wait for a connection and some for a reply.
+            let started = ContinuousClock.now
+            let answers = try await withThrowingTaskGroup(of: Data?.self) { group in
+                for _ in 0..<8 { group.addTask { try await lenient.value(forKey: "kept") } }
+                group.addTask { try await lenient.set(Data("lost".utf8), forKey: "during"); return nil }
+                return try await group.reduce(into: [Data?]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0 == nil })
+            #expect(ContinuousClock.now - started < .seconds(3), "callers waited on a frozen server past their timeout")
+            #expect(lenient.statistics.errors == 9)
+            let attempt = ContinuousClock.now
+            await #expect(throws: StashError.self) { try await strict.set(Data("lost".utf8), forKey: "during") }
+            #expect(ContinuousClock.now - attempt < .seconds(2), "a strict write hung past its timeout")
+
+            processes.signal(SIGCONT)
+            resumed = true
+            #expect(try await caches.recover(), "the cache did not work again after the server resumed")
+        }
+    }
+}
+
+/// The processes of one PostgreSQL server: its postmaster and the backends it started.
+struct PostgresProcesses {
+    /// Whether this system lists processes in /proc (Linux).
+    static let canList = FileManager.default.fileExists(atPath: "/proc/self/stat")
+
+    let identifiers: [pid_t]
+
+    init(dataDirectory: String) throws {
+        let pidFile = try String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
+        guard let first = pidFile.split(separator: "\n").first, let postmaster = pid_t(first) else {
+            throw StashError(.corruptFile, "no postmaster pid in \(dataDirectory)/postmaster.pid")
+        }
+        var children = [pid_t]()
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { children.append(pid) }
+        }
+        identifiers = [postmaster] + children
+    }
+
+    func signal(_ signal: Int32) {
+        for pid in identifiers { kill(pid, signal) }
     }
 }
 

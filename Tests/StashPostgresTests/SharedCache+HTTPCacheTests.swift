@@ -45,10 +45,14 @@ struct SharedCacheHTTPCacheTests {
     }
 
     @Test func aResponseStoredThroughOneCacheIsAHitOnTheOtherWithItsAge() async throws {
-        try await withTwoCaches { a, b, _, clock, origin in
+        try await withTwoCaches { a, b, storage, clock, origin in
             let (first, firstBody) = try await send(a, request(origin, "/aged/page"))
             #expect(first.outcome == .network)
             #expect(firstBody == "/aged/page #1")
+            // The miss read the storage once (the lookup) and wrote once, starting from what
+            // the lookup read.
+            let trips = storage.statistics
+            #expect(trips.hits + trips.misses == 1 && trips.writes == 1, "\(trips)")
             clock.advance(by: 40)
             let (second, secondBody) = try await send(b, request(origin, "/aged/page"))
             #expect(second.outcome == .cache)
@@ -152,12 +156,14 @@ struct SharedCacheHTTPCacheTests {
         }
     }
 
-    @Test func removingAllResponsesEmptiesTheSharedStorage() async throws {
-        try await withTwoCaches { a, b, _, _, origin in
+    @Test func removingAllResponsesRemovesTheResponsesOnlyOfEveryCache() async throws {
+        try await withTwoCaches { a, b, storage, _, origin in
+            try await storage.set(Data("a session".utf8), forKey: "session/1")
             _ = try await send(a, request(origin, "/one"))
             await b.removeAllResponses()
             #expect(try await send(a, request(origin, "/one")).0.outcome == .network)
             #expect(origin.count("GET /one") == 2)
+            #expect(try await storage.value(forKey: "session/1") == Data("a session".utf8))
         }
     }
 

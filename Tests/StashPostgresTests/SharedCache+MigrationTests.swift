@@ -71,9 +71,10 @@ struct SharedCacheMigrationTests {
                 if updates < Int64(rewrites) { try await Task.sleep(for: .milliseconds(250)) }
             }
             #expect(updates >= Int64(rewrites), "the statistics never counted the updates")
-            // Pruning makes room on the page for almost every new version; a layout that
-            // rewrote an indexed column would make none of them HOT.
-            #expect(hot * 10 >= updates * 8, "\(hot) of \(updates) updates were HOT")
+            // Pruning makes room on the page for almost every new version (alone, all of them;
+            // beside the other tests' open transactions, which hold back pruning, 79% was
+            // seen); a layout that rewrote an indexed column would make none of them HOT.
+            #expect(hot * 2 >= updates, "\(hot) of \(updates) updates were HOT")
             #expect(try await cache.value(forKey: "hot/7") == Data(repeating: UInt8((rewrites - 50 + 7) % 200), count: 1024))
         }
     }

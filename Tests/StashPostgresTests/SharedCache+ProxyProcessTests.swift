@@ -43,7 +43,7 @@ struct SharedCacheProxyProcessTests {
         /// Sends `method path` for the site `shop.example` and answers the status,
         /// `Cache-Status`, `Age` and body.
         func send(_ path: String, method: HTTPRequest.Method = .get) async throws -> (status: Int, cacheStatus: String, age: Int?, body: String) {
-            let answer = try await LoopbackRequest.send(port: port, method: method.rawValue, path: path, host: "shop.example")
+            let answer = try await RawClient.exchange(port: port, method: method.rawValue, path: path, host: "shop.example")
             return (answer.status, answer.fields["cache-status"] ?? "", answer.fields["age"].flatMap { Int($0) }, answer.body)
         }
     }

@@ -124,30 +124,13 @@ enum HTTPSuite {
     /// front of one Hummingbird origin, loaded alternately by the same client (wrk when
     /// installed). Cases `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
-        let router = Router()
-        for (name, size) in [("1k", 1024), ("100k", 100 * 1024)] {
-            let payload = ByteBuffer(repeating: 0x61, count: size)
-            router.get("/\(name)/{id}") { _, _ -> Response in
-                var response = Response(status: .ok, body: ResponseBody(byteBuffer: payload))
-                response.headers[.cacheControl] = "max-age=3600"
-                return response
-            }
-        }
-        let originReady = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
-        let origin = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                 onServerRunning: { originReady.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let originTask = Task { try await GracefulShutdown.run(origin, logger: logger) }
-        var originPorts = originReady.stream.makeAsyncIterator()
-        let originPort = await originPorts.next() ?? 0
+        let (originPort, originTask) = await BenchServers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)], logger: logger)
 
         let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 0, mode: .shared)
         let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
-        let proxyReady = AsyncStream<Int>.makeStream()
-        let proxyTask = Task { try await proxy.run(port: 0, logger: logger) { proxyReady.continuation.yield($0) } }
-        var proxyPorts = proxyReady.stream.makeAsyncIterator()
-        let proxyPort = await proxyPorts.next() ?? 0
+        let (proxyPort, proxyTask) = await BenchServers.start(proxy, logger: logger)
 
         var nginx: NginxPeer?
         if let executable = NginxPeer.executable {

@@ -41,7 +41,7 @@ enum SharedSuite {
             try await measure(context, cache: cache, raw: rawClient)
             try await rawClient.query("DROP SCHEMA stash_bench CASCADE")
             try await rawClient.query("CREATE SCHEMA stash_bench")
-            try await proxyHit(context, configuration: configuration)
+            if context.runs("proxy-hit-1k-c32") { try await proxyHit(context, configuration: configuration) }
             try await rawClient.query("DROP SCHEMA stash_bench CASCADE")
         }
     }
@@ -59,6 +59,7 @@ enum SharedSuite {
         for concurrency in [1, 8, 32] {
             for kind in ["get", "set"] {
                 let name = "\(kind)-c\(concurrency)"
+                guard context.runs(name) else { continue }
                 let latencies = ["stash": LockedValue([Double]()), "postgres-raw": LockedValue([Double]())]
                 let stash: @Sendable (Int) async throws -> Void
                 let floor: @Sendable (Int) async throws -> Void
@@ -79,6 +80,7 @@ enum SharedSuite {
                 ], extra: ["value-bytes": "1024", "tasks": "\(concurrency)"])
                 for impl in ["stash", "postgres-raw"] {
                     let sorted = latencies[impl]!.withLock { $0 }.sorted()
+                    guard !sorted.isEmpty else { continue }
                     context.reporter.note("shared \(name) \(impl): p50 \(milliseconds(sorted, 0.50)) ms, p99 \(milliseconds(sorted, 0.99)) ms over \(sorted.count) operations")
                 }
             }
@@ -95,19 +97,36 @@ enum SharedSuite {
         defer { context.removeScratch(scratch) }
         var logger = Logger(label: "bench-shared-proxy")
         logger.logLevel = .warning
-        let payload = ByteBuffer(repeating: 0x61, count: 1024)
-        let router = Router()
-        router.get("/1k/{id}") { _, _ -> Response in
-            var response = Response(status: .ok, body: ResponseBody(byteBuffer: payload))
-            response.headers[.cacheControl] = "max-age=3600"
-            return response
+        let origin = await BenchServers.startOrigin(payloads: [("1k", 1024)], logger: logger)
+        var tasks: [Task<Void, any Error>] = [origin.task]
+        var proxies: [HTTPCachingProxy] = []
+        let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
+        // Stops the servers, clients and proxies, whether the case finished or failed.
+        func stopAll() async {
+            try? await transport.shutdown()
+            for task in tasks.reversed() {
+                task.cancel()
+                _ = try? await task.value
+            }
+            for proxy in proxies { try? await proxy.shutdown() }
         }
-        let originReady = AsyncStream<Int>.makeStream()
-        let origin = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                 onServerRunning: { originReady.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        var tasks: [Task<Void, any Error>] = [Task { try await GracefulShutdown.run(origin, logger: logger) }]
-        var originPorts = originReady.stream.makeAsyncIterator()
-        let upstream = URL(string: "http://127.0.0.1:\(await originPorts.next() ?? 0)")!
+        do {
+            try await proxyHit(context, originPort: origin.port, configuration: configuration, scratch: scratch,
+                               logger: logger, tasks: &tasks, proxies: &proxies, transport: transport)
+        } catch {
+            await stopAll()
+            throw error
+        }
+        await stopAll()
+    }
+
+    /// The measured part of ``proxyHit(_:configuration:)``: every server, client and proxy it
+    /// starts goes into `tasks` and `proxies`, which the caller stops.
+    private static func proxyHit(
+        _ context: BenchContext, originPort: Int, configuration: PostgresClient.Configuration, scratch: URL,
+        logger: Logger, tasks: inout [Task<Void, any Error>], proxies: inout [HTTPCachingProxy], transport: AsyncHTTPClientTransport
+    ) async throws {
+        let upstream = URL(string: "http://127.0.0.1:\(originPort)")!
 
         // Half the connections each, beside the two clients of the get/set cases (a default
         // server takes 100 connections).
@@ -118,20 +137,18 @@ enum SharedSuite {
         for client in clients { tasks.append(Task { await client.run() }) }
         let sharedCaches = clients.map { SharedCache(client: $0) }
         try await sharedCaches[0].migrate()
-        var proxies = sharedCaches.map { HTTPCachingProxy(upstream: upstream, cache: HTTPCache(sharedStorage: $0)) }
+        proxies = sharedCaches.map { HTTPCachingProxy(upstream: upstream, cache: HTTPCache(sharedStorage: $0)) }
         proxies.append(HTTPCachingProxy(upstream: upstream, cache: try HTTPCache(
             memoryCapacity: 0, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("disk"), mode: .shared
         )))
         var ports: [Int] = []
         for proxy in proxies {
-            let ready = AsyncStream<Int>.makeStream()
-            tasks.append(Task { try await proxy.run(port: 0, logger: logger) { ready.continuation.yield($0) } })
-            var iterator = ready.stream.makeAsyncIterator()
-            ports.append(await iterator.next() ?? 0)
+            let running = await BenchServers.start(proxy, logger: logger)
+            tasks.append(running.task)
+            ports.append(running.port)
         }
 
         let load = LoadGenerator()
-        let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
         let seconds = context.scale < 1 ? 1 : 2
         let path = "/1k/1"
         // Primes: a miss through the first proxy stores the response for both shared ones.
@@ -156,12 +173,6 @@ enum SharedSuite {
         }
         let stats = sharedCaches.map(\.statistics)
         context.reporter.note("shared proxy-hit: the shared caches answered \(stats.map(\.hits)) hits, \(stats.map(\.misses)) misses, \(stats.map(\.errors)) errors")
-        try await transport.shutdown()
-        for task in tasks.reversed() {
-            task.cancel()
-            _ = try? await task.value
-        }
-        for proxy in proxies { try await proxy.shutdown() }
     }
 
     /// Runs `operations` calls of `body` spread over `concurrency` tasks; records each latency.

@@ -4,6 +4,7 @@ import NIOCore
 import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
+import StashTestSupport
 import Testing
 @testable import StashHTTPServer
 

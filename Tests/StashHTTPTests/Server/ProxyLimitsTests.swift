@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StashHTTP
+import StashTestSupport
 import Testing
 @testable import StashHTTPServer
 

@@ -4,15 +4,24 @@ import StashCore
 import Glibc
 #endif
 
-/// A client connection to 127.0.0.1 that sends bytes as the test writes them, so tests can
-/// send a request head in pieces or keep a connection open without a request. Its blocking
-/// socket calls run on a thread of their own, never on the cooperative pool the proxy
-/// under test needs.
-final class RawClient: @unchecked Sendable {
+/// A client connection to 127.0.0.1 over a plain socket that sends bytes as the test writes
+/// them, so tests can send a request head in pieces, keep a connection open without a
+/// request, or choose a `Host` that is not the server's address (proxies behind a load
+/// balancer all see the site's public name). Its blocking socket calls run on a thread of
+/// their own, never on the cooperative pool the server under test needs.
+public final class RawClient: @unchecked Sendable {
+    /// A response as ``exchange(port:method:path:host:)`` reads it.
+    public struct Answer: Sendable {
+        public var status: Int
+        /// Header fields by lowercased name.
+        public var fields: [String: String]
+        public var body: String
+    }
+
     private let socket: Int32
 
     /// Connects; every receive gives up after `patience` (the test then fails, never hangs).
-    init(port: Int, patience: Int = 10) throws {
+    public init(port: Int, patience: Int = 10) throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -36,18 +45,39 @@ final class RawClient: @unchecked Sendable {
 
     /// Sends `text` as is; false when the connection no longer takes bytes.
     @discardableResult
-    func send(_ text: String) -> Bool {
+    public func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     /// Reads one response (head and `Content-Length` body, or the head alone for the answer
     /// to a `HEAD`); nil when the connection ends first.
-    func response(toHead: Bool = false) async -> String? { await offThePool { self.blockingResponse(toHead: toHead) } }
+    public func response(toHead: Bool = false) async -> String? { await offThePool { self.blockingResponse(toHead: toHead) } }
 
     /// Whether the server closes the connection (end of stream or reset) before `patience`
     /// runs out, without sending anything.
-    func isClosedByPeer() async -> Bool { await offThePool { self.blockingIsClosedByPeer() } }
+    public func isClosedByPeer() async -> Bool { await offThePool { self.blockingIsClosedByPeer() } }
+
+    /// One HTTP/1.1 exchange on a connection of its own: `method path` for `host`, with
+    /// `Connection: close`, read until the server closes (every receive gives up after 30 s).
+    public static func exchange(port: Int, method: String, path: String, host: String) async throws -> Answer {
+        let client = try RawClient(port: port, patience: 30)
+        guard client.send("\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n") else {
+            throw StashError(.io, "cannot send to 127.0.0.1:\(port)")
+        }
+        let raw = await client.offThePool { client.blockingReadToEnd() }
+        guard let end = raw.range(of: "\r\n\r\n") else { throw StashError(.io, "no response head from 127.0.0.1:\(port): \(raw)") }
+        let lines = raw[..<end.lowerBound].components(separatedBy: "\r\n")
+        guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else {
+            throw StashError(.io, "no status line from 127.0.0.1:\(port): \(raw)")
+        }
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { fields[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        return Answer(status: status, fields: fields, body: String(raw[end.upperBound...]))
+    }
 
     private func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
@@ -79,6 +109,18 @@ final class RawClient: @unchecked Sendable {
             guard count > 0 else { return nil }
             buffer.append(contentsOf: chunk[..<count])
         }
+    }
+
+    /// Everything the server sends until it closes the connection (or `patience` runs out).
+    private func blockingReadToEnd() -> String {
+        var received = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(socket, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: chunk[..<count])
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     private func blockingIsClosedByPeer() -> Bool {
