@@ -8,13 +8,18 @@ import Testing
 
 /// What `@Model` writes, and what it refuses, checked on the expansion itself.
 struct ModelMacroExpansionTests {
-    private let specs = ["Model": MacroSpec(type: ModelMacro.self, conformances: ["StashObjects.Model", "StashObjects.ColumnDecodable"])]
+    private static let bothConformances = ["StashObjects.Model", "StashObjects.ColumnDecodable"]
 
+    /// Expands `attribute` + `declaration` and expects the declaration followed by `added`
+    /// (nothing added when `nil`), with `diagnostics` (lines count from the attribute's).
     private func expect(
-        _ source: String, expands expanded: String, diagnostics: [DiagnosticSpec] = [],
+        _ declaration: String, attribute: String = "@Model\n", adds added: String?, diagnostics: [DiagnosticSpec] = [],
+        conformances: [TypeSyntax] = bothConformances.map { TypeSyntax(stringLiteral: $0) },
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        assertMacroExpansion(source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: specs, indentationWidth: .spaces(4)) { failure in
+        let specs = ["Model": MacroSpec(type: ModelMacro.self, conformances: conformances)]
+        let expanded = added.map { declaration + "\n\n" + $0 } ?? declaration
+        assertMacroExpansion(attribute + declaration, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: specs, indentationWidth: .spaces(4)) { failure in
             Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
         }
     }
@@ -22,7 +27,6 @@ struct ModelMacroExpansionTests {
     @Test func readsEveryStoredPropertyInDeclarationOrder() {
         expect(
             """
-            @Model
             struct Person {
                 var id: Int64?
                 var name: String
@@ -36,20 +40,7 @@ struct ModelMacroExpansionTests {
                 var `default`: Int
             }
             """,
-            expands: """
-            struct Person {
-                var id: Int64?
-                var name: String
-                let born: Date
-                var nickname: String? = nil
-                var mood: Mood { didSet { print(mood) } }
-                static let entity = ObjectEntity<Person>(table: "person")
-                let kind = "person"
-                var initials: String { String(name.prefix(1)) }
-                var upper: String { get { name.uppercased() } set { name = newValue } }
-                var `default`: Int
-            }
-
+            adds: """
             extension Person: StashObjects.Model, StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value("id")
@@ -67,7 +58,6 @@ struct ModelMacroExpansionTests {
     @Test func codingKeysChooseAndRenameTheColumns() {
         expect(
             """
-            @Model
             public struct Note {
                 public var id: UUID
                 public var createdAt: Date
@@ -79,18 +69,7 @@ struct ModelMacroExpansionTests {
                 }
             }
             """,
-            expands: """
-            public struct Note {
-                public var id: UUID
-                public var createdAt: Date
-                public var body: String
-                public var cache: [String: Int] = [:]
-                enum CodingKeys: String, CodingKey {
-                    case body, id
-                    case createdAt = "created_at"
-                }
-            }
-
+            adds: """
             extension Note: StashObjects.Model, StashObjects.ColumnDecodable {
                 public init(row: StashObjects.ObjectRow) throws {
                     self.body = try row.value("body")
@@ -103,44 +82,32 @@ struct ModelMacroExpansionTests {
     }
 
     @Test func aDeclaredModelConformanceIsNotRepeated() {
-        let specs = ["Model": MacroSpec(type: ModelMacro.self, conformances: ["StashObjects.ColumnDecodable"])]
-        assertMacroExpansion(
+        expect(
             """
-            @Model
             struct Tag: Model {
                 var id: String
             }
             """,
-            expandedSource: """
-            struct Tag: Model {
-                var id: String
-            }
-
+            adds: """
             extension Tag: StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value("id")
                 }
             }
             """,
-            macroSpecs: specs, indentationWidth: .spaces(4)
-        ) { failure in Issue.record(Comment(rawValue: failure.message)) }
+            conformances: ["StashObjects.ColumnDecodable"]
+        )
     }
 
     @Test func aHandWrittenInitRowIsKept() {
         expect(
             """
-            @Model
             struct Tag {
                 var id: String
                 init(row: ObjectRow) throws { id = try row.value("id") }
             }
             """,
-            expands: """
-            struct Tag {
-                var id: String
-                init(row: ObjectRow) throws { id = try row.value("id") }
-            }
-
+            adds: """
             extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
             }
             """
@@ -150,8 +117,7 @@ struct ModelMacroExpansionTests {
     @Test func refusesWhatIsNotAStruct() {
         for (keyword, kind) in [("class", "a class"), ("enum", "an enum"), ("actor", "an actor")] {
             expect(
-                "@Model \(keyword) Thing { }",
-                expands: "\(keyword) Thing { }",
+                "\(keyword) Thing { }", attribute: "@Model ", adds: nil,
                 diagnostics: [DiagnosticSpec(message: "@Model applies to a struct, not to \(kind): StashObjects models are value types", line: 1, column: 1)]
             )
         }
@@ -160,16 +126,11 @@ struct ModelMacroExpansionTests {
     @Test func refusesAModelWithoutID() {
         expect(
             """
-            @Model
             struct Tag {
                 var label: String
             }
             """,
-            expands: """
-            struct Tag {
-                var label: String
-            }
-            """,
+            adds: nil,
             diagnostics: [DiagnosticSpec(message: "@Model struct Tag needs an 'id' property (Int64? or Int? for an auto-incremented key, or a UUID or String)", line: 2, column: 8)]
         )
     }
@@ -177,16 +138,6 @@ struct ModelMacroExpansionTests {
     @Test func refusesCodingKeysThatNameNoStoredProperty() {
         expect(
             """
-            @Model struct Tag {
-                var id: String
-                var label: String
-                var upper: String { label.uppercased() }
-                enum CodingKeys: String, CodingKey {
-                    case id, lable, upper
-                }
-            }
-            """,
-            expands: """
             struct Tag {
                 var id: String
                 var label: String
@@ -196,9 +147,10 @@ struct ModelMacroExpansionTests {
                 }
             }
             """,
+            adds: nil,
             diagnostics: [
-                DiagnosticSpec(message: "CodingKeys.lable names no stored property of Tag", line: 6, column: 18),
-                DiagnosticSpec(message: "Tag.upper is a computed property, so it has no column; leave it out of CodingKeys", line: 6, column: 25),
+                DiagnosticSpec(message: "CodingKeys.lable names no stored property of Tag", line: 7, column: 18),
+                DiagnosticSpec(message: "Tag.upper is a computed property, so it has no column; leave it out of CodingKeys", line: 7, column: 25),
             ]
         )
     }
@@ -206,22 +158,16 @@ struct ModelMacroExpansionTests {
     @Test func refusesLazyAndWrappedAttributes() {
         expect(
             """
-            @Model struct Tag {
-                var id: String
-                lazy var count: Int = 0
-                @Clamped var level: Int
-            }
-            """,
-            expands: """
             struct Tag {
                 var id: String
                 lazy var count: Int = 0
                 @Clamped var level: Int
             }
             """,
+            adds: nil,
             diagnostics: [
-                DiagnosticSpec(message: "Tag.count is lazy and cannot be a column; make it a plain stored property or leave it out of CodingKeys", line: 3, column: 14),
-                DiagnosticSpec(message: "Tag.level uses the property wrapper @Clamped, which @Model cannot read into; store the value itself or leave it out of CodingKeys", line: 4, column: 18),
+                DiagnosticSpec(message: "Tag.count is lazy and cannot be a column; make it a plain stored property or leave it out of CodingKeys", line: 4, column: 14),
+                DiagnosticSpec(message: "Tag.level uses the property wrapper @Clamped, which @Model cannot read into; store the value itself or leave it out of CodingKeys", line: 5, column: 18),
             ]
         )
     }
