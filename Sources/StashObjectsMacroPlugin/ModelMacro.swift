@@ -5,7 +5,28 @@ public import SwiftSyntaxMacros
 
 /// `@Model`: adds `Model` and `ColumnDecodable` conformances to a struct, with an
 /// `init(row:)` that reads each stored attribute by its column name in declaration order.
+/// The compiler runs it; users write the attribute (declared in `StashObjectsMacros`):
+///
+/// ```swift
+/// @Model
+/// struct Tag {
+///     var id: String
+///     var label: String?
+/// }
+/// // adds:
+/// // extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
+/// //     init(row: StashObjects.ObjectRow) throws {
+/// //         self.id = try row.value("id")
+/// //         self.label = try row.value("label")
+/// //     }
+/// // }
+/// ```
 public struct ModelMacro: ExtensionMacro {
+    /// The extension for the struct `declaration`, or the diagnostics that refuse it.
+    ///
+    /// ```swift
+    /// let extensions = try ModelMacro.expansion(of: attribute, attachedTo: decl, providingExtensionsOf: type, conformingTo: [], in: context)
+    /// ```
     public static func expansion(
         of node: AttributeSyntax,
         attachedTo declaration: some DeclGroupSyntax,
