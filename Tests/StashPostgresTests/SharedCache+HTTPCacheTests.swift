@@ -141,6 +141,17 @@ struct SharedCacheHTTPCacheTests {
         }
     }
 
+    /// A proxy's event-loop hit path finds nothing with shared storage: another instance may
+    /// have invalidated what this one last saw, so every hit takes the storage.
+    @Test func noEventLoopHitsWithSharedStorage() async throws {
+        try await withTwoCaches { a, _, _, _, origin in
+            let key = request(origin, "/hot")
+            _ = try await send(a, key)
+            #expect(try await send(a, key).0.outcome == .cache)
+            #expect(a.freshHit(for: key) == nil)
+        }
+    }
+
     @Test func removingAllResponsesEmptiesTheSharedStorage() async throws {
         try await withTwoCaches { a, b, _, _, origin in
             _ = try await send(a, request(origin, "/one"))

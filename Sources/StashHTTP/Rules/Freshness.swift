@@ -6,13 +6,19 @@ extension StoredResponse {
     /// Status codes a cache may give a heuristic lifetime (RFC 9110 §15.1).
     static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// How long this response stays fresh, in seconds, for a cache in `mode` (worked out
+    /// when the response was set, by ``computedFreshnessLifetime(mode:)``).
+    func freshnessLifetime(mode: HTTPCacheMode) -> TimeInterval {
+        mode == .shared ? derived.sharedRules.lifetime : derived.privateRules.lifetime
+    }
+
     /// How long this response stays fresh, in seconds, for a cache in `mode`.
     ///
     /// `s-maxage` (shared caches only), then `max-age`, then `Expires − Date`, then 10% of
     /// `Date − Last-Modified` for heuristically cacheable statuses or `public` responses.
     /// An invalid argument, an invalid `Expires` (such as `0`) or several `Expires` lines
     /// all mean "already stale".
-    func freshnessLifetime(mode: HTTPCacheMode) -> TimeInterval {
+    func computedFreshnessLifetime(mode: HTTPCacheMode) -> TimeInterval {
         let directives = cacheControl(mode: mode)
         if mode == .shared, let sharedMaxAge = directives.seconds("s-maxage") {
             return Self.lifetime(sharedMaxAge)
@@ -48,9 +54,23 @@ extension StoredResponse {
 
     /// The corrected initial age plus the time spent in this cache.
     func currentAge(now: Date) -> TimeInterval {
+        derived.correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
+    }
+
+    /// The age the response had when it was received: the larger of what its `Date` says
+    /// and what its `Age` says plus the time the request took.
+    var computedCorrectedInitialAge: TimeInterval {
         let apparentAge = max(0, responseTime.timeIntervalSince(date ?? responseTime))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
-        let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
-        return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
+        return max(apparentAge, ageValue + responseDelay)
+    }
+}
+
+extension StoredResponse.Derived {
+    /// Works out what `response` will need at each lookup.
+    init(_ response: StoredResponse) {
+        correctedInitialAge = response.computedCorrectedInitialAge
+        privateRules = Reuse.Rules(response, mode: .private)
+        sharedRules = Reuse.Rules(response, mode: .shared)
     }
 }

@@ -16,6 +16,8 @@ struct RequestDirectives: Sendable {
     var staleIfError: Int?
 
     init(_ fields: HTTPFields) {
+        // Most requests carry neither field: one pass over the fields and nothing to parse.
+        guard fields.contains(where: { $0.name == .cacheControl || $0.name == .pragma }) else { return }
         let lines = fields[values: .cacheControl]
         let directives = CacheControl(fieldValues: lines)
         noCache = directives.contains("no-cache")

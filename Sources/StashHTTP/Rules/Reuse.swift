@@ -18,20 +18,19 @@ enum Reuse: Sendable, Equatable {
         _ stored: StoredResponse, request: HTTPRequest, directives: RequestDirectives,
         mode: HTTPCacheMode, now: Date
     ) -> Reuse {
-        let responseDirectives = stored.cacheControl(mode: mode)
-        if directives.noCache || responseDirectives.isUnqualified("no-cache") { return .mustValidate }
-        if mode == .shared, request.headerFields[.authorization] != nil,
-           !(responseDirectives.contains("public") || responseDirectives.contains("s-maxage")
-             || responseDirectives.contains("must-revalidate")) {
+        let rules = mode == .shared ? stored.derived.sharedRules : stored.derived.privateRules
+        if directives.noCache || rules.noCache { return .mustValidate }
+        if mode == .shared, !rules.reusableWithAuthorization, request.headerFields[.authorization] != nil {
             return .mustValidate
         }
-        let lifetime = stored.freshnessLifetime(mode: mode)
+        let lifetime = rules.lifetime
         let age = stored.currentAge(now: now)
         if let maxAge = directives.maxAge, age > TimeInterval(maxAge) { return .mustValidate }
         if lifetime > age {
             if let minFresh = directives.minFresh, lifetime - age < TimeInterval(minFresh) { return .mustValidate }
             return .fresh
         }
+        let responseDirectives = stored.cacheControl(mode: mode)
         guard !forbidsStale(responseDirectives) else { return .mustValidate }
         let staleness = age - lifetime
         if let maxStale = directives.maxStale, staleness <= TimeInterval(maxStale) { return .staleAllowed }
@@ -40,6 +39,28 @@ enum Reuse: Sendable, Equatable {
             return .staleWhileRevalidate
         }
         return .mustValidate
+    }
+
+    /// What ``decide(_:request:directives:mode:now:)`` reads of a stored response on every
+    /// lookup, worked out when the response is stored.
+    struct Rules: Sendable {
+        /// ``StoredResponse/computedFreshnessLifetime(mode:)``.
+        var lifetime: TimeInterval = 0
+        /// `no-cache` without field names: every reuse must be validated.
+        var noCache = false
+        /// `public`, `s-maxage` or `must-revalidate`: a shared cache may reuse the response
+        /// for a request with `Authorization` (RFC 9111 §3.5).
+        var reusableWithAuthorization = false
+
+        init() {}
+
+        init(_ stored: StoredResponse, mode: HTTPCacheMode) {
+            let directives = stored.cacheControl(mode: mode)
+            lifetime = stored.computedFreshnessLifetime(mode: mode)
+            noCache = directives.isUnqualified("no-cache")
+            reusableWithAuthorization = directives.contains("public") || directives.contains("s-maxage")
+                || directives.contains("must-revalidate")
+        }
     }
 
     /// Whether `stored` may be served stale because the origin could not be reached or

@@ -23,31 +23,67 @@ enum Vary {
         return selector.matches(stored)
     }
 
+    /// A stored response's selecting fields as a lookup matches them: field names made once,
+    /// when the response is stored, not on every lookup.
+    struct Selection: Sendable {
+        /// The field's name (`nil` when it is not a valid name, which no request carries)
+        /// and its normalised value in the request that produced the response.
+        let fields: [(name: HTTPField.Name?, value: String?)]
+
+        init(_ selectingFields: [String: String?]) {
+            fields = selectingFields.map { (HTTPField.Name($0.key), $0.value) }
+        }
+    }
+
     /// One request's fields matched against several variants: each field is normalised once.
+    /// The first field a lookup needs (nearly always the only one) is kept without an array.
     struct Selector {
         let request: HTTPFields
-        private var values: [(name: String, value: String?)] = []
+        private var first: (name: HTTPField.Name, value: String?)?
+        private var others: [(name: HTTPField.Name, value: String?)] = []
 
         init(_ request: HTTPFields) { self.request = request }
 
         mutating func matches(_ stored: StoredResponse) -> Bool {
-            stored.selectingFields.allSatisfy { name, value in self.value(of: name) == value }
+            for field in stored.selection.fields where value(of: field.name) != field.value { return false }
+            return true
         }
 
-        private mutating func value(of name: String) -> String? {
-            if let known = values.first(where: { $0.name == name }) { return known.value }
+        private mutating func value(of name: HTTPField.Name?) -> String? {
+            guard let name else { return nil }
+            guard let first else {
+                let value = Vary.value(of: name, in: request)
+                self.first = (name, value)
+                return value
+            }
+            if first.name == name { return first.value }
+            if let known = others.first(where: { $0.name == name }) { return known.value }
             let value = Vary.value(of: name, in: request)
-            values.append((name, value))
+            others.append((name, value))
             return value
         }
     }
 
     private static func value(of name: String, in fields: HTTPFields) -> String? {
         guard let fieldName = HTTPField.Name(name) else { return nil }
-        let lines = fields[values: fieldName]
-        guard !lines.isEmpty else { return nil }
-        let unordered = unorderedCaseInsensitiveFields.contains(name)
-        if lines.count == 1, isPlainMember(lines[0], lowercaseOnly: unordered) { return lines[0] }
+        return value(of: fieldName, in: fields)
+    }
+
+    private static func value(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
+        var single: String?
+        var several: [String] = []
+        for field in fields where field.name == name {
+            if let first = single {
+                if several.isEmpty { several.append(first) }
+                several.append(field.value)
+            } else {
+                single = field.value
+            }
+        }
+        guard let single else { return nil }
+        let unordered = unorderedCaseInsensitiveFields.contains(name.canonicalName)
+        if several.isEmpty, isPlainMember(single, lowercaseOnly: unordered) { return single }
+        let lines = several.isEmpty ? [single] : several
         guard unordered else { return FieldList.normalized(lines) }
         return FieldList.members(lines)
             .map { $0.lowercased().filter { $0 != " " && $0 != "\t" } }

@@ -1,41 +1,198 @@
 import Foundation
 import HTTPTypes
+import StashCore
 
 /// One response as the cache keeps it: what the origin sent (minus the fields a cache must
 /// not store), the request fields its `Vary` selects, and when it was requested and received
 /// (the two times the age calculation of RFC 9111 §4.2.3 needs).
 ///
 /// The fields every lookup reads (`Date`, `Cache-Control` as each mode sees it, `Age`,
-/// validators) are parsed once, when the fields are set, not on every hit.
+/// validators, the `Vary` selection) are parsed once, when the fields are set, not on every
+/// hit.
+///
+/// A value type with one reference inside: copying a stored response (a lookup hands out a
+/// copy of each variant it looks at) costs one retain, not one per field, and the rare
+/// change (freshening after a `304`) copies the storage first when it is shared. The storage
+/// also keeps the last response it handed out, keyed by its `Age` in whole seconds, so that
+/// the hits on one response within one second share one set of fields.
 struct StoredResponse: Sendable, Equatable {
-    var status: Int
-    var reasonPhrase: String
-    var headerFields: HTTPFields {
-        didSet { parsed = ParsedFields(headerFields) }
-    }
-    var body: Data
-    /// When the request that produced this response was sent.
-    var requestTime: Date
-    /// When the response was received.
-    var responseTime: Date
-    /// The `Vary`-named request fields (lowercased names) and their normalised values, `nil`
-    /// when the request did not carry the field.
-    var selectingFields: [String: String?]
-    /// `headerFields`, parsed.
-    private(set) var parsed: ParsedFields
+    private var storage: Storage
 
     init(
         status: Int, reasonPhrase: String, headerFields: HTTPFields, body: Data,
         requestTime: Date, responseTime: Date, selectingFields: [String: String?]
     ) {
-        self.status = status
-        self.reasonPhrase = reasonPhrase
-        self.headerFields = headerFields
-        self.body = body
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        self.selectingFields = selectingFields
-        parsed = ParsedFields(headerFields)
+        storage = Storage(
+            status: status, reasonPhrase: reasonPhrase, headerFields: headerFields, body: body,
+            requestTime: requestTime, responseTime: responseTime, selectingFields: selectingFields
+        )
+        derive()
+    }
+
+    var status: Int {
+        get { storage.status }
+        set {
+            unique().status = newValue
+            derive()
+        }
+    }
+
+    var reasonPhrase: String {
+        get { storage.reasonPhrase }
+        set { unique().reasonPhrase = newValue }
+    }
+
+    var headerFields: HTTPFields {
+        get { storage.headerFields }
+        set {
+            let storage = unique()
+            storage.headerFields = newValue
+            storage.parsed = ParsedFields(newValue)
+            derive()
+        }
+    }
+
+    var body: Data {
+        get { storage.body }
+        set { unique().body = newValue }
+    }
+
+    /// When the request that produced this response was sent.
+    var requestTime: Date {
+        get { storage.requestTime }
+        set {
+            unique().requestTime = newValue
+            derive()
+        }
+    }
+
+    /// When the response was received.
+    var responseTime: Date {
+        get { storage.responseTime }
+        set {
+            unique().responseTime = newValue
+            derive()
+        }
+    }
+
+    /// The `Vary`-named request fields (lowercased names) and their normalised values, `nil`
+    /// when the request did not carry the field.
+    var selectingFields: [String: String?] {
+        get { storage.selectingFields }
+        set {
+            let storage = unique()
+            storage.selectingFields = newValue
+            storage.selection = Vary.Selection(newValue)
+        }
+    }
+
+    /// `headerFields`, parsed.
+    var parsed: ParsedFields { storage.parsed }
+
+    /// `selectingFields`, ready to match against a request.
+    var selection: Vary.Selection { storage.selection }
+
+    /// A server's wire form of this response (``HTTPCache/freshHit(for:)``); new when
+    /// anything of the response changes.
+    var prepared: PreparedForm { storage.prepared }
+
+    /// Age and freshness, as far as they do not depend on the time of the lookup.
+    var derived: Derived { storage.derived }
+
+    /// What a lookup reads of age and freshness, worked out when the response is set (see
+    /// `Freshness.swift` and `Reuse.swift` for the rules).
+    struct Derived: Sendable {
+        /// RFC 9111 §4.2.3's corrected initial age.
+        var correctedInitialAge: TimeInterval = 0
+        var privateRules = Reuse.Rules()
+        var sharedRules = Reuse.Rules()
+    }
+
+    /// Works ``derived`` out again after a change (the storage is this value's alone then).
+    private mutating func derive() {
+        storage.derived = Derived(self)
+    }
+
+    static func == (lhs: StoredResponse, rhs: StoredResponse) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.hasSameContent(as: rhs.storage)
+    }
+
+    /// The storage, copied first when another stored response shares it; the response it
+    /// handed out last and the server's prepared form are forgotten, since the change may
+    /// alter them.
+    private mutating func unique() -> Storage {
+        if isKnownUniquelyReferenced(&storage) {
+            storage.forgetServed()
+        } else {
+            storage = storage.copy()
+        }
+        return storage
+    }
+
+    /// What a stored response holds. Changed only through ``StoredResponse/unique()``, that
+    /// is while no other value refers to it, which is what makes it safe to share.
+    private final class Storage: @unchecked Sendable {
+        // What every lookup reads comes first, so that it shares the object's first lines.
+        var derived = Derived()
+        var responseTime: Date
+        var selection: Vary.Selection
+        var status: Int
+        var reasonPhrase: String
+        var headerFields: HTTPFields
+        var body: Data
+        var requestTime: Date
+        var selectingFields: [String: String?]
+        var parsed: ParsedFields
+        /// What a server made of this response to send it.
+        var prepared = PreparedForm()
+        /// The response handed out last and its `Age` in whole seconds, behind `servedLock`.
+        private var served: (age: Int, response: HTTPResponse)?
+        private let servedLock = Lock()
+
+        init(
+            status: Int, reasonPhrase: String, headerFields: HTTPFields, body: Data,
+            requestTime: Date, responseTime: Date, selectingFields: [String: String?]
+        ) {
+            self.status = status
+            self.reasonPhrase = reasonPhrase
+            self.headerFields = headerFields
+            self.body = body
+            self.requestTime = requestTime
+            self.responseTime = responseTime
+            self.selectingFields = selectingFields
+            parsed = ParsedFields(headerFields)
+            selection = Vary.Selection(selectingFields)
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(
+                status: status, reasonPhrase: reasonPhrase, headerFields: headerFields, body: body,
+                requestTime: requestTime, responseTime: responseTime, selectingFields: selectingFields
+            )
+            copy.derived = derived
+            return copy
+        }
+
+        func hasSameContent(as other: Storage) -> Bool {
+            status == other.status && reasonPhrase == other.reasonPhrase && headerFields == other.headerFields
+                && body == other.body && requestTime == other.requestTime && responseTime == other.responseTime
+                && selectingFields == other.selectingFields
+        }
+
+        /// Forgets what was made from the response before it changes.
+        func forgetServed() {
+            servedLock.withLock { served = nil }
+            prepared = PreparedForm()
+        }
+
+        /// The response for `age` (in whole seconds), built by `make` unless it is the one
+        /// handed out last.
+        func served(age: Int, _ make: () -> HTTPResponse) -> HTTPResponse {
+            if let last = servedLock.withLock({ served }), last.age == age { return last.response }
+            let response = make()
+            servedLock.withLock { served = (age, response) }
+            return response
+        }
     }
 
     /// The fields of a stored response that freshness, age and validation read.
@@ -85,23 +242,32 @@ struct StoredResponse: Sendable, Equatable {
     var entityTag: EntityTag? { parsed.entityTag }
 
     /// Roughly how many bytes this response occupies, for memory limits.
+    /// The fields' text is counted once: the served fields and the last response handed
+    /// out share it, and add one array of fields each.
     var cost: Int {
         body.count + headerFields.reduce(64) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+            + 2 * (headerFields.count + 2) * MemoryLayout<HTTPField>.stride
     }
 
     /// `age` as an `Age` field value: whole seconds, rounded down. Dates are `Double`s of
     /// seconds since 2001, so a difference that is exactly 40 s may come out as 39.99999…;
     /// a millisecond of tolerance keeps that from reading as 39.
-    static func ageField(_ age: TimeInterval) -> String {
-        String(max(0, Int((age + 0.001).rounded(.down))))
+    static func ageField(_ age: TimeInterval) -> String { String(ageSeconds(age)) }
+
+    /// `age` in whole seconds as ``ageField(_:)`` writes it.
+    static func ageSeconds(_ age: TimeInterval) -> Int {
+        max(0, Int((age + 0.001).rounded(.down)))
     }
 
     /// The response the cache hands out: stored fields, a fresh `Age`, the content length.
     func response(age: TimeInterval) -> HTTPResponse {
-        var fields = parsed.servedFields
-        fields.reserveCapacity(fields.count + 2)
-        fields.append(HTTPField(name: .age, value: Self.ageField(age)))
-        fields.append(HTTPField(name: .contentLength, value: String(body.count)))
-        return HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reasonPhrase), headerFields: fields)
+        let seconds = Self.ageSeconds(age)
+        return storage.served(age: seconds) {
+            var fields = parsed.servedFields
+            fields.reserveCapacity(fields.count + 2)
+            fields.append(HTTPField(name: .age, value: String(seconds)))
+            fields.append(HTTPField(name: .contentLength, value: String(body.count)))
+            return HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reasonPhrase), headerFields: fields)
+        }
     }
 }

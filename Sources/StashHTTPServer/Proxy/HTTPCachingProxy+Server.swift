@@ -16,7 +16,10 @@ extension HTTPCachingProxy {
     ///
     /// The server is HummingbirdCore's HTTP/1.1 channel used directly, not a Hummingbird
     /// `Application`, because an application stamps its own `Date` on every response and a
-    /// cache must pass the origin's `Date` through unchanged.
+    /// cache must pass the origin's `Date` through unchanged. Fresh hits on plain `GET` and
+    /// `HEAD` requests are answered on the connection's event loop from bytes prepared when
+    /// the response was first served (with a cache of this process only); every other request
+    /// goes through ``respond(to:body:)``. Both give the same bytes.
     ///
     /// The limits of ``configuration`` apply: a client whose request head is not whole
     /// within ``Configuration/headerTimeout`` of its first byte is disconnected, so is a
@@ -38,17 +41,21 @@ extension HTTPCachingProxy {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let limits = configuration
+        let answersHitsOnEventLoop = self.answersHitsOnEventLoop
         let connectionLimit = limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }
         let channel = HTTP1Channel.Configuration(
             additionalChannelHandlers: {
                 var handlers: [any RemovableChannelHandler] = [RequestHeadTimeout.Installer(timeout: TimeAmount(limits.headerTimeout))]
                 if let connectionLimit { handlers.append(connectionLimit.handler()) }
+                if answersHitsOnEventLoop { handlers.append(FreshHitHandler.Installer(answer: { self.freshAnswer(to: $0) })) }
                 return handlers
             }(),
             idleTimeout: TimeAmount(limits.idleTimeout)
         )
         let server = try HTTPServerBuilder.http1(configuration: channel).buildServer(
-            configuration: ServerConfiguration(address: .hostname(host, port: port)),
+            // A backlog as long as the default connection cap: 500 clients connecting at once
+            // overflow HummingbirdCore's 256, and a dropped SYN costs its client a second.
+            configuration: ServerConfiguration(address: .hostname(host, port: port), backlog: 1024),
             eventLoopGroup: NIOSingletons.posixEventLoopGroup,
             logger: logger,
             responder: { request, writer, _ in
@@ -57,7 +64,13 @@ extension HTTPCachingProxy {
                 let (head, data) = await self.respond(to: request.head, body: body)
                 try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
             },
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }
+            onServerRunning: { channel in
+                // Accept up to 256 waiting connections per wake-up rather than NIO's 4: with
+                // hundreds of clients connecting at once, 4 a turn of a busy event loop left
+                // requests waiting in unaccepted sockets for hundreds of milliseconds.
+                try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: 256).get()
+                await onRunning(channel.localAddress?.port ?? port)
+            }
         )
         try await GracefulShutdown.run(server, logger: logger)
     }

@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 import NIOCore
+import StashCore
 public import StashHTTP
 public import StashHTTPAsyncClient
 
@@ -41,15 +42,37 @@ public final class HTTPCachingProxy: Sendable {
     ///   - configuration: Timeouts and the connection cap.
     ///   - transport: The client used upstream; the proxy shuts it down in ``shutdown()``.
     ///     By default one whose read timeout is the configuration's ``Configuration/upstreamReadTimeout``.
-    public init(
+    public convenience init(
         upstream: URL, cache: HTTPCache, configuration: Configuration = Configuration(),
         transport: AsyncHTTPClientTransport? = nil
     ) {
+        self.init(upstream: upstream, cache: cache, configuration: configuration, transport: transport, answersHitsOnEventLoop: true)
+    }
+
+    init(
+        upstream: URL, cache: HTTPCache, configuration: Configuration, transport: AsyncHTTPClientTransport?,
+        answersHitsOnEventLoop: Bool
+    ) {
+        self.answersHitsOnEventLoop = answersHitsOnEventLoop
         self.upstream = upstream
         self.cache = cache
         self.configuration = configuration
         self.transport = transport ?? AsyncHTTPClientTransport(readTimeout: TimeAmount(configuration.upstreamReadTimeout))
+        upstreamScheme = upstream.scheme ?? "http"
+        upstreamAuthority = Self.authority(of: upstream)
+        upstreamPrefix = Self.prefix(of: upstream)
     }
+
+    /// The upstream's scheme, authority and path prefix, worked out once.
+    private let upstreamScheme: String
+    private let upstreamAuthority: String
+    private let upstreamPrefix: String
+
+    /// Whether fresh hits are answered on the event loop (``FreshHitHandler``); off only in
+    /// tests that compare the two paths.
+    let answersHitsOnEventLoop: Bool
+    /// How many requests were answered on the event loop, for tests.
+    let eventLoopAnswers = LockedValue(0)
 
     /// Releases the upstream client.
     public func shutdown() async throws { try await transport.shutdown() }
@@ -61,15 +84,9 @@ public final class HTTPCachingProxy: Sendable {
     /// ```
     public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {
         if RequestTarget.hasDotSegment(request.path ?? "/") { return Self.badRequest(method: request.method) }
-        // The cache sees the URL the client used, so that `Location` / `Content-Location`
-        // in client terms invalidate the right entries; the upstream sees its own.
-        let upstreamOrigin = (scheme: upstream.scheme ?? "http", authority: Self.authority(of: upstream))
-        let clientAuthority = request.authority ?? request.headerFields[.hostField] ?? upstreamOrigin.authority
-        var outgoing = HTTPRequest(
-            method: Self.wireMethod(request.method), scheme: "http", authority: clientAuthority,
-            path: Self.prefix(of: upstream) + (request.path ?? "/")
-        )
-        outgoing.headerFields = HopByHop.removing(from: request.headerFields, also: ["host", "content-length", "proxy-authorization"])
+        let outgoing = cacheRequest(for: request)
+        let clientAuthority = outgoing.authority ?? upstreamAuthority
+        let upstreamOrigin = (scheme: upstreamScheme, authority: upstreamAuthority)
         let transport = transport
         do {
             let answer = try await cache.respond(to: outgoing, body: body) { request, body in
@@ -85,6 +102,33 @@ public final class HTTPCachingProxy: Sendable {
             return UpstreamFailure(error).response(method: request.method)
         }
     }
+
+    /// `request` as the cache sees it: the URL the client used (so that `Location` /
+    /// `Content-Location` in client terms invalidate the right entries; the upstream's own
+    /// scheme and authority are set when it is sent) under the upstream's path prefix,
+    /// without hop-by-hop fields. The one construction both the event-loop hit path and
+    /// ``respond(to:body:)`` use, so both find the same stored response.
+    func cacheRequest(for request: HTTPRequest) -> HTTPRequest {
+        let clientAuthority = request.authority ?? request.headerFields[.hostField] ?? upstreamAuthority
+        var outgoing = HTTPRequest(
+            method: Self.wireMethod(request.method), scheme: "http", authority: clientAuthority,
+            path: upstreamPrefix.isEmpty ? (request.path ?? "/") : upstreamPrefix + (request.path ?? "/")
+        )
+        outgoing.headerFields = Self.forwardedFields(request.headerFields)
+        return outgoing
+    }
+
+    /// `fields` without hop-by-hop fields, `Host`, `Content-Length` and `Proxy-Authorization`;
+    /// the same fields, uncopied, when they hold none of those (the common case).
+    private static func forwardedFields(_ fields: HTTPFields) -> HTTPFields {
+        guard fields.contains(where: { droppedRequestFields.contains($0.name.canonicalName) }) else { return fields }
+        return HopByHop.removing(from: fields, also: endToEndFieldsNotForwarded)
+    }
+
+    /// Request fields the proxy sets itself or keeps from the upstream.
+    private static let endToEndFieldsNotForwarded: Set<String> = ["host", "content-length", "proxy-authorization"]
+    /// The request fields never forwarded whatever `Connection` names (which is one of them).
+    private static let droppedRequestFields = HopByHop.names.union(endToEndFieldsNotForwarded)
 
     /// The `400` for a request target the proxy refuses to forward.
     private static func badRequest(method: HTTPRequest.Method) -> (HTTPResponse, Data) {
@@ -112,7 +156,7 @@ public final class HTTPCachingProxy: Sendable {
         }
     }
 
-    private static func clientResponse(_ answer: CachedHTTPResponse, method: HTTPRequest.Method) -> HTTPResponse {
+    static func clientResponse(_ answer: CachedHTTPResponse, method: HTTPRequest.Method) -> HTTPResponse {
         var response = answer.response
         let originalLength = response.headerFields[.contentLength]
         response.headerFields = HopByHop.removing(from: response.headerFields, also: ["content-length"])

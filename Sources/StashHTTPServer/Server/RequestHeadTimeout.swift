@@ -13,8 +13,9 @@ final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let timeout: TimeAmount
     private var awaitingHead = true
-    /// The last bytes seen of a head, so that a `\r\n\r\n` split across reads is found.
-    private var tail: [UInt8] = []
+    /// How many bytes of `\r\n\r\n` the head seen so far ends with, so that one split
+    /// across reads is found.
+    private var matched = 0
     private var timer: Scheduled<Void>?
 
     init(timeout: TimeAmount) { self.timeout = timeout }
@@ -22,14 +23,14 @@ final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if awaitingHead {
             let bytes = unwrapInboundIn(data).readableBytesView
-            if timer == nil, !bytes.isEmpty {
+            if headEnds(in: bytes) {
+                // A head that arrives whole in one read (the usual case) never starts the clock.
+                awaitingHead = false
+                stopClock()
+            } else if timer == nil, !bytes.isEmpty {
                 timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [context] in
                     context.close(promise: nil)
                 }
-            }
-            if headEnds(in: bytes) {
-                awaitingHead = false
-                stopClock()
             }
         }
         context.fireChannelRead(data)
@@ -38,7 +39,7 @@ final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if !awaitingHead {
             awaitingHead = true
-            tail = []
+            matched = 0
         }
         context.write(data, promise: promise)
     }
@@ -56,13 +57,16 @@ final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func headEnds(in bytes: ByteBufferView) -> Bool {
-        var window = tail
+        var matched = matched
         for byte in bytes {
-            window.append(byte)
-            if window.count > 4 { window.removeFirst() }
-            if window == [13, 10, 13, 10] { return true }
+            if byte == (matched % 2 == 0 ? 13 : 10) {
+                matched += 1
+                if matched == 4 { return true }
+            } else {
+                matched = byte == 13 ? 1 : 0
+            }
         }
-        tail = window
+        self.matched = matched
         return false
     }
 }

@@ -132,8 +132,8 @@ extension PreferencesEngine {
     /// by a crash after its fields were written (see ``LogFile/publish(_:)``), or a slot
     /// damaged on disk. When the records after the current commit match what it claims, it
     /// is sealed again and becomes current: nothing is lost. When they do not but the slot
-    /// claims to be the next commit, the records after the current end were acknowledged
-    /// and are lost: their range is returned for the report.
+    /// claims to be the next commit and to reach past the current end, the records after
+    /// the current end were acknowledged and are lost: their range is returned for the report.
     private func repairUnsealedCommit(_ file: LogFile) -> Range<Int>? {
         guard let claimed = file.unsealedCommit(), let base = file.base else { return nil }
         let current = file.current
@@ -145,7 +145,10 @@ extension PreferencesEngine {
             file.publish(repaired)
             return nil
         }
-        guard claimed.counter == current.counter &+ 1 else { return nil }
+        // A slot torn before its end was written still shows the end of two commits ago:
+        // it never claimed the records after the current end, which were therefore never
+        // acknowledged. Only a next commit that reaches past the current end lost them.
+        guard claimed.counter == current.counter &+ 1, claimed.end > current.end else { return nil }
         var end = current.end
         while end < file.mappedSize, let frame = RecordFrame(base, at: end, limit: file.mappedSize) { end = frame.end }
         return end > current.end ? current.end..<end : nil

@@ -41,8 +41,9 @@ final class RawClient: @unchecked Sendable {
         return bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
-    /// Reads one response (head and `Content-Length` body); nil when the connection ends first.
-    func response() async -> String? { await offThePool { self.blockingResponse() } }
+    /// Reads one response (head and `Content-Length` body, or the head alone for the answer
+    /// to a `HEAD`); nil when the connection ends first.
+    func response(toHead: Bool = false) async -> String? { await offThePool { self.blockingResponse(toHead: toHead) } }
 
     /// Whether the server closes the connection (end of stream or reset) before `patience`
     /// runs out, without sending anything.
@@ -54,18 +55,25 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
-    private func blockingResponse() -> String? {
-        var buffer = [UInt8]()
+    /// Bytes read past the response last returned (the start of the next one).
+    private var pending = [UInt8]()
+
+    private func blockingResponse(toHead: Bool) -> String? {
+        var buffer = pending
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let text = String(decoding: buffer, as: UTF8.self)
             if let end = text.range(of: "\r\n\r\n") {
-                let length = text[..<end.lowerBound].split(separator: "\r\n").compactMap { line -> Int? in
+                let length = toHead ? 0 : text[..<end.lowerBound].split(separator: "\r\n").compactMap { line -> Int? in
                     let parts = line.split(separator: ":", maxSplits: 1)
                     guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
                     return Int(parts[1].trimmingCharacters(in: .whitespaces))
                 }.first ?? 0
-                if text.utf8.count >= text.utf8.distance(from: text.startIndex, to: end.upperBound) + length { return text }
+                let whole = text.utf8.distance(from: text.startIndex, to: end.upperBound) + length
+                if buffer.count >= whole {
+                    pending = Array(buffer[whole...])
+                    return String(decoding: buffer[..<whole], as: UTF8.self)
+                }
             }
             let count = recv(socket, &chunk, chunk.count, 0)
             guard count > 0 else { return nil }

@@ -85,6 +85,34 @@ import Testing
         #expect(again.keys.count == 101)
     }
 
+    /// A SIGKILL inside ``LogFile/publish(_:)`` after the slot's counter was written but
+    /// before its end: the record after the current end was never acknowledged, so the open
+    /// must not report it as a lost write.
+    @Test func aCommitTornBeforeItsEndReportsNothingLost() throws {
+        var (bytes, end) = try writeKeys(100)
+        let newest = LogLayout.newestCommit(bytes)
+        let other = LogLayout.slotOffsets.first { $0 != newest.offset }!
+        let olderEnd = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: other + 8, as: UInt64.self) })
+        #expect(olderEnd < end)
+        let unacknowledged = try record(key: "unacknowledged", value: "written, never committed")
+        bytes.replaceSubrange(end..<(end + unacknowledged.count), with: unacknowledged)
+        LogLayout.setCommit(&bytes, slot: other, LogFile.Commit(
+            counter: newest.commit.counter + 1, end: olderEnd, groupStart: newest.commit.groupStart, groupCRC: 0
+        ))
+        bytes[other + 32] ^= 0xFF // the checksum was not written either
+        try FileStore.write(bytes, to: file)
+
+        let prefs = try Preferences(url: file)
+        #expect(prefs.recoveryReport == nil)
+        #expect(prefs.keys.count == 100)
+        #expect(prefs.object(forKey: "unacknowledged") == nil)
+        try prefs.set("after", forKey: "after")
+        prefs.close()
+        let again = try Preferences(url: file)
+        #expect(again.recoveryReport == nil)
+        #expect(again.keys.count == 101)
+    }
+
     @Test func aCorruptLastRecordCostsOnlyThatRecord() throws {
         var (bytes, end) = try writeKeys(10)
         let last = try record(key: "key-9", value: "value 9")

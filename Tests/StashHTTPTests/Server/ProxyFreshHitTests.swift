@@ -1,0 +1,196 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import StashCore
+import StashHTTP
+import StashHTTPAsyncClient
+import Testing
+@testable import StashHTTPServer
+
+/// Fresh hits answered on the event loop (`FreshHitHandler`): byte for byte what the full
+/// asynchronous flow answers, in request order, and never a response the cache no longer holds.
+struct ProxyFreshHitTests {
+    /// Two proxies over one cache and one origin: `fast` answers fresh hits on the event
+    /// loop, `full` sends every request through `respond(to:body:)`.
+    struct Pair {
+        let clock: ManualClock
+        let origin: TestOrigin
+        let cache: HTTPCache
+        let fast: Server
+        let full: Server
+
+        struct Server {
+            let proxy: HTTPCachingProxy
+            let task: Task<Void, any Error>
+            let port: Int
+
+            static func start(_ proxy: HTTPCachingProxy) async -> Server {
+                let ready = AsyncStream<Int>.makeStream()
+                let task = Task { try await proxy.run(port: 0) { ready.continuation.yield($0) } }
+                var iterator = ready.stream.makeAsyncIterator()
+                return Server(proxy: proxy, task: task, port: await iterator.next() ?? 0)
+            }
+
+            func stop() async throws {
+                task.cancel()
+                _ = try? await task.value
+                try await proxy.shutdown()
+            }
+        }
+
+        static func with(configuration: HTTPCachingProxy.Configuration = .init(), _ body: (Pair) async throws -> Void) async throws {
+            let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+            let origin = try await TestOrigin.start(clock: clock)
+            let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
+            func proxy(_ fast: Bool) -> HTTPCachingProxy {
+                HTTPCachingProxy(
+                    upstream: URL(string: origin.base)!, cache: cache, configuration: configuration,
+                    transport: AsyncHTTPClientTransport(timeout: .seconds(2)), answersHitsOnEventLoop: fast
+                )
+            }
+            let pair = Pair(
+                clock: clock, origin: origin, cache: cache, fast: await Server.start(proxy(true)), full: await Server.start(proxy(false))
+            )
+            defer { origin.stop() }
+            do {
+                try await body(pair)
+            } catch {
+                try? await pair.fast.stop()
+                try? await pair.full.stop()
+                throw error
+            }
+            try await pair.fast.stop()
+            try await pair.full.stop()
+        }
+
+        /// One request on a new connection to `server`, read whole.
+        func exchange(_ server: Server, _ method: String, _ path: String, _ fields: String = "") async throws -> String {
+            let client = try RawClient(port: server.port)
+            #expect(client.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(fields)\r\n"))
+            return try #require(await client.response(toHead: method == "HEAD"))
+        }
+
+        var eventLoopAnswers: Int { fast.proxy.eventLoopAnswers.withLock { $0 } }
+    }
+
+    private static let stored: [(String, String)] = [
+        ("Cache-Control", "max-age=600"), ("ETag", "\"v1\""), ("X-Multi", "one"), ("X-Multi", "two"),
+        ("Connection", "X-Hop"), ("X-Hop", "dropped"), ("Content-Type", "text/plain"),
+    ]
+
+    /// The same stored response, at the same moment, gives the same bytes on both paths:
+    /// status line, every field in order (`Age`, `Content-Length`, `Cache-Status`), body;
+    /// for `GET` and for `HEAD`, and again once the `Age` has moved on.
+    @Test func eventLoopHitIsByteForByteTheFullFlowsAnswer() async throws {
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "the stored body"))
+            let miss = try await pair.exchange(pair.full, "GET", "/page")
+            #expect(miss.contains("Cache-Status: stash; fwd=miss"))
+            for seconds in [0.0, 7, 0.4, 100] {
+                pair.clock.advance(by: seconds)
+                for method in ["GET", "HEAD"] {
+                    let before = pair.eventLoopAnswers
+                    let fast = try await pair.exchange(pair.fast, method, "/page", "Accept: */*\r\n")
+                    let full = try await pair.exchange(pair.full, method, "/page", "Accept: */*\r\n")
+                    #expect(pair.eventLoopAnswers == before + 1)
+                    #expect(fast == full)
+                    #expect(fast.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                    #expect(fast.contains("\r\nCache-Status: stash; hit\r\n"))
+                    #expect(fast.contains("\r\nContent-Length: 15\r\n"))
+                    #expect(!fast.contains("X-Hop"))
+                    #expect(fast.hasSuffix(method == "GET" ? "\r\n\r\nthe stored body" : "\r\n\r\n"))
+                }
+            }
+            #expect(try await pair.exchange(pair.fast, "GET", "/page").contains("\r\nAge: 107\r\n"))
+            #expect(pair.origin.requests("/page").count == 1)
+        }
+    }
+
+    /// Requests the full flow must weigh are never answered on the event loop, and still get
+    /// their own answers: a conditional gets `304`, a `Range` `206`, `no-cache` goes upstream.
+    @Test func requestsWithDirectivesConditionsOrRangesTakeTheFullFlow() async throws {
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "the stored body"))
+            _ = try await pair.exchange(pair.fast, "GET", "/page")
+            let notModified = try await pair.exchange(pair.fast, "GET", "/page", "If-None-Match: \"v1\"\r\n")
+            #expect(notModified.hasPrefix("HTTP/1.1 304"))
+            let part = try await pair.exchange(pair.fast, "GET", "/page", "Range: bytes=4-9\r\n")
+            #expect(part.hasPrefix("HTTP/1.1 206") && part.hasSuffix("stored"))
+            let reloaded = try await pair.exchange(pair.fast, "GET", "/page", "Cache-Control: no-cache\r\n")
+            #expect(reloaded.contains("Cache-Status: stash; fwd="))
+            let dotted = try await pair.exchange(pair.fast, "GET", "/a/../page")
+            #expect(dotted.hasPrefix("HTTP/1.1 400"))
+            #expect(pair.eventLoopAnswers == 0)
+        }
+    }
+
+    /// A hit pipelined behind a miss on one connection waits for the miss's answer: the
+    /// answers come back in request order.
+    @Test func pipelinedHitBehindAMissKeepsTheOrder() async throws {
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
+            pair.origin.set("/slow", .init(fields: [("Cache-Control", "no-store")], body: "slow", delay: 200))
+            _ = try await pair.exchange(pair.fast, "GET", "/page")
+            let client = try RawClient(port: pair.fast.port)
+            #expect(client.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            let first = try #require(await client.response())
+            let second = try #require(await client.response())
+            #expect(first.hasSuffix("\r\n\r\nslow"))
+            #expect(second.hasSuffix("\r\n\r\ncached") && second.contains("Cache-Status: stash; hit"))
+            // Once the miss is answered, the next hit on that connection is the event loop's again.
+            let before = pair.eventLoopAnswers
+            #expect(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            #expect(try #require(await client.response()).hasSuffix("cached"))
+            #expect(pair.eventLoopAnswers == before + 1)
+        }
+    }
+
+    /// An invalidation, by an unsafe request through the proxy or by the cache's own API, is
+    /// seen by the very next request on the event loop path.
+    @Test func invalidationIsSeenAtOnce() async throws {
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
+            let client = try RawClient(port: pair.fast.port)
+            let get = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            client.send(get)
+            _ = await client.response()
+            client.send(get)
+            #expect(await client.response()?.contains("Cache-Status: stash; hit") == true)
+            client.send("POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi")
+            #expect(await client.response()?.hasPrefix("HTTP/1.1 200") == true)
+            client.send(get)
+            #expect(await client.response()?.contains("Cache-Status: stash; fwd=miss") == true)
+            client.send(get)
+            #expect(await client.response()?.contains("Cache-Status: stash; hit") == true)
+            pair.cache.removeResponses(for: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/page"))
+            client.send(get)
+            #expect(await client.response()?.contains("Cache-Status: stash; fwd=miss") == true)
+            #expect(pair.origin.requests("/page").filter { $0.method == .get }.count == 3)
+            #expect(pair.eventLoopAnswers == 2)
+        }
+    }
+
+    /// A connection served only by event-loop hits is still closed when idle, and closed by a
+    /// graceful shutdown: HummingbirdCore's connection state sees each answer end.
+    @Test func hitsAnsweredOnTheEventLoopKeepIdleTimeoutAndShutdown() async throws {
+        let configuration = HTTPCachingProxy.Configuration(headerTimeout: .seconds(60), idleTimeout: .milliseconds(200))
+        try await Pair.with(configuration: configuration) { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
+            _ = try await pair.exchange(pair.fast, "GET", "/page")
+            let idle = try RawClient(port: pair.fast.port)
+            idle.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await idle.response()?.contains("Cache-Status: stash; hit") == true)
+            #expect(await idle.isClosedByPeer())
+            #expect(pair.eventLoopAnswers == 1)
+        }
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
+            _ = try await pair.exchange(pair.fast, "GET", "/page")
+            let open = try RawClient(port: pair.fast.port)
+            open.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await open.response()?.contains("Cache-Status: stash; hit") == true)
+            pair.fast.task.cancel()
+            #expect(await open.isClosedByPeer())
+        }
+    }
+}
