@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // Stash: an application's whole local data layer.
@@ -21,6 +22,9 @@ let package = Package(
         .library(name: "StashCore", targets: ["StashCore"]),
         .library(name: "StashSQL", targets: ["StashSQL"]),
         .library(name: "StashObjects", targets: ["StashObjects"]),
+        // `@Model`, which writes a model's row code: its own product, so that an app that does not
+        // use the macro never compiles swift-syntax.
+        .library(name: "StashObjectsMacros", targets: ["StashObjectsMacros"]),
         .library(name: "StashCache", targets: ["StashCache"]),
         .library(name: "StashPreferences", targets: ["StashPreferences"]),
         .library(name: "StashSecure", targets: ["StashSecure"]),
@@ -44,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
     ],
     targets: [
         // MARK: Libraries
@@ -57,6 +62,24 @@ let package = Package(
         .target(
             name: "StashObjects",
             dependencies: ["StashCore", "StashSQL", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        // The `@Model` macro: its declaration (StashObjectsMacros) and its compiler plugin
+        // (StashObjectsMacroPlugin, the only target that sees swift-syntax).
+        .target(
+            name: "StashObjectsMacros",
+            dependencies: ["StashObjects", "StashObjectsMacroPlugin"],
+            swiftSettings: strictSettings
+        ),
+        .macro(
+            name: "StashObjectsMacroPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -149,7 +172,7 @@ let package = Package(
             dependencies: [
                 // The modules measured are named directly, not only through the umbrella, so
                 // that an incremental release build recompiles the suites when they change.
-                "Stash", "StashCore", "StashObjects", "StashCache", "StashPreferences", "StashHTTP",
+                "Stash", "StashCore", "StashObjects", "StashObjectsMacros", "StashCache", "StashPreferences", "StashHTTP",
                 "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -198,6 +221,19 @@ let package = Package(
         .testTarget(
             name: "StashObjectsTests",
             dependencies: ["StashObjects", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StashObjectsMacrosTests",
+            dependencies: [
+                "Stash", "StashObjectsMacros", "StashObjectsMacroPlugin", "StashTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
-import StashObjects
+import StashObjectsMacros        // @Model; re-exports StashObjects
 
-struct Person: Model {
+@Model                             // writes init(row:): fast fetches, no hand-written code
+struct Person {
     var id: Int64?                 // auto-incremented; nil until inserted
     var name: String
     var age: Int
@@ -8,7 +9,8 @@ struct Person: Model {
     static let entity = ObjectEntity<Person>(table: "person").unique(\.name).indexed(\.age)
 }
 
-struct Card: Model {
+@Model
+struct Card {
     var id: Int64?
     var number: String
     var ownerID: Int64

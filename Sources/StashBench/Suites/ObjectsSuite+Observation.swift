@@ -25,24 +25,32 @@ extension ObjectsSuite {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<observers {
                     group.addTask {
-                        for try await tick in store.observe(BenchTick.self, id: 1) {
-                            guard let tick else { continue }
-                            deliveries.delivered(round: tick.value, at: DispatchTime.now().uptimeNanoseconds)
-                            if tick.value == commits { return }
+                        // An observer that fails or stops early wakes the writer with its
+                        // error instead of leaving it waiting for a delivery that never comes.
+                        do {
+                            for try await tick in store.observe(BenchTick.self, id: 1) {
+                                guard let tick else { continue }
+                                deliveries.delivered(round: tick.value, at: DispatchTime.now().uptimeNanoseconds)
+                                if tick.value == commits { return }
+                            }
+                            deliveries.fail(StashError(.io, "objects bench: an observation ended before the last commit"))
+                        } catch {
+                            deliveries.fail(error)
+                            throw error
                         }
                     }
                 }
                 let seconds = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Double, any Error>) in
                     Thread.detachNewThread {
                         do {
-                            deliveries.waitForAll(round: 0)
+                            try deliveries.waitForAll(round: 0)
                             let start = DispatchTime.now().uptimeNanoseconds
                             for round in 1...commits {
                                 try store.write { tx in
                                     try tx.update(BenchTick(id: 1, value: round))
                                     deliveries.committing(round: round, at: DispatchTime.now().uptimeNanoseconds)
                                 }
-                                deliveries.waitForAll(round: round)
+                                try deliveries.waitForAll(round: round)
                             }
                             continuation.resume(returning: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                         } catch {
@@ -77,12 +85,13 @@ struct BenchTick: Model, Equatable {
 }
 
 /// When each round was committed and when each observer saw it; the writer thread blocks
-/// until every observer has seen the round it waits for.
+/// until every observer has seen the round it waits for, or one of them has failed.
 private final class Deliveries: Sendable {
     private struct State {
         var committed: [Int: UInt64] = [:]
         var seen: [Int: [UInt64]] = [:]
         var awaited: Int?
+        var failure: (any Error)?
     }
 
     private let observers: Int
@@ -105,14 +114,28 @@ private final class Deliveries: Sendable {
         if complete { allSeen.signal() }
     }
 
-    /// Blocks the calling thread until every observer has seen `round`.
-    func waitForAll(round: Int) {
-        let complete = state.withLock { state in
+    /// Blocks the calling thread until every observer has seen `round`; throws the first
+    /// observer's failure instead.
+    func waitForAll(round: Int) throws {
+        let complete = try state.withLock { state in
+            if let failure = state.failure { throw failure }
             if state.seen[round, default: []].count >= observers { return true }
             state.awaited = round
             return false
         }
         if !complete { allSeen.wait() }
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+    }
+
+    /// An observer failed (or its sequence ended early): the writer stops waiting.
+    func fail(_ error: any Error) {
+        let waiting = state.withLock { state in
+            guard state.failure == nil else { return false }
+            state.failure = error
+            defer { state.awaited = nil }
+            return state.awaited != nil
+        }
+        if waiting { allSeen.signal() }
     }
 
     /// Seconds from each round's commit to each of its deliveries, sorted.

@@ -3,6 +3,7 @@ import GRDB
 import Stash
 import StashSQL
 import StashObjects
+import StashObjectsMacros
 #if canImport(GRDBSQLite)
 import GRDBSQLite
 #else
@@ -32,7 +33,7 @@ enum ObjectsSuite {
         let people = context.scaled(1_000)
 
         let stash = try ObjectStore(url: scratch.appendingPathComponent("stash.sqlite"), schema: ObjectSchema(BenchItem.self, BenchPerson.self, BenchCard.self))
-        let stashRow = try ObjectStore(url: scratch.appendingPathComponent("stash-row.sqlite"), schema: ObjectSchema(BenchRowItem.self))
+        let stashCodable = try ObjectStore(url: scratch.appendingPathComponent("stash-codable.sqlite"), schema: ObjectSchema(BenchCodableItem.self))
         let grdb = try StashDatabase.pool(at: scratch.appendingPathComponent("grdb.sqlite"))
         try grdb.write { db in try db.execute(sql: tablesSQL) }
         let raw = try RawItems(path: scratch.appendingPathComponent("raw.sqlite").path)
@@ -67,9 +68,9 @@ enum ObjectsSuite {
                 try tx.deleteAll(BenchItem.query())
                 for item in all { try tx.insert(item) }
             }
-            try stashRow.write { tx in
-                try tx.deleteAll(BenchRowItem.query())
-                for item in all { try tx.insert(BenchRowItem(item)) }
+            try stashCodable.write { tx in
+                try tx.deleteAll(BenchCodableItem.query())
+                for item in all { try tx.insert(BenchCodableItem(item)) }
             }
             try grdb.write { db in
                 try db.execute(sql: "DELETE FROM item")
@@ -80,14 +81,14 @@ enum ObjectsSuite {
         }
         try context.compare(suite: suite, case: "fetch", [
             Contender("stash") { try expect(fetchCount, stash.fetch(BenchItem.query()).count, "stash") },
-            Contender("stash-row") { try expect(fetchCount, stashRow.fetch(BenchRowItem.query()).count, "stash-row") },
+            Contender("stash-codable") { try expect(fetchCount, stashCodable.fetch(BenchCodableItem.query()).count, "stash-codable") },
             Contender("grdb-record") { try expect(fetchCount, grdb.read { db in try ItemRecord.fetchAll(db) }.count, "grdb-record") },
             Contender("grdb-codable") { try expect(fetchCount, grdb.read { db in try ItemCodable.fetchAll(db) }.count, "grdb-codable") },
             Contender("sqlite-raw") { try expect(fetchCount, raw.fetchAll().count, "sqlite-raw") },
         ])
 
         try graph(context, stash: stash, grdb: grdb, raw: raw, people: people)
-        context.reporter.note("objects: same tables for every implementation; stash models are Codable structs decoded column by column (no macro); stash-row is the same model read by its ColumnDecodable init(row:)")
+        context.reporter.note("objects: same tables for every implementation; stash models are written as the README says, with @Model (its init(row:) reads each column); stash-codable is the same model as a plain Codable struct (no macro), decoded through init(from:)")
     }
 
     private static func expect(_ expected: Int, _ count: Int, _ impl: String) throws -> Int {
@@ -194,7 +195,9 @@ enum ObjectsSuite {
 
 // MARK: - Stash models
 
-struct BenchItem: Model {
+/// The model as the README tells users to write it: `@Model` writes its `init(row:)`.
+@Model
+struct BenchItem {
     var id: Int64?
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
     static let entity = ObjectEntity<BenchItem>(table: "item")
@@ -206,33 +209,29 @@ struct BenchItem: Model {
     }
 }
 
-/// ``BenchItem`` read through the opt-in fast path, `ColumnDecodable`.
-struct BenchRowItem: Model, ColumnDecodable {
+/// ``BenchItem`` as a plain `Codable` model without the macro: the cost of not using it.
+struct BenchCodableItem: Model {
     var id: Int64?
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
-    static let entity = ObjectEntity<BenchRowItem>(table: "item")
+    static let entity = ObjectEntity<BenchCodableItem>(table: "item")
 
     init(_ item: BenchItem) {
         id = item.id
         (i0, i1, i2, i3, i4) = (item.i0, item.i1, item.i2, item.i3, item.i4)
         (i5, i6, i7, i8, i9) = (item.i5, item.i6, item.i7, item.i8, item.i9)
     }
-
-    init(row: ObjectRow) throws {
-        id = try row.value("id")
-        i0 = try row.value("i0"); i1 = try row.value("i1"); i2 = try row.value("i2"); i3 = try row.value("i3"); i4 = try row.value("i4")
-        i5 = try row.value("i5"); i6 = try row.value("i6"); i7 = try row.value("i7"); i8 = try row.value("i8"); i9 = try row.value("i9")
-    }
 }
 
-struct BenchPerson: Model {
+@Model
+struct BenchPerson {
     var id: Int64?
     var name: String
     var age: Int
     static let entity = ObjectEntity<BenchPerson>(table: "person")
 }
 
-struct BenchCard: Model {
+@Model
+struct BenchCard {
     var id: Int64?
     var number: String
     var ownerID: Int64

@@ -1,4 +1,5 @@
-/// A model that reads its own columns: the opt-in fast path for fetching many objects.
+/// A model that reads its own columns: the fast path for fetching many objects, which the
+/// `@Model` macro (library `StashObjectsMacros`) writes for you.
 ///
 /// A ``Model`` is decoded through its `Codable` `init(from:)`, which costs a call through the
 /// standard library's keyed container for every attribute of every row. A model that also

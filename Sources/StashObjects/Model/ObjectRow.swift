@@ -70,46 +70,31 @@ public struct ObjectRow {
     /// ```swift
     /// id = try row.value("id")
     /// ```
-    public func value(_ name: String) throws -> Int? {
-        let index = try index(name)
-        return decoder.isNull(index) ? nil : Int(try decoder.integer(index))
-    }
+    public func value(_ name: String) throws -> Int? { try decoder.optional(index(name)) { Int(try $0.integer($1)) } }
     /// An optional 64-bit integer attribute: `nil` for NULL.
     ///
     /// ```swift
     /// parentID = try row.value("parentID")    // Int64?
     /// ```
-    public func value(_ name: String) throws -> Int64? {
-        let index = try index(name)
-        return decoder.isNull(index) ? nil : try decoder.integer(index)
-    }
+    public func value(_ name: String) throws -> Int64? { try decoder.optional(index(name)) { try $0.integer($1) } }
     /// An optional Boolean attribute: `nil` for NULL.
     ///
     /// ```swift
     /// isPinned = try row.value("isPinned")    // Bool?
     /// ```
-    public func value(_ name: String) throws -> Bool? {
-        let index = try index(name)
-        return decoder.isNull(index) ? nil : try decoder.integer(index) != 0
-    }
+    public func value(_ name: String) throws -> Bool? { try decoder.optional(index(name)) { try $0.integer($1) != 0 } }
     /// An optional floating-point attribute: `nil` for NULL.
     ///
     /// ```swift
     /// rating = try row.value("rating")        // Double?
     /// ```
-    public func value(_ name: String) throws -> Double? {
-        let index = try index(name)
-        return decoder.isNull(index) ? nil : try decoder.real(index)
-    }
+    public func value(_ name: String) throws -> Double? { try decoder.optional(index(name)) { try $0.real($1) } }
     /// An optional text attribute: `nil` for NULL.
     ///
     /// ```swift
     /// nickname = try row.value("nickname")    // String?
     /// ```
-    public func value(_ name: String) throws -> String? {
-        let index = try index(name)
-        return decoder.isNull(index) ? nil : try decoder.string(index)
-    }
+    public func value(_ name: String) throws -> String? { try decoder.optional(index(name)) { try $0.string($1) } }
 
     /// Any other attribute, stored as the `Codable` path stores it: other integer widths,
     /// `Float`, `Data`, `Date`, `UUID`, `URL`, raw-value enums, JSON for the rest, and
@@ -122,18 +107,14 @@ public struct ObjectRow {
     public func value<T: Decodable>(_ name: String) throws -> T {
         let index = try index(name)
         if decoder.isNull(index) {
-            guard let optional = T.self as? any NilLiteral.Type else { throw decoder.mismatch(index, "a value") }
-            return optional.nilValue as! T
+            guard let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = Self.none(optional) as? T else {
+                throw decoder.mismatch(index, "a value")
+            }
+            return none
         }
         return try decoder.value(T.self, at: index)
     }
-}
 
-/// `Optional`, seen from generic code that needs its `nil`.
-private protocol NilLiteral {
-    static var nilValue: Self { get }
-}
-
-extension Optional: NilLiteral {
-    static var nilValue: Self { nil }
+    /// The `nil` of an optional type seen from generic code.
+    private static func none<N: ExpressibleByNilLiteral>(_ type: N.Type) -> N { nil }
 }

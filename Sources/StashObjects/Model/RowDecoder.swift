@@ -108,6 +108,12 @@ final class RowDecoder: Decoder {
     @inline(__always)
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
+    /// An optional attribute: `nil` for NULL, else what `read` reads from column `index`.
+    @inline(__always)
+    func optional<T>(_ index: Int32, _ read: (RowDecoder, Int32) throws -> T) rethrows -> T? {
+        isNull(index) ? nil : try read(self, index)
+    }
+
     @inline(__always)
     func integer(_ index: Int32) throws -> Int64 {
         guard sqlite3_column_type(statement, index) == SQLITE_INTEGER else { throw mismatch(index, "an integer") }
@@ -248,10 +254,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     @inline(__always)
     private func optional<T>(_ key: Key, _ read: (RowDecoder, Int32) throws -> T) throws -> T? {
-        try with { decoder in
-            let index = try decoder.index(key)
-            return decoder.isNull(index) ? nil : try read(decoder, index)
-        }
+        try with { decoder in try decoder.optional(decoder.index(key), read) }
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key) { try $0.integer($1) != 0 } }

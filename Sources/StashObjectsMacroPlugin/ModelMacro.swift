@@ -1,0 +1,66 @@
+import SwiftDiagnostics
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+
+/// `@Model`: adds `Model` and `ColumnDecodable` conformances to a struct, with an
+/// `init(row:)` that reads each stored attribute by its column name in declaration order.
+/// The compiler runs it; users write the attribute (declared in `StashObjectsMacros`):
+///
+/// ```swift
+/// @Model
+/// struct Tag {
+///     var id: String
+///     var label: String?
+/// }
+/// // adds:
+/// // extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
+/// //     init(row: StashObjects.ObjectRow) throws {
+/// //         self.id = try row.value("id")
+/// //         self.label = try row.value("label")
+/// //     }
+/// // }
+/// ```
+public struct ModelMacro: ExtensionMacro {
+    /// The extension for the struct `declaration`, or the diagnostics that refuse it.
+    ///
+    /// ```swift
+    /// let extensions = try ModelMacro.expansion(of: attribute, attachedTo: decl, providingExtensionsOf: type, conformingTo: [], in: context)
+    /// ```
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let model = declaration.as(StructDeclSyntax.self) else {
+            throw DiagnosticsError(diagnostics: [Diagnostic(node: node, message: ModelMacroDiagnostic.notAStruct(kind: kind(of: declaration)))])
+        }
+        let columns = try ModelProperties.columns(of: model)
+        let hasInitRow = model.memberBlock.members.contains { member in
+            member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters.first?.firstName.text == "row"
+        }
+        if protocols.isEmpty && hasInitRow { return [] }
+        let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
+        let header = conformances.isEmpty ? "extension \(type.trimmedDescription)" : "extension \(type.trimmedDescription): \(conformances)"
+        var lines = ["\(header) {"]
+        if !hasInitRow {
+            let access = model.modifiers.lazy.map(\.name.text).first { ["public", "package"].contains($0) }.map { $0 + " " } ?? ""
+            lines.append("    \(access)init(row: StashObjects.ObjectRow) throws {")
+            lines += columns.map { "        self.\($0.property) = try row.value(\(StringLiteralExprSyntax(content: $0.column)))" }
+            lines.append("    }")
+        }
+        lines.append("}")
+        return [try ExtensionDeclSyntax("\(raw: lines.joined(separator: "\n"))")]
+    }
+
+    private static func kind(of declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(ClassDeclSyntax.self) { return "a class" }
+        if declaration.is(EnumDeclSyntax.self) { return "an enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "an actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "a protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "an extension" }
+        return "this declaration"
+    }
+}

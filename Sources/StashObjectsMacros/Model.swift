@@ -1,0 +1,53 @@
+@_exported public import StashObjects
+
+/// Makes a struct a ``StashObjects/Model`` that reads its own rows: it writes the
+/// ``StashObjects/ColumnDecodable`` conformance (`init(row:)`) a fast model would otherwise
+/// write by hand, so that fetching many objects costs what a hand-written GRDB record costs.
+///
+/// ```swift
+/// import StashObjectsMacros
+///
+/// @Model
+/// struct Person {
+///     var id: Int64?
+///     var name: String
+///     var age: Int
+///     var nickname: String?          // NULL reads as nil
+///     var mood: Mood                 // a raw-value enum
+///     var address: Address           // any other Codable value, stored as JSON
+///
+///     static let entity = ObjectEntity<Person>(table: "person").unique(\.name)
+/// }
+/// ```
+///
+/// The macro adds, in an extension, the conformances the struct does not declare yet
+/// (``StashObjects/Model`` and ``StashObjects/ColumnDecodable``; `Model` brings `Codable`,
+/// synthesized as usual) and an `init(row:)` that reads every stored attribute by the name
+/// of its column, in declaration order:
+///
+/// ```swift
+/// extension Person: StashObjects.Model, StashObjects.ColumnDecodable {
+///     init(row: StashObjects.ObjectRow) throws {
+///         self.id = try row.value("id")
+///         self.name = try row.value("name")
+///         // …
+///     }
+/// }
+/// ```
+///
+/// It reads what the `Codable` path reads: when the struct declares `CodingKeys`, only the
+/// properties it names, each under its key's string (`case createdAt = "created_at"` reads
+/// column `created_at`); a property left out keeps its default value. Computed, `static`
+/// and `let`-with-a-value properties are not columns.
+///
+/// Errors at compile time: the macro on a class, an enum or an actor (models are structs);
+/// a `CodingKeys` case that names no stored property (a computed one, a typo); a `lazy` or
+/// property-wrapped attribute; a struct without an `id` property. At run time the read
+/// throws the same typed errors as the `Codable` path (``StashError/Code/typeMismatch``
+/// naming model and attribute).
+///
+/// The macro lives in its own library, `StashObjectsMacros`, because it compiles
+/// swift-syntax: an app that writes its models as plain `Codable` structs conforming to
+/// ``StashObjects/Model`` does not depend on it (and fetches slower).
+@attached(extension, conformances: StashObjects.Model, StashObjects.ColumnDecodable, names: named(init(row:)))
+public macro Model() = #externalMacro(module: "StashObjectsMacroPlugin", type: "ModelMacro")
