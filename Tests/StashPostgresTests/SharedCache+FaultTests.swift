@@ -119,7 +119,8 @@ extension SharedCacheFaultTests {
             #expect(lenient.statistics.errors == 9)
             let attempt = ContinuousClock.now
             await #expect(throws: StashError.self) { try await strict.set(Data("lost".utf8), forKey: "during") }
-            #expect(ContinuousClock.now - attempt < .seconds(2), "a strict write hung past its timeout")
+            // 300 ms is the timeout; the bound leaves room for a machine busy with other tests.
+            #expect(ContinuousClock.now - attempt < .seconds(5), "a strict write hung past its timeout")
 
             processes.signal(SIGCONT)
             resumed = true
