@@ -25,13 +25,20 @@ enum Vary {
 
     /// A stored response's selecting fields as a lookup matches them: field names made once,
     /// when the response is stored, not on every lookup.
+    ///
+    /// The first field (nearly always the only one, and short) is held inline, so that
+    /// matching a variant reads no memory beyond the stored response itself.
     struct Selection: Sendable {
+        typealias Field = (name: HTTPField.Name?, value: String?)
         /// The field's name (`nil` when it is not a valid name, which no request carries)
         /// and its normalised value in the request that produced the response.
-        let fields: [(name: HTTPField.Name?, value: String?)]
+        let first: Field?
+        let others: [Field]
 
         init(_ selectingFields: [String: String?]) {
-            fields = selectingFields.map { (HTTPField.Name($0.key), $0.value) }
+            let fields = selectingFields.sorted { $0.key < $1.key }.map { (HTTPField.Name($0.key), $0.value) }
+            first = fields.first
+            others = Array(fields.dropFirst())
         }
     }
 
@@ -45,7 +52,10 @@ enum Vary {
         init(_ request: HTTPFields) { self.request = request }
 
         mutating func matches(_ stored: StoredResponse) -> Bool {
-            for field in stored.selection.fields where value(of: field.name) != field.value { return false }
+            let selection = stored.selection
+            guard let first = selection.first else { return true }
+            if value(of: first.name) != first.value { return false }
+            for field in selection.others where value(of: field.name) != field.value { return false }
             return true
         }
 

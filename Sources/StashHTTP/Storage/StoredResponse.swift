@@ -132,10 +132,11 @@ struct StoredResponse: Sendable, Equatable {
     /// What a stored response holds. Changed only through ``StoredResponse/unique()``, that
     /// is while no other value refers to it, which is what makes it safe to share.
     private final class Storage: @unchecked Sendable {
-        // What every lookup reads comes first, so that it shares the object's first lines.
+        // What every lookup reads comes first, so that it shares the object's first lines:
+        // the selection for each variant looked at, the rest for the one chosen.
+        var selection: Vary.Selection
         var derived = Derived()
         var responseTime: Date
-        var selection: Vary.Selection
         var status: Int
         var reasonPhrase: String
         var headerFields: HTTPFields
