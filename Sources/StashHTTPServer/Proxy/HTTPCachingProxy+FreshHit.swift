@@ -16,13 +16,24 @@ extension HTTPCachingProxy {
     /// process (``StashHTTP/HTTPCache/freshHit(for:)`` answers `nil` with shared storage,
     /// where another instance may have invalidated what this one last saw).
     func freshAnswer(to head: HTTPRequestHead) -> FreshHitHandler.Answer? {
-        guard head.method == .GET || head.method == .HEAD, head.version == .http1_1,
-              head.uri.utf8.first == UInt8(ascii: "/"), !RequestTarget.hasDotSegment(head.uri),
-              let request = Self.plainRequest(head),
-              let hit = cache.freshHit(for: cacheRequest(for: request)) else { return nil }
-        let form = hit.prepared { WireForm(body: hit.body) }
+        guard head.version == .http1_1, head.uri.utf8.first == UInt8(ascii: "/"),
+              let request = Self.plainRequest(head), let (form, hit) = freshForm(for: request) else { return nil }
+        return (form.head(for: hit).head, head.method == .HEAD ? nil : form.body)
+    }
+
+    /// The answer to `request`, read from a connection's raw bytes by ``PlainRequestHead``,
+    /// when it is a fresh hit (``RawHitHandler``): the bytes of its head and its body, as
+    /// ``freshAnswer(to:)`` would have them written.
+    func freshWire(to request: HTTPRequest) -> RawHitHandler.Answer? {
+        guard let (form, hit) = freshForm(for: request) else { return nil }
+        return (form.head(for: hit).bytes, request.method == .head ? nil : form.body)
+    }
+
+    /// The prepared form of the fresh hit that answers `request`, a plain `GET` or `HEAD`.
+    private func freshForm(for request: HTTPRequest) -> (WireForm, FreshHit)? {
+        guard !RequestTarget.hasDotSegment(request.path ?? "/"), let hit = cache.freshHit(for: cacheRequest(for: request)) else { return nil }
         eventLoopAnswers.withLock { $0 += 1 }
-        return (form.head(for: hit), head.method == .HEAD ? nil : form.body)
+        return (hit.prepared { WireForm(body: hit.body) }, hit)
     }
 
     /// `head` as HummingbirdCore's HTTPTypes conversion gives it (the first `Host` as the
@@ -30,6 +41,7 @@ extension HTTPCachingProxy {
     /// going through `URLComponents`; `nil` when it carries a field that sends it through
     /// the full flow, or a field name HTTPTypes refuses.
     private static func plainRequest(_ head: HTTPRequestHead) -> HTTPRequest? {
+        guard head.method == .GET || head.method == .HEAD else { return nil }
         var fields = HTTPFields()
         fields.reserveCapacity(head.headers.count)
         var authority: String?
@@ -41,14 +53,9 @@ extension HTTPCachingProxy {
                 authority = value
                 continue
             }
-            if fullFlowFields.contains(fieldName), !(fieldName == .contentLength && value == "0") { return nil }
+            if PlainRequestHead.needsFullFlow(fieldName, value) { return nil }
             fields.append(HTTPField(name: fieldName, value: value))
         }
         return HTTPRequest(method: head.method == .GET ? .get : .head, scheme: "http", authority: authority, path: head.uri, headerFields: fields)
     }
-
-    /// Request fields that send a request through the full asynchronous flow.
-    private static let fullFlowFields: Set<HTTPField.Name> = [
-        .cacheControl, HTTPField.Name("Pragma")!, .connection, .expect, .contentLength, .transferEncoding,
-    ]
 }

@@ -48,7 +48,9 @@ extension HTTPCachingProxy {
                 var handlers: [any RemovableChannelHandler] = [RequestHeadTimeout.Installer(timeout: TimeAmount(limits.headerTimeout))]
                 if let connectionLimit { handlers.append(connectionLimit.handler()) }
                 if answersHitsOnEventLoop {
-                    handlers.append(FreshHitHandler.Installer(idleTimeout: TimeAmount(limits.idleTimeout)) { self.freshAnswer(to: $0) })
+                    handlers.append(FreshHitHandler.Installer(
+                        idleTimeout: TimeAmount(limits.idleTimeout), answer: { self.freshAnswer(to: $0) }, rawAnswer: { self.freshWire(to: $0) }
+                    ))
                 }
                 return handlers
             }(),

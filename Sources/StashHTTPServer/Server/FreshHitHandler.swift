@@ -1,3 +1,4 @@
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -51,8 +52,13 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.answer = answer
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    /// Counts a request answered before the decoder (``RawHitHandler``) as activity.
+    func noteActivity() {
         if idleTimeout != nil { lastActive = .now() }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        noteActivity()
         switch unwrapInboundIn(data) {
         case .head(let request):
             if forwarded == 0, let (head, body) = answer(request) {
@@ -138,23 +144,31 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
 extension FreshHitHandler {
     /// Puts a ``FreshHitHandler`` right after NIO's request decoder (HummingbirdCore adds its
-    /// extra handlers after its HTTPTypes conversion, too late for it), then steps out of the
-    /// pipeline.
+    /// extra handlers after its HTTPTypes conversion, too late for it) and a
+    /// ``RawHitHandler`` right before NIO's response encoder, then steps out of the pipeline.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = Never
 
         private let idleTimeout: TimeAmount?
         private let answer: @Sendable (HTTPRequestHead) -> Answer?
+        private let rawAnswer: @Sendable (HTTPRequest) -> RawHitHandler.Answer?
 
-        init(idleTimeout: TimeAmount?, answer: @escaping @Sendable (HTTPRequestHead) -> Answer?) {
+        init(
+            idleTimeout: TimeAmount?, answer: @escaping @Sendable (HTTPRequestHead) -> Answer?,
+            rawAnswer: @escaping @Sendable (HTTPRequest) -> RawHitHandler.Answer?
+        ) {
             self.idleTimeout = idleTimeout
             self.answer = answer
+            self.rawAnswer = rawAnswer
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
-            if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
-                try? pipeline.addHandler(FreshHitHandler(idleTimeout: idleTimeout, answer: answer), position: .after(decoder))
+            if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self),
+               let encoder = try? pipeline.handler(type: HTTPResponseEncoder.self) {
+                let decoded = FreshHitHandler(idleTimeout: idleTimeout, answer: answer)
+                try? pipeline.addHandler(decoded, position: .after(decoder))
+                try? pipeline.addHandler(RawHitHandler(decoded: decoded, answer: rawAnswer), position: .before(encoder))
             }
             pipeline.removeHandler(context: context, promise: nil)
         }
