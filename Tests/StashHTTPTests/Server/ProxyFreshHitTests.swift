@@ -267,4 +267,35 @@ struct ProxyFreshHitTests {
             #expect(pair.origin.requests("/page").count == 3)
         }
     }
+
+    /// Before the decoder: a head split across reads is answered once whole, several hits
+    /// pipelined in one read are all answered in order, and the first request not answered
+    /// there (a miss) hands the connection to the decoder, where hits are still answered.
+    @Test func rawBytesPathAnswersSplitAndPipelinedHeads() async throws {
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
+            pair.origin.set("/other", .init(fields: [("Cache-Control", "no-store")], body: "upstream"))
+            _ = try await pair.exchange(pair.fast, "GET", "/page")
+            let client = try RawClient(port: pair.fast.port)
+            #expect(client.send("GET /pa"))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(client.send("ge HTTP/1.1\r\nHost: 127.0"))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(client.send(".0.1\r\n\r\n"))
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            let get = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            #expect(client.send(get + "HEAD /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get + "GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get))
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            #expect(await client.response(toHead: true)?.contains("Cache-Status: stash; hit") == true)
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            #expect(await client.response()?.hasSuffix("\r\n\r\nupstream") == true)
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            // The last hit waited behind the miss, in the full flow.
+            #expect(pair.eventLoopAnswers == 4)
+            #expect(client.send(get))
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            #expect(pair.eventLoopAnswers == 5)
+            #expect(pair.origin.requests("/page").count == 1)
+        }
+    }
 }
