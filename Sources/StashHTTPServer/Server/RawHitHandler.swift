@@ -32,6 +32,8 @@ final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var partial: ByteBuffer?
     /// Whether something was written since the last flush.
     private var unflushed = false
+    /// Whether bytes went on to the decoder since the last read completed.
+    private var handedOn = false
 
     init(decoded: FreshHitHandler, answer: @escaping (HTTPRequest) -> Answer?) {
         self.decoded = decoded
@@ -40,6 +42,7 @@ final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if passing {
+            handedOn = true
             context.fireChannelRead(data)
             return
         }
@@ -68,17 +71,24 @@ final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
                 break
             }
             passing = true
+            handedOn = true
             context.fireChannelRead(wrapInboundOut(buffer))
             return
         }
     }
 
+    /// Flushes the answers of the read, and tells the handlers behind only of reads that
+    /// reached them (a read answered here whole is no event of theirs: this saves each hit
+    /// a trip through the pipeline).
     func channelReadComplete(context: ChannelHandlerContext) {
         if unflushed {
             unflushed = false
             context.flush()
         }
-        context.fireChannelReadComplete()
+        if handedOn {
+            handedOn = false
+            context.fireChannelReadComplete()
+        }
     }
 
     /// The input closing with a head not yet whole hands that head to the decoder, which
@@ -88,6 +98,7 @@ final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             partial = nil
             passing = true
             context.fireChannelRead(wrapInboundOut(held))
+            context.fireChannelReadComplete()
         }
         context.fireUserInboundEventTriggered(event)
     }
