@@ -71,6 +71,15 @@ struct ProxyFreshHitTests {
         }
 
         var eventLoopAnswers: Int { fast.proxy.eventLoopAnswers.withLock { $0 } }
+
+        /// `/page` stored (answering `cached`), `/other` never stored (answering `upstream`),
+        /// and a new connection to the `fast` proxy.
+        func cachedPageAndUncachedOther() async throws -> RawClient {
+            origin.set("/page", .init(fields: ProxyFreshHitTests.stored, body: "cached"))
+            origin.set("/other", .init(fields: [("Cache-Control", "no-store")], body: "upstream"))
+            _ = try await exchange(fast, "GET", "/page")
+            return try RawClient(port: fast.port)
+        }
     }
 
     private static let stored: [(String, String)] = [
@@ -222,10 +231,7 @@ struct ProxyFreshHitTests {
     /// hit, leaves the next answers their bodies.
     @Test func pipelinedHeadHitLeavesTheNextAnswersTheirBodies() async throws {
         try await Pair.with { pair in
-            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
-            pair.origin.set("/other", .init(fields: [("Cache-Control", "no-store")], body: "upstream"))
-            _ = try await pair.exchange(pair.fast, "GET", "/page")
-            let client = try RawClient(port: pair.fast.port)
+            let client = try await pair.cachedPageAndUncachedOther()
             let host = "Host: 127.0.0.1\r\n\r\n"
             #expect(client.send("HEAD /page HTTP/1.1\r\n\(host)GET /other HTTP/1.1\r\n\(host)GET /page HTTP/1.1\r\n\(host)"))
             let head = try #require(await client.response(toHead: true))
@@ -273,10 +279,7 @@ struct ProxyFreshHitTests {
     /// there (a miss) hands the connection to the decoder, where hits are still answered.
     @Test func rawBytesPathAnswersSplitAndPipelinedHeads() async throws {
         try await Pair.with { pair in
-            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
-            pair.origin.set("/other", .init(fields: [("Cache-Control", "no-store")], body: "upstream"))
-            _ = try await pair.exchange(pair.fast, "GET", "/page")
-            let client = try RawClient(port: pair.fast.port)
+            let client = try await pair.cachedPageAndUncachedOther()
             #expect(client.send("GET /pa"))
             try await Task.sleep(for: .milliseconds(50))
             #expect(client.send("ge HTTP/1.1\r\nHost: 127.0"))
