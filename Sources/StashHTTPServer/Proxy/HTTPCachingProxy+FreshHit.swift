@@ -5,32 +5,57 @@ import StashCore
 import StashHTTP
 
 extension HTTPCachingProxy {
-    /// The answer to `request` when it is a fresh hit that may be sent from the event loop
-    /// at once (``FreshHitHandler``), or `nil` to send it through ``respond(to:body:)``.
+    /// The answer to `head`, as NIO's HTTP/1 decoder reports it, when it is a fresh hit that
+    /// may be sent from the event loop at once (``FreshHitHandler``), or `nil` to send it
+    /// through ``respond(to:body:)``.
     ///
-    /// Only plain `GET` and `HEAD` requests qualify: no body, no `Cache-Control` or
-    /// `Pragma` (whose directives the full flow weighs), no `Connection` or `Expect` (which
-    /// change how the connection goes on), no dot segment; the cache itself turns away
-    /// conditionals and `Range`, and answers only with a cache of this process (``StashHTTP/HTTPCache/freshHit(for:)``
-    /// answers `nil` with shared storage, where another instance may have invalidated
-    /// what this one last saw).
-    func freshAnswer(to request: HTTPRequest) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
-        guard request.method == .get || request.method == .head,
-              !request.headerFields.contains(where: { Self.fullFlowFields.contains($0.name) && !Self.isEmptyLength($0) }),
-              !RequestTarget.hasDotSegment(request.path ?? "/"),
-              let hit = cache.freshHit(for: cacheRequest(for: request)) else { return nil }
-        let form = hit.prepared { WireForm(body: hit.body) }
-        eventLoopAnswers.withLock { $0 += 1 }
-        return (form.head(for: hit), request.method == .head ? nil : form.body)
+    /// Only plain HTTP/1.1 `GET` and `HEAD` requests in origin form qualify: no body, no
+    /// `Cache-Control` or `Pragma` (whose directives the full flow weighs), no `Connection`
+    /// or `Expect` (which change how the connection goes on), no dot segment; the cache
+    /// itself turns away conditionals and `Range`, and answers only with a cache of this
+    /// process (``StashHTTP/HTTPCache/freshHit(for:)`` answers `nil` with shared storage,
+    /// where another instance may have invalidated what this one last saw).
+    func freshAnswer(to head: HTTPRequestHead) -> FreshHitHandler.Answer? {
+        guard head.version == .http1_1, head.uri.utf8.first == UInt8(ascii: "/"),
+              let request = Self.plainRequest(head), let (form, hit) = freshForm(for: request) else { return nil }
+        return (form.head(for: hit).head, head.method == .HEAD ? nil : form.body)
     }
 
-    /// Request fields that send a request through the full asynchronous flow.
-    private static let fullFlowFields: Set<HTTPField.Name> = [
-        .cacheControl, HTTPField.Name("Pragma")!, .connection, .expect, .contentLength, .transferEncoding,
-    ]
+    /// The answer to `request`, read from a connection's raw bytes by ``PlainRequestHead``,
+    /// when it is a fresh hit (``RawHitHandler``): the bytes of its head and its body, as
+    /// ``freshAnswer(to:)`` would have them written.
+    func freshWire(to request: HTTPRequest) -> RawHitHandler.Answer? {
+        guard let (form, hit) = freshForm(for: request) else { return nil }
+        return (form.head(for: hit).bytes, request.method == .head ? nil : form.body)
+    }
 
-    /// `Content-Length: 0`, which a bodiless request may carry.
-    private static func isEmptyLength(_ field: HTTPField) -> Bool {
-        field.name == .contentLength && field.value == "0"
+    /// The prepared form of the fresh hit that answers `request`, a plain `GET` or `HEAD`.
+    private func freshForm(for request: HTTPRequest) -> (WireForm, FreshHit)? {
+        guard !RequestTarget.hasDotSegment(request.path ?? "/"), let hit = cache.freshHit(for: cacheRequest(for: request)) else { return nil }
+        eventLoopAnswers.withLock { $0 += 1 }
+        return (hit.prepared { WireForm(body: hit.body) }, hit)
+    }
+
+    /// `head` as HummingbirdCore's HTTPTypes conversion gives it (the first `Host` as the
+    /// authority, the other fields in order, the origin-form target as the path) without
+    /// going through `URLComponents`; `nil` when it carries a field that sends it through
+    /// the full flow, or a field name HTTPTypes refuses.
+    private static func plainRequest(_ head: HTTPRequestHead) -> HTTPRequest? {
+        guard head.method == .GET || head.method == .HEAD else { return nil }
+        var fields = HTTPFields()
+        fields.reserveCapacity(head.headers.count)
+        var authority: String?
+        var seenHost = false
+        for (name, value) in head.headers {
+            guard let fieldName = HTTPField.Name(name) else { return nil }
+            if fieldName == .hostField, !seenHost {
+                seenHost = true
+                authority = value
+                continue
+            }
+            if PlainRequestHead.needsFullFlow(fieldName, value) { return nil }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        return HTTPRequest(method: head.method == .GET ? .get : .head, scheme: "http", authority: authority, path: head.uri, headerFields: fields)
     }
 }

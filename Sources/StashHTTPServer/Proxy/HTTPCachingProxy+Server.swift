@@ -47,10 +47,16 @@ extension HTTPCachingProxy {
             additionalChannelHandlers: {
                 var handlers: [any RemovableChannelHandler] = [RequestHeadTimeout.Installer(timeout: TimeAmount(limits.headerTimeout))]
                 if let connectionLimit { handlers.append(connectionLimit.handler()) }
-                if answersHitsOnEventLoop { handlers.append(FreshHitHandler.Installer(answer: { self.freshAnswer(to: $0) })) }
+                if answersHitsOnEventLoop {
+                    handlers.append(FreshHitHandler.Installer(
+                        idleTimeout: TimeAmount(limits.idleTimeout), answer: { self.freshAnswer(to: $0) }, rawAnswer: { self.freshWire(to: $0) }
+                    ))
+                }
                 return handlers
             }(),
-            idleTimeout: TimeAmount(limits.idleTimeout)
+            // With hits answered before HummingbirdCore's connection state handler, the idle
+            // timeout is the hit handler's, which sees every request.
+            idleTimeout: answersHitsOnEventLoop ? nil : TimeAmount(limits.idleTimeout)
         )
         let server = try HTTPServerBuilder.http1(configuration: channel).buildServer(
             // A backlog as long as the default connection cap: 500 clients connecting at once

@@ -1,56 +1,76 @@
 import HTTPTypes
-import HummingbirdCore
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypes
 
-/// Answers fresh cache hits on the connection's event loop, synchronously, and passes every
-/// other request on to HummingbirdCore's asynchronous responder unchanged.
+/// Answers fresh cache hits on the connection's event loop, synchronously, straight from
+/// NIO's HTTP/1 decoder, and passes every other request on, unchanged, to HummingbirdCore's
+/// HTTPTypes conversion and asynchronous responder.
 ///
-/// It sits right after HummingbirdCore's `HTTPConnectionStateHandler`, so that handler still
-/// sees every request and every response end (the idle timeout, and graceful shutdown
-/// closing a connection once its last response is written, stay whole). A hit's head and
-/// body go straight to NIO's HTTP/1 response encoder (written through the request decoder's
-/// context, the handler next to it), skipping the HTTPTypes-to-NIOHTTP1 conversion; its end
-/// goes through this handler's own context, past the state handler.
+/// It sits between NIO's request decoder and HummingbirdCore's `HTTP1ToHTTPServerCodec`, so
+/// a hit costs neither the request's conversion to HTTPTypes (`URLComponents` and a copy of
+/// every field) nor the hops through the handlers behind it. A hit's head and body go to
+/// NIO's response encoder, the next handler out, which must see every response (it pairs
+/// each with its request's method), and are flushed together once the read is processed: one `writev` for all the
+/// answers of a read.
+///
+/// Because hits never reach HummingbirdCore's `HTTPConnectionStateHandler`, this handler
+/// keeps the connection's idle timeout itself (the server gives HummingbirdCore none): it
+/// closes a connection that has neither read a request part nor finished a response for
+/// `idleTimeout`, never while a forwarded request is being answered. Graceful shutdown stays
+/// HummingbirdCore's: the state handler counts the forwarded requests, and a hit is whole
+/// once answered.
 ///
 /// Responses keep the order of requests: a request is answered here only when every
-/// request handed to the asynchronous responder has had its response end written, so a
-/// pipelined hit behind a miss waits its turn in the responder. The rest of a request
-/// answered here (its end) is dropped. Event-loop confined, like every channel handler.
+/// request handed on has had its response end written, so a pipelined hit behind a miss
+/// waits its turn in the responder. The rest of a request answered here (a body, its end) is
+/// dropped. Event-loop confined, like every channel handler.
 final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
-    private let answer: (HTTPRequest) -> (head: HTTPResponseHead, body: ByteBuffer?)?
-    /// The context whose writes reach NIO's response encoder directly.
-    private let encoder: ChannelHandlerContext
-    /// Requests handed to the responder whose response end has not been written yet.
+    /// A hit's response: its head and, for a `GET`, its body.
+    typealias Answer = (head: HTTPResponseHead, body: ByteBuffer?)
+
+    private let answer: (HTTPRequestHead) -> Answer?
+    private let idleTimeout: TimeAmount?
+    /// Requests handed on whose response end has not been written yet.
     private var forwarded = 0
     /// Whether the parts of a request answered here are still arriving (they are dropped).
     private var dropping = false
+    /// Whether the parts of a request handed on are still arriving.
+    private var reading = false
     /// Whether something was written since the last flush.
     private var unflushed = false
+    /// When the connection last read a request part or finished a response.
+    private var lastActive = NIODeadline.now()
+    private var idleTimer: Scheduled<Void>?
 
-    init(encoder: ChannelHandlerContext, answer: @escaping (HTTPRequest) -> (head: HTTPResponseHead, body: ByteBuffer?)?) {
-        self.encoder = encoder
+    init(idleTimeout: TimeAmount?, answer: @escaping (HTTPRequestHead) -> Answer?) {
+        self.idleTimeout = idleTimeout
         self.answer = answer
     }
 
+    /// Counts a request answered before the decoder (``RawHitHandler``) as activity.
+    func noteActivity() {
+        if idleTimeout != nil { lastActive = .now() }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        noteActivity()
         switch unwrapInboundIn(data) {
         case .head(let request):
             if forwarded == 0, let (head, body) = answer(request) {
                 dropping = true
-                encoder.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
-                if let body { encoder.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil) }
+                context.write(wrapOutboundOut(.head(head)), promise: nil)
+                if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
                 context.write(wrapOutboundOut(.end(nil)), promise: nil)
                 unflushed = true
                 return
             }
             dropping = false
+            reading = true
             forwarded += 1
         case .body:
             if dropping { return }
@@ -59,6 +79,7 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 dropping = false
                 return
             }
+            reading = false
         }
         context.fireChannelRead(data)
     }
@@ -72,39 +93,84 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), forwarded > 0 { forwarded -= 1 }
+        if case .end = unwrapOutboundIn(data), forwarded > 0 {
+            forwarded -= 1
+            if forwarded == 0, idleTimeout != nil {
+                lastActive = .now()
+                scheduleIdleCheck(context, at: lastActive)
+            }
+        }
         context.write(data, promise: promise)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { scheduleIdleCheck(context, at: .now()) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        scheduleIdleCheck(context, at: .now())
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        cancelIdleCheck()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { cancelIdleCheck() }
+
+    /// Checks for idleness `idleTimeout` after `start`, unless a check is already scheduled.
+    private func scheduleIdleCheck(_ context: ChannelHandlerContext, at start: NIODeadline) {
+        guard let idleTimeout, idleTimer == nil else { return }
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: start + idleTimeout) { [self] in
+            idleTimer = nil
+            // A forwarded request read whole and still being answered is not idle: the
+            // check starts again when its response ends.
+            if forwarded > 0, !reading { return }
+            let deadline = lastActive + idleTimeout
+            if deadline <= .now() {
+                context.close(promise: nil)
+            } else {
+                scheduleIdleCheck(context, at: lastActive)
+            }
+        }
+    }
+
+    private func cancelIdleCheck() {
+        idleTimer?.cancel()
+        idleTimer = nil
     }
 }
 
 extension FreshHitHandler {
-    /// Puts a ``FreshHitHandler`` after HummingbirdCore's `HTTPConnectionStateHandler` when
-    /// the connection's first request part arrives (HummingbirdCore adds its extra handlers
-    /// before that one, and the state handler is in place by the first read), then steps
-    /// out of the pipeline. Passes every event through untouched.
+    /// Puts a ``FreshHitHandler`` right after NIO's request decoder (HummingbirdCore adds its
+    /// extra handlers after its HTTPTypes conversion, too late for it) and a
+    /// ``RawHitHandler`` right before NIO's response encoder, then steps out of the pipeline.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = HTTPRequestPart
+        typealias InboundIn = Never
 
-        private let answer: @Sendable (HTTPRequest) -> (head: HTTPResponseHead, body: ByteBuffer?)?
-        private var installed = false
+        private let idleTimeout: TimeAmount?
+        private let answer: @Sendable (HTTPRequestHead) -> Answer?
+        private let rawAnswer: @Sendable (HTTPRequest) -> RawHitHandler.Answer?
 
-        init(answer: @escaping @Sendable (HTTPRequest) -> (head: HTTPResponseHead, body: ByteBuffer?)?) {
+        init(
+            idleTimeout: TimeAmount?, answer: @escaping @Sendable (HTTPRequestHead) -> Answer?,
+            rawAnswer: @escaping @Sendable (HTTPRequest) -> RawHitHandler.Answer?
+        ) {
+            self.idleTimeout = idleTimeout
             self.answer = answer
+            self.rawAnswer = rawAnswer
         }
 
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            if !installed {
-                installed = true
-                let pipeline = context.pipeline.syncOperations
-                if let state = try? pipeline.handler(type: HTTPConnectionStateHandler.self),
-                   let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) {
-                    try? pipeline.addHandler(FreshHitHandler(encoder: decoder, answer: answer), position: .after(state))
-                }
-                context.fireChannelRead(data)
-                pipeline.removeHandler(context: context, promise: nil)
-                return
+        func handlerAdded(context: ChannelHandlerContext) {
+            let pipeline = context.pipeline.syncOperations
+            if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self),
+               let encoder = try? pipeline.handler(type: HTTPResponseEncoder.self) {
+                let decoded = FreshHitHandler(idleTimeout: idleTimeout, answer: answer)
+                try? pipeline.addHandler(decoded, position: .after(decoder))
+                try? pipeline.addHandler(RawHitHandler(decoded: decoded, answer: rawAnswer), position: .before(encoder))
             }
-            context.fireChannelRead(data)
+            pipeline.removeHandler(context: context, promise: nil)
         }
     }
 }

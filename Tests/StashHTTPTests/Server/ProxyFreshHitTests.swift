@@ -72,6 +72,15 @@ struct ProxyFreshHitTests {
         }
 
         var eventLoopAnswers: Int { fast.proxy.eventLoopAnswers.withLock { $0 } }
+
+        /// `/page` stored (answering `cached`), `/other` never stored (answering `upstream`),
+        /// and a new connection to the `fast` proxy.
+        func cachedPageAndUncachedOther() async throws -> RawClient {
+            origin.set("/page", .init(fields: ProxyFreshHitTests.stored, body: "cached"))
+            origin.set("/other", .init(fields: [("Cache-Control", "no-store")], body: "upstream"))
+            _ = try await exchange(fast, "GET", "/page")
+            return try RawClient(port: fast.port)
+        }
     }
 
     private static let stored: [(String, String)] = [
@@ -172,7 +181,8 @@ struct ProxyFreshHitTests {
     }
 
     /// A connection served only by event-loop hits is still closed when idle, and closed by a
-    /// graceful shutdown: HummingbirdCore's connection state sees each answer end.
+    /// graceful shutdown (the hit handler keeps the idle timeout; HummingbirdCore counts the
+    /// forwarded requests, and a hit is whole once answered).
     @Test func hitsAnsweredOnTheEventLoopKeepIdleTimeoutAndShutdown() async throws {
         let configuration = HTTPCachingProxy.Configuration(headerTimeout: .seconds(60), idleTimeout: .milliseconds(200))
         try await Pair.with(configuration: configuration) { pair in
@@ -192,6 +202,104 @@ struct ProxyFreshHitTests {
             #expect(await open.response()?.contains("Cache-Status: stash; hit") == true)
             pair.fast.task.cancel()
             #expect(await open.isClosedByPeer())
+        }
+    }
+
+    /// The event-loop path keeps the idle timeout itself: a connection kept busy by hits for
+    /// longer than the timeout stays open, a forwarded request answered slower than the
+    /// timeout still gets its answer, and a connection left alone afterwards is closed.
+    @Test func idleTimeoutCountsHitsAndWaitsForForwardedAnswers() async throws {
+        let configuration = HTTPCachingProxy.Configuration(headerTimeout: .seconds(60), idleTimeout: .milliseconds(600))
+        try await Pair.with(configuration: configuration) { pair in
+            pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
+            pair.origin.set("/slow", .init(fields: [("Cache-Control", "no-store")], body: "slow", delay: 1_000))
+            _ = try await pair.exchange(pair.fast, "GET", "/page")
+            let busy = try RawClient(port: pair.fast.port)
+            for _ in 0..<12 {
+                #expect(busy.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+                #expect(await busy.response()?.hasSuffix("\r\n\r\ncached") == true)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(pair.eventLoopAnswers == 12)
+            #expect(busy.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            #expect(await busy.response()?.hasSuffix("\r\n\r\nslow") == true)
+            #expect(await busy.isClosedByPeer())
+        }
+    }
+
+    /// NIO's response encoder pairs each response with its request's method: a `HEAD`
+    /// answered on the event loop, pipelined before a `GET` that goes upstream and a `GET`
+    /// hit, leaves the next answers their bodies.
+    @Test func pipelinedHeadHitLeavesTheNextAnswersTheirBodies() async throws {
+        try await Pair.with { pair in
+            let client = try await pair.cachedPageAndUncachedOther()
+            let host = "Host: 127.0.0.1\r\n\r\n"
+            #expect(client.send("HEAD /page HTTP/1.1\r\n\(host)GET /other HTTP/1.1\r\n\(host)GET /page HTTP/1.1\r\n\(host)"))
+            let head = try #require(await client.response(toHead: true))
+            #expect(head.contains("Cache-Status: stash; hit") && head.hasSuffix("\r\n\r\n"))
+            #expect(await client.response()?.hasSuffix("\r\n\r\nupstream") == true)
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            #expect(pair.eventLoopAnswers >= 1)
+        }
+    }
+
+    /// The request the event-loop path builds from NIO's decoded head selects variants as
+    /// the full flow does (`Vary` on a field other than `Host`, and the `Host` as the
+    /// authority), and requests it does not take (HTTP/1.0, an absolute-form target) get the
+    /// full flow's answer.
+    @Test func eventLoopRequestSelectsTheSameVariantAndLeavesOtherFormsToTheFullFlow() async throws {
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: [("Cache-Control", "max-age=600"), ("Vary", "Accept-Language")], body: "varied"))
+            for language in ["en", "fr"] {
+                _ = try await pair.exchange(pair.full, "GET", "/page", "Accept-Language: \(language)\r\n")
+            }
+            let before = pair.eventLoopAnswers
+            for language in ["en", "fr"] {
+                let fast = try await pair.exchange(pair.fast, "GET", "/page", "Accept-Language: \(language)\r\n")
+                let full = try await pair.exchange(pair.full, "GET", "/page", "Accept-Language: \(language)\r\n")
+                #expect(fast == full && fast.contains("Cache-Status: stash; hit"))
+            }
+            #expect(pair.eventLoopAnswers == before + 2)
+            let other = try await pair.exchange(pair.fast, "GET", "/page", "Accept-Language: de\r\n")
+            #expect(other.contains("Cache-Status: stash; fwd=miss"))
+            #expect(pair.eventLoopAnswers == before + 2)
+
+            let old = try RawClient(port: pair.fast.port)
+            #expect(old.send("GET /page HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept-Language: en\r\n\r\n"))
+            #expect(await old.response()?.contains("Cache-Status: stash; hit") == true)
+            let absolute = try RawClient(port: pair.fast.port)
+            #expect(absolute.send("GET http://127.0.0.1/page HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: en\r\n\r\n"))
+            #expect(await absolute.response()?.contains("Cache-Status: stash; hit") == true)
+            #expect(pair.eventLoopAnswers == before + 2)
+            #expect(pair.origin.requests("/page").count == 3)
+        }
+    }
+
+    /// Before the decoder: a head split across reads is answered once whole, several hits
+    /// pipelined in one read are all answered in order, and the first request not answered
+    /// there (a miss) hands the connection to the decoder, where hits are still answered.
+    @Test func rawBytesPathAnswersSplitAndPipelinedHeads() async throws {
+        try await Pair.with { pair in
+            let client = try await pair.cachedPageAndUncachedOther()
+            #expect(client.send("GET /pa"))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(client.send("ge HTTP/1.1\r\nHost: 127.0"))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(client.send(".0.1\r\n\r\n"))
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            let get = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            #expect(client.send(get + "HEAD /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get + "GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get))
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            #expect(await client.response(toHead: true)?.contains("Cache-Status: stash; hit") == true)
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            #expect(await client.response()?.hasSuffix("\r\n\r\nupstream") == true)
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            // The last hit waited behind the miss, in the full flow.
+            #expect(pair.eventLoopAnswers == 4)
+            #expect(client.send(get))
+            #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
+            #expect(pair.eventLoopAnswers == 5)
+            #expect(pair.origin.requests("/page").count == 1)
         }
     }
 }

@@ -1,0 +1,115 @@
+import HTTPTypes
+
+/// The strict reading of a request head that ``RawHitHandler`` answers before NIO's HTTP/1
+/// decoder: `GET` or `HEAD`, an origin-form target of visible ASCII, `HTTP/1.1`, fields of
+/// token names and visible-ASCII values, every line ending in CRLF. Anything else, including
+/// what NIO's decoder would accept more leniently (bare LF, folded lines, bytes past ASCII),
+/// is `.other` and goes to that decoder, so what this reads is read the same way by both.
+enum PlainRequestHead {
+    enum Reading {
+        /// The bytes so far are the start of a head that may still qualify.
+        case incomplete
+        /// A head that does not qualify, or one with a field that sends a request through the
+        /// full flow (see ``fullFlowFields``).
+        case other
+        /// A qualifying head, as HummingbirdCore's HTTPTypes conversion gives it (the first
+        /// `Host` as the authority, the other fields in order), `length` bytes long.
+        case request(HTTPRequest, length: Int)
+    }
+
+    /// Request fields that send a request through the full asynchronous flow: directives the
+    /// full flow weighs (`Cache-Control`, `Pragma`), connection handling (`Connection`,
+    /// `Expect`), and a body (`Transfer-Encoding`, a `Content-Length` other than `0`).
+    static let fullFlowFields: Set<HTTPField.Name> = [
+        .cacheControl, HTTPField.Name("Pragma")!, .connection, .expect, .contentLength, .transferEncoding,
+    ]
+
+    /// Whether `name: value` sends a request through the full flow.
+    static func needsFullFlow(_ name: HTTPField.Name, _ value: String) -> Bool {
+        fullFlowFields.contains(name) && !(name == .contentLength && value == "0")
+    }
+
+    /// The longest head read here; a longer one goes to NIO's decoder.
+    static let maximumLength = 16 * 1024
+
+    /// Reads the head at the start of `bytes`.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+        var index = 0
+        let count = bytes.count
+        // The request line: method, target, version.
+        let method: HTTPRequest.Method
+        if startsWith(bytes, "GET ") {
+            method = .get
+            index = 4
+        } else if startsWith(bytes, "HEAD ") {
+            method = .head
+            index = 5
+        } else {
+            return couldStillBe(bytes, "HEAD ") || couldStillBe(bytes, "GET ") ? .incomplete : .other
+        }
+        let targetStart = index
+        while index < count, bytes[index] != UInt8(ascii: " ") {
+            guard (0x21...0x7E).contains(bytes[index]) else { return .other }
+            index += 1
+        }
+        guard index < count else { return count > maximumLength ? .other : .incomplete }
+        guard index > targetStart, bytes[targetStart] == UInt8(ascii: "/") else { return .other }
+        let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<index]), as: UTF8.self)
+        index += 1
+        let version = "HTTP/1.1\r\n"
+        for byte in version.utf8 {
+            guard index < count else { return .incomplete }
+            guard bytes[index] == byte else { return .other }
+            index += 1
+        }
+        // The fields, up to the empty line.
+        var fields = HTTPFields()
+        var authority: String?
+        while true {
+            guard index + 1 < count else { return count > maximumLength ? .other : .incomplete }
+            if bytes[index] == UInt8(ascii: "\r") {
+                guard bytes[index + 1] == UInt8(ascii: "\n") else { return .other }
+                return .request(HTTPRequest(method: method, scheme: "http", authority: authority, path: path, headerFields: fields), length: index + 2)
+            }
+            let nameStart = index
+            while index < count, bytes[index] != UInt8(ascii: ":") {
+                guard (0x21...0x7E).contains(bytes[index]) else { return .other }
+                index += 1
+            }
+            guard index < count else { return count > maximumLength ? .other : .incomplete }
+            guard index > nameStart,
+                  let name = HTTPField.Name(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self))
+            else { return .other }
+            index += 1
+            while index < count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+            let valueStart = index
+            var valueEnd = index
+            while index < count, bytes[index] != UInt8(ascii: "\r") {
+                let byte = bytes[index]
+                guard (0x20...0x7E).contains(byte) || byte == UInt8(ascii: "\t") else { return .other }
+                index += 1
+                if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\t") { valueEnd = index }
+            }
+            guard index + 1 < count else { return count > maximumLength ? .other : .incomplete }
+            guard bytes[index + 1] == UInt8(ascii: "\n") else { return .other }
+            index += 2
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+            if authority == nil, name == .hostField {
+                authority = value
+                continue
+            }
+            if needsFullFlow(name, value) { return .other }
+            fields.append(HTTPField(name: name, value: value))
+        }
+    }
+
+    private static func startsWith(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        return zip(bytes, UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy { $0 == $1 }
+    }
+
+    /// Whether `bytes`, shorter than `prefix`, are its start.
+    private static func couldStillBe(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
+        bytes.count < prefix.utf8CodeUnitCount && zip(bytes, UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy { $0 == $1 }
+    }
+}

@@ -1,0 +1,60 @@
+import HTTPTypes
+import Testing
+@testable import StashHTTPServer
+
+/// The strict reading of request heads answered before NIO's HTTP/1 decoder: what it reads
+/// is what HummingbirdCore's conversion gives, and whatever it does not read plainly goes to
+/// the decoder.
+struct PlainRequestHeadTests {
+    private func read(_ text: String) -> PlainRequestHead.Reading {
+        Array(text.utf8).withUnsafeBytes { PlainRequestHead.read($0) }
+    }
+
+    @Test func plainHeadIsReadAsTheConversionGivesIt() throws {
+        let text = "GET /a/b?c=d HTTP/1.1\r\nHost: example.com:8080\r\nAccept:  text/plain \t\r\nX-Two: 1\r\nX-Two: 2\r\nHost: second\r\n\r\nGET /next"
+        guard case .request(let request, let length) = read(text) else {
+            Issue.record("not read: \(read(text))")
+            return
+        }
+        #expect(length == text.utf8.count - "GET /next".utf8.count)
+        #expect(request.method == .get && request.scheme == "http" && request.path == "/a/b?c=d")
+        #expect(request.authority == "example.com:8080")
+        #expect(request.headerFields.map { "\($0.name.rawName)=\($0.value)" } == ["Accept=text/plain", "X-Two=1", "X-Two=2", "Host=second"])
+        guard case .request(let head, _) = read("HEAD / HTTP/1.1\r\nContent-Length: 0\r\n\r\n") else {
+            Issue.record("HEAD not read")
+            return
+        }
+        #expect(head.method == .head && head.authority == nil && head.headerFields[.contentLength] == "0")
+    }
+
+    @Test(arguments: ["", "G", "GET", "HEA", "GET /page", "GET /page HTTP/1", "GET /page HTTP/1.1\r\nHost: a", "GET / HTTP/1.1\r\nHost: a\r\n", "GET / HTTP/1.1\r\nHost: a\r\n\r"])
+    func startOfAPlainHeadIsIncomplete(_ text: String) {
+        guard case .incomplete = read(text) else {
+            Issue.record("\(text.debugDescription) read as \(read(text))")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        "POST / HTTP/1.1\r\n\r\n", "get / HTTP/1.1\r\n\r\n", "GET http://a/ HTTP/1.1\r\n\r\n", "GET * HTTP/1.1\r\n\r\n",
+        "GET  / HTTP/1.1\r\n\r\n", "GET / HTTP/1.0\r\n\r\n", "GET / HTTP/1.1\n\r\n", "GET / HTTP/1.1\r\nHost: a\n\r\n",
+        "GET / HTTP/1.1\r\nX: a\r\n folded\r\n\r\n", "GET / HTTP/1.1\r\nX : a\r\n\r\n", "GET / HTTP/1.1\r\nX: caf\u{e9}\r\n\r\n",
+        "GET /caf\u{e9} HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nCache-Control: no-cache\r\n\r\n", "GET / HTTP/1.1\r\nPragma: no-cache\r\n\r\n",
+        "GET / HTTP/1.1\r\nConnection: close\r\n\r\n", "GET / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+        "GET / HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi", "GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", "GET / HTTP/1.1\r\n: empty\r\n\r\n",
+    ])
+    func anythingElseGoesToTheDecoder(_ text: String) {
+        guard case .other = read(text) else {
+            Issue.record("\(text.debugDescription) read as \(read(text))")
+            return
+        }
+    }
+
+    @Test func overlongHeadGoesToTheDecoder() {
+        let long = "GET / HTTP/1.1\r\nX-Long: " + String(repeating: "a", count: PlainRequestHead.maximumLength)
+        guard case .other = read(long) else {
+            Issue.record("an overlong head is not left to the decoder")
+            return
+        }
+    }
+}
