@@ -63,8 +63,9 @@ struct BinaryPropertyListReader {
             throw path.corrupt("nesting deeper than \(BinaryPropertyListReader.maximumDepth) levels")
         }
         let entry = tableOffset + index * offsetSize
-        let offset = Int(BinaryPropertyListReader.bigEndian(bytes[entry..<(entry + offsetSize)]))
-        guard offset >= 8, offset < tableOffset else { throw path.corrupt("object \(index) starts outside the object area") }
+        // An 8-byte offset may not fit an Int: out of range like any other bad offset.
+        guard let offset = Int(exactly: BinaryPropertyListReader.bigEndian(bytes[entry..<(entry + offsetSize)])),
+              offset >= 8, offset < tableOffset else { throw path.corrupt("object \(index) starts outside the object area") }
         inProgress.insert(index)
         defer { inProgress.remove(index) }
         let value = try readValue(at: offset)
