@@ -1,7 +1,5 @@
 package import Foundation
 package import HTTPTypes
-import StashCache
-import StashCore
 
 /// The synchronous "fresh hit, or nil" a server asks on its event loop before it hands a
 /// request to the full asynchronous flow of ``HTTPCache/respond(to:body:policy:revalidatesInBackground:send:)``.
@@ -25,14 +23,8 @@ extension HTTPCache {
     /// stale responses, even ones the request accepts, take the full flow. Counts a hit in
     /// ``statistics`` as `respond(to:…)` does.
     package func freshHit(for request: HTTPRequest) -> FreshHit? {
-        guard sharedStorage == nil, request.method == .get || request.method == .head,
-              !Self.asksForPartOrCondition(request.headerFields),
-              let key = PrimaryCacheKey(request),
-              let variants = memory.value(forKey: key.storageKey),
-              let stored = Self.select(request, from: variants) else { return nil }
-        let now = clock.now
-        guard Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now) == .fresh
-        else { return nil }
+        guard request.method == .get || request.method == .head, !Self.asksForPartOrCondition(request.headerFields),
+              let (stored, reuse, now) = localCandidate(for: request, memoryOnly: true), reuse == .fresh else { return nil }
         record { $0.hits += 1; $0.bytesSaved += stored.body.count }
         return FreshHit(cache: self, stored: stored, request: request, now: now)
     }
@@ -68,31 +60,9 @@ package struct FreshHit: Sendable {
     package func answer() -> CachedHTTPResponse { cache.serve(stored, to: request, outcome: .cache, now: now) }
 
     /// What a server prepared for sending this stored response, made by `make` the first
-    /// time and kept with the response (until it is replaced, freshened or evicted).
+    /// time and kept with the response (until it is replaced, freshened or evicted). Copies
+    /// of the stored response share it; it is never stored or compared.
     package func prepared<Form: AnyObject & Sendable>(_ make: () -> Form) -> Form {
-        stored.prepared.value(make)
+        stored.prepared(make)
     }
-}
-
-/// A server's ready-to-send form of one stored response (its wire bytes), kept beside it so
-/// that each hit does not encode it again. Copies of a ``StoredResponse`` share it; changing
-/// the response's fields or body gives it a new, empty one. Never part of equality or of
-/// the stored encoding.
-package final class PreparedForm: Sendable, Equatable {
-    private let form = LockedValue<(any AnyObject & Sendable)?>(nil)
-
-    init() {}
-
-    /// The form kept here, or the one `make` returns (then kept) when there is none of that type.
-    func value<Form: AnyObject & Sendable>(_ make: () -> Form) -> Form {
-        if let kept = form.withLock({ $0 }) as? Form { return kept }
-        let made = make()
-        return form.withLock { kept in
-            if let existing = kept as? Form { return existing }
-            kept = made
-            return made
-        }
-    }
-
-    package static func == (lhs: PreparedForm, rhs: PreparedForm) -> Bool { true }
 }

@@ -71,10 +71,11 @@ extension HTTPCache {
     ///
     /// No response is kept in memory: a local copy would go on serving a response that
     /// another instance has invalidated (an unsafe method, RFC 9111 §4.4). Every lookup is
-    /// one read of the storage; a miss then stores with one write, starting from the variants
-    /// its lookup read (a direct ``storeResponse(_:body:for:requestTime:responseTime:)``
-    /// reads them first); concurrent identical misses of this process still share one trip
-    /// to the origin.
+    /// one read of the storage; a miss whose lookup found no other variant of the URL then
+    /// stores with one write (with other variants it reads them again first, so as not to
+    /// write back what an invalidation removed during the trip to the origin); concurrent
+    /// identical misses of this process still share one trip to the origin. Writes of one
+    /// URL from several instances at once may keep only the last variant written.
     ///
     /// The synchronous ``cachedResponse(for:)`` cannot wait for the storage and answers
     /// `nil`; ask ``respond(to:body:policy:revalidatesInBackground:send:)`` with a request
@@ -140,22 +141,34 @@ extension HTTPCache {
         }
     }
 
-    /// Runs `write` without making the synchronous caller wait, after every write started
-    /// before it (so a remove then a store of one URL end with the store, and two stores of
-    /// one URL's variants do not read and write its value at the same time); ``flush()``
-    /// waits for them.
-    func writeInBackground(_ write: @escaping @Sendable () async -> Void) {
-        backgroundWrites.withLock { last in
-            let previous = last
-            last = Task {
+    /// Runs `write` for `key` without making the synchronous caller wait, after the writes
+    /// of the same URL started before it (so a remove then a store of one URL end with the
+    /// store, and two stores of one URL's variants do not read and write its value at the
+    /// same time); writes of different URLs run side by side. ``flush()`` waits for them.
+    func writeInBackground(for key: PrimaryCacheKey, _ write: @escaping @Sendable () async -> Void) {
+        backgroundWrites.withLock { writes in
+            let previous = writes.last[key.storageKey]?.task
+            let generation = writes.nextGeneration
+            writes.nextGeneration &+= 1
+            let task = Task {
                 await previous?.value
                 await write()
+                self.backgroundWrites.withLock { writes in
+                    if writes.last[key.storageKey]?.generation == generation { writes.last[key.storageKey] = nil }
+                }
             }
+            writes.last[key.storageKey] = (generation, task)
         }
     }
 
-    /// Waits for the writes that ``writeInBackground(_:)`` started before this call.
+    /// Waits for the writes that ``writeInBackground(for:_:)`` started before this call.
     func waitForBackgroundWrites() async {
-        await backgroundWrites.withLock { $0 }?.value
+        for (_, task) in backgroundWrites.withLock({ $0.last.values }) { await task.value }
+    }
+
+    /// The last background write of each URL still running, by storage key.
+    struct BackgroundWrites {
+        var last: [String: (generation: UInt64, task: Task<Void, Never>)] = [:]
+        var nextGeneration: UInt64 = 0
     }
 }

@@ -25,6 +25,12 @@ extension HTTPCache {
         return memory.value(forKey: key.storageKey) ?? []
     }
 
+    /// The variants of `key` in this process's memory; the disk is not read (memory is the
+    /// front of `hybrid` when there is one).
+    func memoryVariants(for key: PrimaryCacheKey) -> [StoredResponse] {
+        memory.value(forKey: key.storageKey) ?? []
+    }
+
     /// Replaces the variants of `key` in this process's memory or disk.
     func setLocalVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey) {
         if variants.isEmpty {

@@ -25,7 +25,7 @@ extension HTTPCache {
         guard let stored = storable(response, body: body, for: request, requestTime: requestTime ?? now, responseTime: responseTime ?? now)
         else { return false }
         if sharedStorage != nil {
-            writeInBackground { await self.replace(stored, key: key) }
+            writeInBackground(for: key) { await self.replace(stored, key: key) }
         } else {
             setLocalVariants(Self.replacing(stored, in: localVariants(for: key)), for: key)
         }
@@ -43,15 +43,24 @@ extension HTTPCache {
     /// the storage: send the request through ``respond(to:body:policy:revalidatesInBackground:send:)``
     /// with `Cache-Control: only-if-cached` to get a stored response or a `504`.
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
-        guard sharedStorage == nil, let key = PrimaryCacheKey(request),
-              let stored = Self.select(request, from: localVariants(for: key)) else { return nil }
-        let now = clock.now
-        switch Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now) {
+        guard let (stored, reuse, now) = localCandidate(for: request, memoryOnly: false) else { return nil }
+        switch reuse {
         case .fresh, .staleAllowed, .staleWhileRevalidate:
             return serve(stored, to: request, outcome: .cache, now: now)
         case .mustValidate:
             return nil
         }
+    }
+
+    /// The variant of this process's storage that `request` selects and how it may be
+    /// reused now; `nil` with shared storage or when nothing is stored. `memoryOnly` leaves
+    /// out what only the disk holds (for callers that must not wait for a disk read).
+    func localCandidate(for request: HTTPRequest, memoryOnly: Bool) -> (stored: StoredResponse, reuse: Reuse, now: Date)? {
+        guard sharedStorage == nil, let key = PrimaryCacheKey(request) else { return nil }
+        let variants = memoryOnly ? memoryVariants(for: key) : localVariants(for: key)
+        guard let stored = Self.select(request, from: variants) else { return nil }
+        let now = clock.now
+        return (stored, Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now), now)
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
@@ -103,12 +112,18 @@ extension HTTPCache {
         )
     }
 
-    /// Puts `stored` in place of the variant with the same selecting fields, among `known`
-    /// when the caller has just read the URL's variants (shared storage: saves a round trip),
-    /// else among those stored now.
+    /// Puts `stored` in place of the variant with the same selecting fields, among those
+    /// stored now. `known`, the variants the caller read before its trip to the origin,
+    /// saves the read (a round trip with shared storage) only when they hold no other
+    /// variant: writing back other variants read seconds ago could revive what an
+    /// invalidation removed meanwhile (RFC 9111 §4.4) or drop what another instance added.
     func replace(_ stored: StoredResponse, key: PrimaryCacheKey, in known: [StoredResponse]? = nil) async {
         let current: [StoredResponse]
-        if let known { current = known } else { current = await variants(for: key) }
+        if let known, known.allSatisfy({ $0.selectingFields == stored.selectingFields }) {
+            current = []
+        } else {
+            current = await variants(for: key)
+        }
         await setVariants(Self.replacing(stored, in: current), for: key)
     }
 

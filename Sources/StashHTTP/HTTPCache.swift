@@ -57,8 +57,8 @@ public final class HTTPCache: Sendable {
     public let sharedStorage: (any SharedStorage)?
     let counters = LockedValue(HTTPCacheStatistics())
     let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
-    /// The last write the synchronous API started on shared storage; each waits for the one before.
-    let backgroundWrites = LockedValue<Task<Void, Never>?>(nil)
+    /// The writes the synchronous API started on shared storage, the last one per URL.
+    let backgroundWrites = LockedValue(BackgroundWrites())
 
     /// Opens a cache.
     ///
@@ -203,7 +203,7 @@ public final class HTTPCache: Sendable {
     public func removeResponses(for request: HTTPRequest) {
         guard let key = PrimaryCacheKey(request) else { return }
         if let sharedStorage {
-            writeInBackground { await self.setSharedVariants([], for: key, in: sharedStorage) }
+            writeInBackground(for: key) { await self.setSharedVariants([], for: key, in: sharedStorage) }
         } else {
             setLocalVariants([], for: key)
         }

@@ -37,15 +37,19 @@ public struct ModelMacro: ExtensionMacro {
         guard let model = declaration.as(StructDeclSyntax.self) else {
             throw DiagnosticsError(diagnostics: [Diagnostic(node: node, message: ModelMacroDiagnostic.notAStruct(kind: kind(of: declaration)))])
         }
-        let columns = try ModelProperties.columns(of: model)
-        let hasInitRow = model.memberBlock.members.contains { member in
-            member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters.first?.firstName.text == "row"
-        }
-        if protocols.isEmpty && hasInitRow { return [] }
-        let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
+        // A hand-written `init(row:)` is kept as it is. A hand-written `init(from:)` decides
+        // what each column becomes; an `init(row:)` reading the columns directly would bypass
+        // it, so such a model gets no `init(row:)` and stays on the `Codable` path.
+        let writesInitRow = hasInitializer(model, labelled: "row", ofType: "ObjectRow")
+        let writesInitFrom = hasInitializer(model, labelled: "from", ofType: "Decoder")
+        let generates = !writesInitRow && !writesInitFrom
+        let columns = generates ? try ModelProperties.columns(of: model) : []
+        let wanted = protocols.filter { writesInitFrom ? !$0.trimmedDescription.hasSuffix("ColumnDecodable") : true }
+        if wanted.isEmpty && !generates { return [] }
+        let conformances = wanted.map(\.trimmedDescription).joined(separator: ", ")
         let header = conformances.isEmpty ? "extension \(type.trimmedDescription)" : "extension \(type.trimmedDescription): \(conformances)"
         var lines = ["\(header) {"]
-        if !hasInitRow {
+        if generates {
             let access = model.modifiers.lazy.map(\.name.text).first { ["public", "package"].contains($0) }.map { $0 + " " } ?? ""
             lines.append("    \(access)init(row: StashObjects.ObjectRow) throws {")
             lines += columns.map { "        self.\($0.property) = try row.value(\(StringLiteralExprSyntax(content: $0.column)))" }
@@ -53,6 +57,15 @@ public struct ModelMacro: ExtensionMacro {
         }
         lines.append("}")
         return [try ExtensionDeclSyntax("\(raw: lines.joined(separator: "\n"))")]
+    }
+
+    /// Whether `model` declares an initializer whose one parameter is `label: …Type`.
+    private static func hasInitializer(_ model: StructDeclSyntax, labelled label: String, ofType type: String) -> Bool {
+        model.memberBlock.members.contains { member in
+            guard let parameters = member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters,
+                  parameters.count == 1, let parameter = parameters.first else { return false }
+            return parameter.firstName.text == label && parameter.type.trimmedDescription.hasSuffix(type)
+        }
     }
 
     private static func kind(of declaration: some DeclGroupSyntax) -> String {

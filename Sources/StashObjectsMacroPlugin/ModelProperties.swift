@@ -1,4 +1,5 @@
 import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 
 /// A model's properties as `@Model` sees them in its declaration.
@@ -79,12 +80,13 @@ enum ModelProperties {
             for element in caseDecl.elements {
                 let key = element.name.text.trimmingBackticks
                 var column = key
-                if let raw = element.rawValue?.value {
-                    guard let literal = raw.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
-                          case .stringSegment(let segment) = literal.segments.first else {
+                // A string raw value renames the column (escapes and raw strings as their
+                // value); an integer one does not (the key's string value is its name).
+                if let raw = element.rawValue?.value, !raw.is(IntegerLiteralExprSyntax.self) {
+                    guard let literal = raw.as(StringLiteralExprSyntax.self), let value = literal.representedLiteralValue else {
                         throw DiagnosticsError(diagnostics: [Diagnostic(node: raw, message: ModelMacroDiagnostic.codingKeyNotLiteral(model: model, key: key))])
                     }
-                    column = segment.content.text
+                    column = value
                 }
                 cases.append((key, column, Syntax(element)))
             }
@@ -119,6 +121,8 @@ enum ModelProperties {
                     diagnostics.append(Diagnostic(node: key.node, message: ModelMacroDiagnostic.codingKeyWithoutProperty(model: model, key: key.key)))
                     continue
                 }
+                // A `let` with a value is not decoded even when a key names it.
+                if property.isFixed { continue }
                 add(property, column: key.column, at: key.node)
             }
         } else {

@@ -59,12 +59,14 @@ final class DeadlineWatcher: Sendable {
         }
     }
 
-    /// Starts `body` at once on this thread where the standard library can (`Task.immediate`,
-    /// always on Linux), else as an ordinary task (Apple systems before 26).
+    /// Starts `body` at once on this thread where the standard library can (`Task.immediate`:
+    /// Swift 6.2 or later, on Linux or Apple systems 26 and later), else as an ordinary task.
     private static func start(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             return Task.immediate { await body() }
         }
+        #endif
         return Task { await body() }
     }
 
@@ -77,7 +79,9 @@ final class DeadlineWatcher: Sendable {
             state.watching = true
             return (id, true)
         }
-        if startWatching { Task { await self.watch() } }
+        // Detached: the watcher outlives the caller that started it and must not carry its
+        // priority or task-local values (tracing context, logger metadata).
+        if startWatching { Task.detached(priority: .high) { await self.watch() } }
         return id
     }
 
@@ -92,11 +96,8 @@ final class DeadlineWatcher: Sendable {
             try? await Task.sleep(for: tick)
             let now = ContinuousClock.Instant.now
             let (overdue, done) = state.withLock { state -> ([Entry], Bool) in
-                var overdue = [Entry]()
-                for (id, entry) in state.entries where entry.deadline <= now {
-                    overdue.append(entry)
-                    state.entries.removeValue(forKey: id)
-                }
+                let overdueIDs = state.entries.compactMap { $0.value.deadline <= now ? $0.key : nil }
+                let overdue = overdueIDs.compactMap { state.entries.removeValue(forKey: $0) }
                 if state.entries.isEmpty { state.watching = false }
                 return (overdue, !state.watching)
             }

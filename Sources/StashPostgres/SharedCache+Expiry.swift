@@ -68,7 +68,8 @@ extension SharedCache {
     /// Counts bytes written by this instance; once they reach 2.5% of the byte limit, starts
     /// an expiry pass in the background (the write that crossed the line does not wait for
     /// it). A writer waits only when writes outrun the passes: 10% of the limit written since
-    /// the running pass began; then it waits for that pass to end.
+    /// the running pass began; then it waits for that pass to end, at most
+    /// ``Configuration/timeout`` (and not at all once cancelled).
     func noteWritten(_ bytes: Int) async {
         guard let maximumBytes = configuration.maximumBytes else { return }
         let step = max(1, maximumBytes / 40)
@@ -81,7 +82,7 @@ extension SharedCache {
             self.pendingExpiry.withLock { $0 = 0 }
             _ = await self.removeExpired()
         }
-        if !started && pending >= 4 * step { await expiryPass.waitForRunningPass() }
+        if !started && pending >= 4 * step { await expiryPass.waitForRunningPass(atMost: configuration.timeout) }
     }
 
     private static func expiryPass(on connection: PostgresConnection, configuration: Configuration, maximumAge: Int64) async throws -> Int {
@@ -178,7 +179,8 @@ extension SharedCache {
 final class ExpiryPass: Sendable {
     private struct State {
         var running = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
     }
     private let state = LockedValue(State())
 
@@ -202,16 +204,37 @@ final class ExpiryPass: Sendable {
         return true
     }
 
-    /// Waits until no pass is running (at once when none is).
-    func waitForRunningPass() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state -> Bool in
-                guard state.running else { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
+    /// Waits until no pass is running (at once when none is), for at most `limit` when one
+    /// is given; a cancelled caller stops waiting at once.
+    func waitForRunningPass(atMost limit: Duration? = nil) async {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextWaiter &+= 1 }
+            return state.nextWaiter
         }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    guard state.running, !Task.isCancelled else { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow {
+                    continuation.resume()
+                } else if let limit {
+                    Task {
+                        try? await Task.sleep(for: limit)
+                        self.stopWaiting(id)
+                    }
+                }
+            }
+        } onCancel: {
+            stopWaiting(id)
+        }
+    }
+
+    /// Resumes waiter `id` unless the pass's end already did.
+    private func stopWaiting(_ id: UInt64) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
     }
 
     private func claim() -> Bool {
@@ -225,8 +248,8 @@ final class ExpiryPass: Sendable {
     private func release() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.running = false
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }

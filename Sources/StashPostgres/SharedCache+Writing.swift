@@ -125,9 +125,10 @@ extension SharedCache {
         }
     }
 
-    /// Removes every entry whose key starts with `prefix`, for every instance: one statement
-    /// that scans the table, so meant for rare clean-ups (an `HTTPCache` forgetting its
-    /// responses), under ten times ``Configuration/timeout``.
+    /// Removes every entry whose key starts with `prefix` (compared on the keys' stored NFC
+    /// bytes), for every instance: one statement that scans the table, so meant for rare
+    /// clean-ups (an `HTTPCache` forgetting its responses), under ten times
+    /// ``Configuration/timeout``. Committed when it returns; thread-safe.
     ///
     /// ```swift
     /// try await cache.removeValues(withKeyPrefix: "user/42/")
@@ -139,7 +140,7 @@ extension SharedCache {
         let prefix = try StoredKey.normalized(prefix)
         do {
             let client = self.client
-            try await deadlines.run(configuration.timeout * 10, "removing the keys starting '\(prefix)'") {
+            try await perform("removing the keys starting '\(prefix)'", timeout: configuration.timeout * 10) {
                 try await client.query("DELETE FROM stash_cache WHERE starts_with(key, \(prefix))").drain()
             }
         } catch {

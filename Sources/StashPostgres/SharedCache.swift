@@ -71,10 +71,11 @@ public final class SharedCache: Sendable {
     /// Runs one PostgreSQL operation under the timeout.
     /// `what` names the operation in errors, and is only evaluated for one.
     func perform<T: Sendable>(
-        _ what: @escaping @autoclosure @Sendable () -> String, _ operation: @escaping @Sendable () async throws -> T
+        _ what: @escaping @autoclosure @Sendable () -> String, timeout: Duration? = nil,
+        _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         do {
-            return try await deadlines.run(configuration.timeout, what(), operation)
+            return try await deadlines.run(timeout ?? configuration.timeout, what(), operation)
         } catch let error as StashError {
             throw error
         } catch is CancellationError {

@@ -90,11 +90,11 @@ struct HTTPCacheHitTests {
 
         let key = try #require(PrimaryCacheKey(Self.request()))
         var stored = try #require(cache.localVariants(for: key).first)
-        let kept = stored.prepared
+        #expect(stored.prepared { Form() } === replaced)
         stored.headerFields[.cacheControl] = "max-age=600"
-        let afterFields = stored.prepared
-        #expect(afterFields !== kept)
+        let afterFields = stored.prepared { Form() }
+        #expect(afterFields !== replaced)
         stored.body = Data()
-        #expect(stored.prepared !== afterFields)
+        #expect(stored.prepared { Form() } !== afterFields)
     }
 }

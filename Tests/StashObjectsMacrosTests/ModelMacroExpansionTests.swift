@@ -114,6 +114,75 @@ struct ModelMacroExpansionTests {
         )
     }
 
+    /// A hand-written `init(from:)` decides what each column becomes: an `init(row:)` reading
+    /// the columns directly would bypass it, so the model stays on the `Codable` path.
+    @Test func aHandWrittenInitFromKeepsTheCodablePath() {
+        expect(
+            """
+            struct Tag {
+                var id: String
+                var name: String
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    id = try container.decode(String.self, forKey: .id)
+                    name = try container.decode(String.self, forKey: .name).trimmingCharacters(in: .whitespaces)
+                }
+            }
+            """,
+            adds: """
+            extension Tag: StashObjects.Model {
+            }
+            """
+        )
+    }
+
+    /// A `let` with a value is not decoded even when `CodingKeys` names it; escapes in a key's
+    /// string are read as their value; an integer raw value does not rename.
+    @Test func codingKeysFollowWhatCodableDecodes() {
+        expect(
+            """
+            struct Event {
+                var id: Int64?
+                let kind = "event"
+                var createdAt: Date
+                var count: Int
+                enum CodingKeys: String, CodingKey {
+                    case id, kind
+                    case createdAt = "created\u{5F}at"
+                }
+            }
+            """,
+            adds: """
+            extension Event: StashObjects.Model, StashObjects.ColumnDecodable {
+                init(row: StashObjects.ObjectRow) throws {
+                    self.id = try row.value("id")
+                    self.createdAt = try row.value("created_at")
+                }
+            }
+            """
+        )
+        expect(
+            """
+            struct Counter {
+                var id: Int64?
+                var total: Int
+                enum CodingKeys: Int, CodingKey {
+                    case id = 1
+                    case total = 2
+                }
+            }
+            """,
+            adds: """
+            extension Counter: StashObjects.Model, StashObjects.ColumnDecodable {
+                init(row: StashObjects.ObjectRow) throws {
+                    self.id = try row.value("id")
+                    self.total = try row.value("total")
+                }
+            }
+            """
+        )
+    }
+
     @Test func refusesWhatIsNotAStruct() {
         for (keyword, kind) in [("class", "a class"), ("enum", "an enum"), ("actor", "an actor")] {
             expect(

@@ -66,6 +66,27 @@ struct SharedCacheHTTPCacheTests {
         }
     }
 
+    /// A miss that found other variants of its URL reads them again before it stores: an
+    /// invalidation made by another instance during the trip to the origin stays made.
+    @Test func anInvalidationDuringAMissIsNotUndoneByItsStore() async throws {
+        try await withTwoCaches { a, b, _, _, origin in
+            let english = [HTTPField(name: .acceptLanguage, value: "en")]
+            let german = [HTTPField(name: .acceptLanguage, value: "de")]
+            _ = try await send(a, request(origin, "/vary/gone", english))
+            let whole = request(origin, "/vary/gone")
+            let transport = URLSessionTransport(timeout: 20)
+            let miss = try await a.respond(to: request(origin, "/vary/gone", german)) { request, body in
+                b.removeResponses(for: whole)
+                try await b.flush()
+                return try await transport.send(request, body: body)
+            }
+            #expect(miss.outcome == .network)
+            let (again, _) = try await send(b, request(origin, "/vary/gone", english))
+            #expect(again.outcome == .network, "the English variant B removed came back")
+            #expect(try await send(b, request(origin, "/vary/gone", german)).0.outcome == .cache)
+        }
+    }
+
     @Test func variantsSelectedByVaryWorkAcrossCaches() async throws {
         try await withTwoCaches { a, b, _, _, origin in
             let english = [HTTPField(name: .acceptLanguage, value: "en")]

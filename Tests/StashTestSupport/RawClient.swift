@@ -2,6 +2,8 @@ import Foundation
 import StashCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A client connection to 127.0.0.1 over a plain socket that sends bytes as the test writes
@@ -22,7 +24,7 @@ public final class RawClient: @unchecked Sendable {
 
     /// Connects; every receive gives up after `patience` (the test then fails, never hangs).
     public init(port: Int, patience: Int = 10) throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = openStreamSocket()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -31,7 +33,7 @@ public final class RawClient: @unchecked Sendable {
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connectSocket(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
         guard connected else {
@@ -47,7 +49,7 @@ public final class RawClient: @unchecked Sendable {
     @discardableResult
     public func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+        return bytes.withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count) } == bytes.count
     }
 
     /// Reads one response (head and `Content-Length` body, or the head alone for the answer
@@ -128,4 +130,29 @@ public final class RawClient: @unchecked Sendable {
         let count = recv(socket, &byte, 1, 0)
         return count == 0 || (count < 0 && errno == ECONNRESET)
     }
+}
+
+// The socket calls by the names the class's `socket` property would hide, with the flags
+// each system spells differently (Darwin has no MSG_NOSIGNAL: the socket says SO_NOSIGPIPE).
+private func openStreamSocket() -> Int32 {
+    #if canImport(Glibc)
+    return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    var on: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+    return descriptor
+    #endif
+}
+
+private func connectSocket(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    connect(descriptor, address, length)
+}
+
+private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+    return send(descriptor, bytes, count, 0)
+    #endif
 }

@@ -126,11 +126,11 @@ enum HTTPSuite {
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
-        let (originPort, originTask) = await BenchServers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)], logger: logger)
+        let (originPort, originTask) = try await BenchServers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)], logger: logger)
 
         let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 0, mode: .shared)
         let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
-        let (proxyPort, proxyTask) = await BenchServers.start(proxy, logger: logger)
+        let (proxyPort, proxyTask) = try await BenchServers.start(proxy, logger: logger)
 
         var nginx: NginxPeer?
         if let executable = NginxPeer.executable {

@@ -97,7 +97,7 @@ enum SharedSuite {
         defer { context.removeScratch(scratch) }
         var logger = Logger(label: "bench-shared-proxy")
         logger.logLevel = .warning
-        let origin = await BenchServers.startOrigin(payloads: [("1k", 1024)], logger: logger)
+        let origin = try await BenchServers.startOrigin(payloads: [("1k", 1024)], logger: logger)
         var tasks: [Task<Void, any Error>] = [origin.task]
         var proxies: [HTTPCachingProxy] = []
         let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
@@ -143,7 +143,7 @@ enum SharedSuite {
         )))
         var ports: [Int] = []
         for proxy in proxies {
-            let running = await BenchServers.start(proxy, logger: logger)
+            let running = try await BenchServers.start(proxy, logger: logger)
             tasks.append(running.task)
             ports.append(running.port)
         }

@@ -17,12 +17,6 @@ enum Vary {
         return selecting
     }
 
-    /// Whether `request` carries the same selecting fields as `stored`.
-    static func matches(_ stored: StoredResponse, request: HTTPFields) -> Bool {
-        var selector = Selector(request)
-        return selector.matches(stored)
-    }
-
     /// A stored response's selecting fields as a lookup matches them: field names made once,
     /// when the response is stored, not on every lookup.
     ///

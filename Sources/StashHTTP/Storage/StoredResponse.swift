@@ -92,9 +92,9 @@ struct StoredResponse: Sendable, Equatable {
     /// `selectingFields`, ready to match against a request.
     var selection: Vary.Selection { storage.selection }
 
-    /// A server's wire form of this response (``HTTPCache/freshHit(for:)``); new when
-    /// anything of the response changes.
-    var prepared: PreparedForm { storage.prepared }
+    /// What a server made of this response to send it (``FreshHit/prepared(_:)``): the form
+    /// `make` returns the first time, kept until anything of the response changes.
+    func prepared<Form: AnyObject & Sendable>(_ make: () -> Form) -> Form { storage.prepared(make) }
 
     /// Age and freshness, as far as they do not depend on the time of the lookup.
     var derived: Derived { storage.derived }
@@ -117,9 +117,9 @@ struct StoredResponse: Sendable, Equatable {
         lhs.storage === rhs.storage || lhs.storage.hasSameContent(as: rhs.storage)
     }
 
-    /// The storage, copied first when another stored response shares it; the response it
-    /// handed out last and the server's prepared form are forgotten, since the change may
-    /// alter them.
+    /// The storage, copied first when another stored response shares it; what was made from
+    /// it (the response handed out last, a server's wire form) is forgotten, since the change
+    /// may alter it.
     private mutating func unique() -> Storage {
         if isKnownUniquelyReferenced(&storage) {
             storage.forgetServed()
@@ -144,11 +144,11 @@ struct StoredResponse: Sendable, Equatable {
         var requestTime: Date
         var selectingFields: [String: String?]
         var parsed: ParsedFields
-        /// What a server made of this response to send it.
-        var prepared = PreparedForm()
-        /// The response handed out last and its `Age` in whole seconds, behind `servedLock`.
+        /// What is made from the response on demand, behind `madeLock`: the response
+        /// handed out last with its `Age` in whole seconds, and a server's wire form.
         private var served: (age: Int, response: HTTPResponse)?
-        private let servedLock = Lock()
+        private var preparedForm: (any AnyObject & Sendable)?
+        private let madeLock = Lock()
 
         init(
             status: Int, reasonPhrase: String, headerFields: HTTPFields, body: Data,
@@ -182,17 +182,31 @@ struct StoredResponse: Sendable, Equatable {
 
         /// Forgets what was made from the response before it changes.
         func forgetServed() {
-            servedLock.withLock { served = nil }
-            prepared = PreparedForm()
+            madeLock.withLock {
+                served = nil
+                preparedForm = nil
+            }
         }
 
         /// The response for `age` (in whole seconds), built by `make` unless it is the one
         /// handed out last.
         func served(age: Int, _ make: () -> HTTPResponse) -> HTTPResponse {
-            if let last = servedLock.withLock({ served }), last.age == age { return last.response }
+            if let last = madeLock.withLock({ served }), last.age == age { return last.response }
             let response = make()
-            servedLock.withLock { served = (age, response) }
+            madeLock.withLock { served = (age, response) }
             return response
+        }
+
+        /// The wire form kept here, or the one `make` returns (then kept). Two threads may
+        /// both make one; the first kept wins and both get it.
+        func prepared<Form: AnyObject & Sendable>(_ make: () -> Form) -> Form {
+            if let kept = madeLock.withLock({ preparedForm }) as? Form { return kept }
+            let made = make()
+            return madeLock.withLock {
+                if let existing = preparedForm as? Form { return existing }
+                preparedForm = made
+                return made
+            }
         }
     }
 

@@ -46,7 +46,7 @@ struct ProxyFreshHitTests {
             func proxy(_ fast: Bool) -> HTTPCachingProxy {
                 HTTPCachingProxy(
                     upstream: URL(string: origin.base)!, cache: cache, configuration: configuration,
-                    transport: AsyncHTTPClientTransport(timeout: .seconds(2)), answersHitsOnEventLoop: fast
+                    transport: AsyncHTTPClientTransport(timeout: .seconds(10)), answersHitsOnEventLoop: fast
                 )
             }
             let pair = Pair(
@@ -209,16 +209,19 @@ struct ProxyFreshHitTests {
     /// longer than the timeout stays open, a forwarded request answered slower than the
     /// timeout still gets its answer, and a connection left alone afterwards is closed.
     @Test func idleTimeoutCountsHitsAndWaitsForForwardedAnswers() async throws {
-        let configuration = HTTPCachingProxy.Configuration(headerTimeout: .seconds(60), idleTimeout: .milliseconds(600))
+        // Gaps between hits (200 ms) far below the timeout (1.5 s), so that a machine busy
+        // with other tests cannot stretch one past it; their sum (2.4 s) well above it. The
+        // slow answer (2 s) outlasts the timeout and stays inside the transport's (10 s).
+        let configuration = HTTPCachingProxy.Configuration(headerTimeout: .seconds(60), idleTimeout: .milliseconds(1_500))
         try await Pair.with(configuration: configuration) { pair in
             pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
-            pair.origin.set("/slow", .init(fields: [("Cache-Control", "no-store")], body: "slow", delay: 1_000))
+            pair.origin.set("/slow", .init(fields: [("Cache-Control", "no-store")], body: "slow", delay: 2_000))
             _ = try await pair.exchange(pair.fast, "GET", "/page")
             let busy = try RawClient(port: pair.fast.port)
             for _ in 0..<12 {
                 #expect(busy.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
                 #expect(await busy.response()?.hasSuffix("\r\n\r\ncached") == true)
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(200))
             }
             #expect(pair.eventLoopAnswers == 12)
             #expect(busy.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
