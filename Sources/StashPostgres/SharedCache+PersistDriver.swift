@@ -28,10 +28,9 @@ extension SharedCache: PersistDriver {
         let data = try JSONCodec(Object.self).encode(value)
         try checkSize(data, key: stored)
         let statement = SharedCacheCreate(key: stored, value: ByteBuffer(bytes: data), timeToLiveMilliseconds: expires.map { max(0, $0.milliseconds) } ?? -1)
-        let client = self.client
-        let created = try await perform("creating '\(stored.text)'") { () -> Bool in
+        let created = try await perform("creating '\(stored.text)'") { connection -> Bool in
             var created = false
-            for try await _ in try await client.execute(statement) { created = true }
+            for try await _ in try await connection.execute(statement, logger: Self.statementLogger) { created = true }
             return created
         }
         guard created else { throw PersistError.duplicate }
@@ -55,9 +54,8 @@ extension SharedCache: PersistDriver {
 
     public func getWithTTL<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
         let statement = SharedCacheGetWithTTL(key: try SharedCacheKey(key), maximumAgeMilliseconds: maximumAgeMilliseconds)
-        let client = self.client
-        let found = try await perform("reading '\(statement.key.text)'") { () -> (ByteBuffer, Int64)? in
-            for try await row in try await client.execute(statement) { return row }
+        let found = try await perform("reading '\(statement.key.text)'") { connection -> (ByteBuffer, Int64)? in
+            for try await row in try await connection.execute(statement, logger: Self.statementLogger) { return row }
             return nil
         }
         guard let (buffer, timeToLive) = found else {

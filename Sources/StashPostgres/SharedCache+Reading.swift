@@ -18,9 +18,8 @@ extension SharedCache {
         let key = try SharedCacheKey(key)
         let statement = SharedCacheGet(key: key, maximumAgeMilliseconds: maximumAgeMilliseconds)
         do {
-            let client = self.client
-            let buffer = try await perform("reading '\(key.text)'") { () -> ByteBuffer? in
-                for try await value in try await client.execute(statement) { return value }
+            let buffer = try await perform("reading '\(key.text)'") { connection -> ByteBuffer? in
+                for try await value in try await connection.execute(statement, logger: Self.statementLogger) { return value }
                 return nil
             }
             let data = buffer.map { Data($0.readableBytesView) }
@@ -53,11 +52,10 @@ extension SharedCache {
         }
         let statement = SharedCacheGetMany(keys: unique, maximumAgeMilliseconds: maximumAgeMilliseconds)
         do {
-            let client = self.client
             let count = unique.count
-            let rows = try await perform("reading \(count) keys") { () -> [(String, ByteBuffer)] in
+            let rows = try await perform("reading \(count) keys") { connection -> [(String, ByteBuffer)] in
                 var rows = [(String, ByteBuffer)]()
-                for try await row in try await client.execute(statement) { rows.append(row) }
+                for try await row in try await connection.execute(statement, logger: Self.statementLogger) { rows.append(row) }
                 return rows
             }
             var result = [String: Data]()

@@ -78,9 +78,8 @@ extension SharedCache {
         )
         let bytes = buffers.reduce(0) { $0 + $1.readableBytes }
         do {
-            let client = self.client
             let count = keys.count
-            try await perform("writing \(count) keys") { try await client.execute(statement).drain() }
+            try await perform("writing \(count) keys") { try await $0.run(statement) }
             counters.recordWrites(keys.count, bytes: bytes)
             await noteWritten(bytes)
         } catch {
@@ -100,8 +99,7 @@ extension SharedCache {
     public func removeValue(forKey key: String) async throws {
         let statement = SharedCacheRemove(key: try SharedCacheKey(key))
         do {
-            let client = self.client
-            try await perform("removing '\(statement.key.text)'") { try await client.execute(statement).drain() }
+            try await perform("removing '\(statement.key.text)'") { try await $0.run(statement) }
         } catch {
             counters.recordDroppedWrites(1)
             try absorb(error, "removing '\(statement.key.text)'", fallback: ())
@@ -117,8 +115,7 @@ extension SharedCache {
     /// - throws: `StashError(.unavailable)` when PostgreSQL fails and the policy is `.strict`.
     public func removeAll() async throws {
         do {
-            let client = self.client
-            try await perform("removing all entries") { try await client.query("TRUNCATE stash_cache").drain() }
+            try await perform("removing all entries") { try await $0.query("TRUNCATE stash_cache", logger: Self.statementLogger).drain() }
         } catch {
             counters.recordDroppedWrites(1)
             try absorb(error, "removing all entries", fallback: ())
@@ -139,9 +136,8 @@ extension SharedCache {
     public func removeValues(withKeyPrefix prefix: String) async throws {
         let prefix = try StoredKey.normalized(prefix)
         do {
-            let client = self.client
             try await perform("removing the keys starting '\(prefix)'", timeout: configuration.timeout * 10) {
-                try await client.query("DELETE FROM stash_cache WHERE starts_with(key, \(prefix))").drain()
+                try await $0.query("DELETE FROM stash_cache WHERE starts_with(key, \(prefix))", logger: Self.statementLogger).drain()
             }
         } catch {
             counters.recordDroppedWrites(1)
@@ -172,10 +168,11 @@ extension SharedCache {
     public func increment(_ key: String, by amount: Int = 1) async throws -> Int {
         let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount), orderRefreshMilliseconds: orderRefreshMilliseconds)
         do {
-            let client = self.client
-            let value = try await deadlines.run(configuration.timeout, "incrementing '\(statement.key.text)'") { () -> Int64 in
-                for try await value in try await client.execute(statement) { return value }
-                throw StashError(.unavailable, "incrementing '\(statement.key.text)' answered no row")
+            let value = try await deadlines.run(configuration.timeout, "incrementing '\(statement.key.text)'") { [client] () -> Int64 in
+                try await client.onConnectionLoop { connection in
+                    for try await value in try await connection.execute(statement, logger: Self.statementLogger) { return value }
+                    throw StashError(.unavailable, "incrementing '\(statement.key.text)' answered no row")
+                }
             }
             counters.recordWrites(1, bytes: 0)
             return Int(value)
@@ -200,8 +197,7 @@ extension SharedCache {
             orderRefreshMilliseconds: orderRefreshMilliseconds
         )
         do {
-            let client = self.client
-            try await perform("writing '\(key.text)'") { try await client.execute(statement).drain() }
+            try await perform("writing '\(key.text)'") { try await $0.run(statement) }
             counters.recordWrites(1, bytes: value.count)
             await noteWritten(value.count)
         } catch {
@@ -236,6 +232,15 @@ extension SharedCache {
         case .sliding:
             throw StashError(.unsupportedValue, "a shared cache does not support sliding expiry (it would write on every read); use .after")
         }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement that answers no rows, waiting for its command to complete. (The
+    /// overload answering the command tag traps when the tag arrives after the row
+    /// description, in postgres-nio 1.33.)
+    func run<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws where Statement.Row == () {
+        try await execute(statement, logger: SharedCache.statementLogger).drain()
     }
 }
 

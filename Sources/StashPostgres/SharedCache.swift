@@ -42,6 +42,9 @@ public final class SharedCache: Sendable {
     let inFlight = LockedValue([String: Task<Data, any Error>]())
     let lastFailureLog = LockedValue(ContinuousClock.Instant.now - .seconds(60))
     let deadlines: DeadlineWatcher
+    /// The logger statements are sent with: postgres-nio logs every statement at debug
+    /// level, which would drown an app's own debug logs (failures are logged by the cache).
+    static let statementLogger = Logger(label: "stash.shared-cache.statements", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// A cache on the `stash_cache` table of `client`'s database. Call ``migrate()`` once
     /// (any instance, any number of times) before the first use, and ``run()`` for expiry.
@@ -68,14 +71,18 @@ public final class SharedCache: Sendable {
         configuration.maximumAge?.milliseconds ?? -1
     }
 
-    /// Runs one PostgreSQL operation under the timeout.
+    /// Runs one PostgreSQL operation under the timeout, on a connection leased for it and on
+    /// that connection's event loop (``EventLoopExecutor``).
     /// `what` names the operation in errors, and is only evaluated for one.
     func perform<T: Sendable>(
         _ what: @escaping @autoclosure @Sendable () -> String, timeout: Duration? = nil,
-        _ operation: @escaping @Sendable () async throws -> T
+        _ operation: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         do {
-            return try await deadlines.run(timeout ?? configuration.timeout, what(), operation)
+            let client = self.client
+            return try await deadlines.run(timeout ?? configuration.timeout, what()) {
+                try await client.onConnectionLoop(operation)
+            }
         } catch let error as StashError {
             throw error
         } catch is CancellationError {

@@ -93,15 +93,17 @@ public final class RawClient: @unchecked Sendable {
     private func blockingResponse(toHead: Bool) -> String? {
         var buffer = pending
         var chunk = [UInt8](repeating: 0, count: 4096)
+        let blankLine: [UInt8] = Array("\r\n\r\n".utf8)
         while true {
-            let text = String(decoding: buffer, as: UTF8.self)
-            if let end = text.range(of: "\r\n\r\n") {
-                let length = toHead ? 0 : text[..<end.lowerBound].split(separator: "\r\n").compactMap { line -> Int? in
+            // Counted in bytes, so that a body that is not UTF-8 still ends where it should.
+            if let headEnd = buffer.indices.dropLast(3).first(where: { buffer[$0..<$0 + 4].elementsEqual(blankLine) }) {
+                let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+                let length = toHead ? 0 : head.split(separator: "\r\n").compactMap { line -> Int? in
                     let parts = line.split(separator: ":", maxSplits: 1)
                     guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
                     return Int(parts[1].trimmingCharacters(in: .whitespaces))
                 }.first ?? 0
-                let whole = text.utf8.distance(from: text.startIndex, to: end.upperBound) + length
+                let whole = headEnd + 4 + length
                 if buffer.count >= whole {
                     pending = Array(buffer[whole...])
                     return String(decoding: buffer[..<whole], as: UTF8.self)
