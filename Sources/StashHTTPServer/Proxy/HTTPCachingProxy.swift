@@ -71,7 +71,8 @@ public final class HTTPCachingProxy: Sendable {
     /// Whether fresh hits are answered on the event loop (``FreshHitHandler``); off only in
     /// tests that compare the two paths.
     let answersHitsOnEventLoop: Bool
-    /// How many requests were answered on the event loop, for tests.
+    /// How many requests were answered on the event loop, for tests (counted in debug
+    /// builds only).
     let eventLoopAnswers = LockedValue(0)
 
     /// Releases the upstream client.

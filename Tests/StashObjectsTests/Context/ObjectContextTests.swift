@@ -94,6 +94,28 @@ struct ObjectContextTests {
         #expect(try store.count(Person.query().filter(\.name == "Late")) == 1)
     }
 
+    /// A save started while another save of the same context runs throws `locked` and
+    /// writes nothing twice; the running save finishes and the context is clean after it.
+    @Test func aSecondSaveWhileOneRunsIsLocked() throws {
+        let context = ObjectContext(store: store)
+        let caught = LockedValue<StashError?>(nil)
+        Echo.whileEncoding.withLock {
+            $0 = {
+                context.insert(Person(id: nil, name: "Late", age: 1))
+                do { try context.save() } catch let error as StashError { caught.withLock { $0 = error } } catch {}
+            }
+        }
+        context.insert(Echo(id: nil, text: "first"))
+        try context.save()
+        #expect(caught.withLock { $0?.code } == .locked)
+        #expect(try store.count(Echo.query()) == 1)
+        #expect(try store.count(Person.query().filter(\.name == "Late")) == 0)
+        try context.save()
+        #expect(try store.count(Echo.query()) == 1)
+        #expect(try store.count(Person.query().filter(\.name == "Late")) == 1)
+        #expect(!context.hasChanges)
+    }
+
     @Test func asyncFetchAndSave() async throws {
         let context = ObjectContext(store: store)
         var ada = try await context.fetch(Person.query().filter(\.name == "Ada"))[0]
