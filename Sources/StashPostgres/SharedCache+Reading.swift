@@ -16,18 +16,43 @@ extension SharedCache {
     ///   `StashError(.unavailable)` when PostgreSQL fails and the policy is `.strict`.
     public func value(forKey key: String) async throws -> Data? {
         let key = try SharedCacheKey(key)
-        let statement = SharedCacheGet(key: key, maximumAgeMilliseconds: maximumAgeMilliseconds)
         do {
-            let buffer = try await perform("reading '\(key.text)'") { connection -> ByteBuffer? in
-                for try await value in try await connection.execute(statement, logger: Self.statementLogger) { return value }
-                return nil
-            }
+            let buffer = try await reads.run(key, bytes: 0) { keys in await self.read(keys) }
             let data = buffer.map { Data($0.readableBytesView) }
             counters.recordReads(hits: data == nil ? 0 : 1, misses: data == nil ? 1 : 0, bytes: data?.count ?? 0)
             return data
         } catch {
             counters.recordReads(hits: 0, misses: 1, bytes: 0)
             return try absorb(error, "reading '\(key.text)'", fallback: nil)
+        }
+    }
+
+    /// Reads `keys` in one statement (``StatementBatcher``: reads that callers start at the
+    /// same time) and answers each one's value, in order.
+    private func read(_ keys: [SharedCacheKey]) async -> [Result<ByteBuffer?, any Error>] {
+        let maximumAge = maximumAgeMilliseconds
+        do {
+            if keys.count == 1, let key = keys.first {
+                let statement = SharedCacheGet(key: key, maximumAgeMilliseconds: maximumAge)
+                let value = try await perform("reading '\(key.text)'") { connection -> ByteBuffer? in
+                    for try await value in try await connection.execute(statement, logger: Self.statementLogger) { return value }
+                    return nil
+                }
+                return [.success(value)]
+            }
+            var unique = [SharedCacheKey]()
+            var seen = Set<String>()
+            for key in keys where seen.insert(key.text).inserted { unique.append(key) }
+            let statement = SharedCacheGetMany(keys: unique, maximumAgeMilliseconds: maximumAge)
+            let count = unique.count
+            let found = try await perform("reading \(count) keys") { connection -> [String: ByteBuffer] in
+                var found = [String: ByteBuffer]()
+                for try await (key, value) in try await connection.execute(statement, logger: Self.statementLogger) { found[key] = value }
+                return found
+            }
+            return keys.map { .success(found[$0.text]) }
+        } catch {
+            return Array(repeating: .failure(error), count: keys.count)
         }
     }
 

@@ -57,34 +57,24 @@ extension SharedCache {
     /// - throws: as ``setMany(_:expiry:)-(String:Data,_)``.
     public func setMany(_ pairs: [(String, Data)], expiry: Expiry = .never) async throws {
         let timeToLive = try Self.timeToLive(expiry)
-        var position = [String: Int]()
-        var keys = [SharedCacheKey]()
-        var buffers = [ByteBuffer]()
+        var entries = [SharedCacheSetMany.Entry]()
+        entries.reserveCapacity(pairs.count)
         for (key, value) in pairs {
             let stored = try SharedCacheKey(key)
             try checkSize(value, key: stored)
-            if let index = position[stored.text] {
-                buffers[index] = ByteBuffer(bytes: value)
-            } else {
-                position[stored.text] = keys.count
-                keys.append(stored)
-                buffers.append(ByteBuffer(bytes: value))
-            }
+            entries.append(.init(key: stored, value: ByteBuffer(bytes: value), timeToLiveMilliseconds: timeToLive))
         }
-        guard !keys.isEmpty else { return }
-        let statement = SharedCacheSetMany(
-            keys: keys, values: buffers, timeToLiveMilliseconds: Array(repeating: timeToLive, count: keys.count),
-            orderRefreshMilliseconds: orderRefreshMilliseconds
-        )
-        let bytes = buffers.reduce(0) { $0 + $1.readableBytes }
+        let statement = SharedCacheSetMany(entries: entries, orderRefreshMilliseconds: orderRefreshMilliseconds)
+        guard !statement.keys.isEmpty else { return }
+        let bytes = statement.values.reduce(0) { $0 + $1.readableBytes }
+        let count = statement.keys.count
         do {
-            let count = keys.count
             try await perform("writing \(count) keys") { try await $0.run(statement) }
-            counters.recordWrites(keys.count, bytes: bytes)
+            counters.recordWrites(count, bytes: bytes)
             await noteWritten(bytes)
         } catch {
-            counters.recordDroppedWrites(keys.count)
-            try absorb(error, "writing \(keys.count) keys", fallback: ())
+            counters.recordDroppedWrites(count)
+            try absorb(error, "writing \(count) keys", fallback: ())
         }
     }
 
@@ -190,20 +180,50 @@ extension SharedCache {
     }
 
     /// Writes one value under the policy; `keepTimeToLive` keeps a live entry's expiry.
+    /// Plain writes that callers start at the same time go as one statement
+    /// (``StatementBatcher``); one caller alone sends its own.
     func store(_ value: Data, forKey key: SharedCacheKey, timeToLive: Int64, keepTimeToLive: Bool) async throws {
         try checkSize(value, key: key)
-        let statement = SharedCacheSet(
-            key: key, value: ByteBuffer(bytes: value), timeToLiveMilliseconds: timeToLive, keepTimeToLive: keepTimeToLive,
-            orderRefreshMilliseconds: orderRefreshMilliseconds
-        )
+        let buffer = ByteBuffer(bytes: value)
         do {
-            try await perform("writing '\(key.text)'") { try await $0.run(statement) }
+            if keepTimeToLive {
+                let statement = SharedCacheSet(
+                    key: key, value: buffer, timeToLiveMilliseconds: timeToLive, keepTimeToLive: true,
+                    orderRefreshMilliseconds: orderRefreshMilliseconds
+                )
+                try await perform("writing '\(key.text)'") { try await $0.run(statement) }
+            } else {
+                let entry = SharedCacheSetMany.Entry(key: key, value: buffer, timeToLiveMilliseconds: timeToLive)
+                try await writes.run(entry, bytes: value.count) { entries in await self.write(entries) }
+            }
             counters.recordWrites(1, bytes: value.count)
             await noteWritten(value.count)
         } catch {
             counters.recordDroppedWrites(1)
             try absorb(error, "writing '\(key.text)'", fallback: ())
         }
+    }
+
+    /// Writes `entries` in one statement (a later entry for a key wins) and answers the one
+    /// outcome for each.
+    private func write(_ entries: [SharedCacheSetMany.Entry]) async -> [Result<Void, any Error>] {
+        var outcome: Result<Void, any Error> = .success(())
+        do {
+            if entries.count == 1, let entry = entries.first {
+                let statement = SharedCacheSet(
+                    key: entry.key, value: entry.value, timeToLiveMilliseconds: entry.timeToLiveMilliseconds, keepTimeToLive: false,
+                    orderRefreshMilliseconds: orderRefreshMilliseconds
+                )
+                try await perform("writing '\(entry.key.text)'") { try await $0.run(statement) }
+            } else {
+                let statement = SharedCacheSetMany(entries: entries, orderRefreshMilliseconds: orderRefreshMilliseconds)
+                let count = statement.keys.count
+                try await perform("writing \(count) keys") { try await $0.run(statement) }
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        return Array(repeating: outcome, count: entries.count)
     }
 
     func checkSize(_ value: Data, key: SharedCacheKey) throws {

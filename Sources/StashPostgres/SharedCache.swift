@@ -27,6 +27,12 @@ import StashCore
 /// text. Limits (``Configuration/maximumBytes``, ``Configuration/maximumEntries``,
 /// ``Configuration/maximumAge``) are held by ``run()`` in small batches, oldest first.
 ///
+/// Reads and plain writes that callers start at the same time share statements: while two
+/// are in flight, the next ones wait and go together as one (group commit on the client),
+/// so a busy server instance makes a few round trips where it would make one per call. A
+/// caller alone pays one round trip, and every call still returns only once its own value
+/// is read or committed.
+///
 /// When PostgreSQL is down or slower than ``Configuration/timeout``, reads answer `nil` and
 /// writes are dropped (logged and counted), unless the policy is ``FailurePolicy/strict``.
 /// `SharedCache` is a swift-service-lifecycle `Service` and a Hummingbird `PersistDriver`.
@@ -42,6 +48,12 @@ public final class SharedCache: Sendable {
     let inFlight = LockedValue([String: Task<Data, any Error>]())
     let lastFailureLog = LockedValue(ContinuousClock.Instant.now - .seconds(60))
     let deadlines: DeadlineWatcher
+    /// Reads started at the same time, sent as one statement.
+    let reads = StatementBatcher<SharedCacheKey, ByteBuffer?>(maximumRunning: 2, maximumBatch: 64, maximumBytes: .max)
+    /// Plain writes started at the same time, sent as one statement.
+    let writes = StatementBatcher<SharedCacheSetMany.Entry, Void>(maximumRunning: 2, maximumBatch: 64, maximumBytes: 1 << 20)
+    /// The most reads and plain writes sent in one statement so far (for tests).
+    package var largestBatches: (reads: Int, writes: Int) { (reads.largestBatch, writes.largestBatch) }
     /// The logger statements are sent with: postgres-nio logs every statement at debug
     /// level, which would drown an app's own debug logs (failures are logged by the cache).
     static let statementLogger = Logger(label: "stash.shared-cache.statements", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -161,8 +161,16 @@ struct SharedCacheCreate: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
 }
 
-/// Stores many values in one statement (keys already unique).
+/// Stores many values in one statement. Entries for one key (one key hash) are sent once,
+/// the last one winning: an upsert may not touch a row twice.
 struct SharedCacheSetMany: PostgresPreparedStatement {
+    /// One value to store.
+    struct Entry: Sendable {
+        var key: SharedCacheKey
+        var value: ByteBuffer
+        var timeToLiveMilliseconds: Int64
+    }
+
     static let name = "stash_cache_set_many_v2"
     static let sql = """
         INSERT INTO stash_cache AS t \(upsertColumns)
@@ -174,10 +182,27 @@ struct SharedCacheSetMany: PostgresPreparedStatement {
         """
     typealias Row = Void
 
-    var keys: [SharedCacheKey]
-    var values: [ByteBuffer]
-    var timeToLiveMilliseconds: [Int64]
-    var orderRefreshMilliseconds: Int64
+    private(set) var keys: [SharedCacheKey] = []
+    private(set) var values: [ByteBuffer] = []
+    private(set) var timeToLiveMilliseconds: [Int64] = []
+    let orderRefreshMilliseconds: Int64
+
+    init(entries: [Entry], orderRefreshMilliseconds: Int64) {
+        self.orderRefreshMilliseconds = orderRefreshMilliseconds
+        var position = [Int64: Int]()
+        for entry in entries {
+            if let index = position[entry.key.hash] {
+                keys[index] = entry.key
+                values[index] = entry.value
+                timeToLiveMilliseconds[index] = entry.timeToLiveMilliseconds
+            } else {
+                position[entry.key.hash] = keys.count
+                keys.append(entry.key)
+                values.append(entry.value)
+                timeToLiveMilliseconds.append(entry.timeToLiveMilliseconds)
+            }
+        }
+    }
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 6)

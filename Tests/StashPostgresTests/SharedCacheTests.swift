@@ -41,6 +41,41 @@ struct SharedCacheTests {
         }
     }
 
+    /// Operations started at the same time go as shared statements: 120 writers (twenty of
+    /// them on one key, whose entries meet in one statement) and 150 readers (hits, misses
+    /// and one key asked for many times) each get their own answer, under the strict policy
+    /// so that a failed statement would throw.
+    @Test func concurrentOperationsShareStatementsAndKeepTheirOwnAnswers() async throws {
+        try await TestPostgres.withCache({ $0.failurePolicy = .strict }) { cache in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<100 {
+                    group.addTask { try await cache.set(Data("value \(index)".utf8), forKey: "item/\(index)") }
+                }
+                for writer in 0..<20 {
+                    group.addTask { try await cache.set(Data("same \(writer)".utf8), forKey: "same") }
+                }
+                try await group.waitForAll()
+            }
+            let same = try #require(try await cache.value(forKey: "same"))
+            #expect((0..<20).map { Data("same \($0)".utf8) }.contains(same))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<150 {
+                    group.addTask {
+                        let key = index < 100 ? "item/\(index)" : index < 120 ? "missing/\(index)" : "item/7"
+                        let expected = index < 100 ? Data("value \(index)".utf8) : index < 120 ? nil : Data("value 7".utf8)
+                        let value = try await cache.value(forKey: key)
+                        #expect(value == expected, "reader \(index) of \(key)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(cache.largestBatches.reads > 1)
+            #expect(cache.largestBatches.writes > 1)
+            let stats = cache.statistics
+            #expect(stats.writes == 120 && stats.hits == 131 && stats.misses == 20 && stats.errors == 0)
+        }
+    }
+
     @Test func keysFollowSwiftEqualityAcrossInstances() async throws {
         try await TestPostgres.withSchema { url, schema, client in
             let first = SharedCache(client: client, configuration: TestPostgres.configuration)
