@@ -51,7 +51,7 @@ public final class SharedCache: Sendable {
     /// Reads started at the same time, sent as one statement.
     let reads = StatementBatcher<SharedCacheKey, ByteBuffer?>(maximumRunning: 2, maximumBatch: 64, maximumBytes: .max)
     /// Plain writes started at the same time, sent as one statement.
-    let writes = StatementBatcher<SharedCacheSetMany.Entry, Void>(maximumRunning: 2, maximumBatch: 64, maximumBytes: 1 << 20)
+    let writes = StatementBatcher<SharedCacheSetMany.Entry, Void>(maximumRunning: 1, maximumBatch: 64, maximumBytes: 1 << 20)
     /// The most reads and plain writes sent in one statement so far (for tests).
     package var largestBatches: (reads: Int, writes: Int) { (reads.largestBatch, writes.largestBatch) }
     /// The logger statements are sent with: postgres-nio logs every statement at debug

@@ -78,7 +78,17 @@ package final class StatementBatcher<Item: Sendable, Output: Sendable>: Sendable
         }
         if leadsNow { return try await lead(item, bytes: bytes, execute) }
         let wake = await withCheckedContinuation { continuation in
-            state.withLock { $0.queue.append(Waiter(item: item, bytes: bytes, continuation: continuation)) }
+            // Decided again under the lock that queues: the statements seen running may all
+            // have finished since, and then no one would be left to wake this caller.
+            let leadsAfterAll = state.withLock { state -> Bool in
+                if state.running < maximumRunning, state.queued == 0 {
+                    state.running += 1
+                    return true
+                }
+                state.queue.append(Waiter(item: item, bytes: bytes, continuation: continuation))
+                return false
+            }
+            if leadsAfterAll { continuation.resume(returning: .lead) }
         }
         switch wake {
         case .done(let result): return try result.get()
