@@ -56,7 +56,7 @@ public final class HTTPCache: Sendable {
     /// ```
     public let sharedStorage: (any SharedStorage)?
     let counters = LockedValue(HTTPCacheStatistics())
-    let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
+    let inFlight = LockedValue([String: CollapsedTrip]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
     let backgroundWrites = LockedValue(BackgroundWrites())
 
