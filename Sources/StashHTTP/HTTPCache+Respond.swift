@@ -63,8 +63,11 @@ extension HTTPCache {
     /// The answer comes back once the origin's response head has arrived. A response the
     /// cache may store is stored when its body has been read to its end and was correctly
     /// framed (as long as its `Content-Length` says, when it has one); a body that fails part
-    /// way, or is not read to its end, stores nothing. Bodies up to
-    /// ``largestStreamedBodyStored`` are kept; longer ones pass through unstored.
+    /// way, or is not read to its end, stores nothing. With a directory, a body over 1 MiB
+    /// is written to a file of the disk cache as it arrives (never held whole in memory),
+    /// adopted by the disk cache when complete, and streamed from that file on later hits
+    /// (ranges included); bodies larger than ``diskCapacity`` are not stored. Without a
+    /// directory (memory only, or shared storage) bodies up to 64 MiB are stored.
     /// Concurrent identical misses do not wait for a streamed body: each goes to the origin.
     ///
     /// - parameters: As for ``respond(to:body:policy:revalidatesInBackground:send:)``.
@@ -81,7 +84,8 @@ extension HTTPCache {
             for target in Invalidation.keys(request: request, response: response, key: key) {
                 await setVariants([], for: target)
             }
-            let stored = await storing(data, of: response) { data in
+            let stored = await storing(data, of: response, inFiles: false) { complete in
+                guard case let .data(data) = complete else { return }
                 await self.storeIfRepresentation(response, body: data, post: request, key: key, requestTime: requestTime, responseTime: self.clock.now)
             }
             return StreamedHTTPResponse(response: response, body: stored, outcome: .network)
@@ -124,21 +128,6 @@ extension HTTPCache {
         }
     }
 
-    /// The most bytes of a body arriving in parts that are held in memory to store it; a
-    /// longer body passes through ``streamResponse(to:body:policy:revalidatesInBackground:send:)``
-    /// without being stored. A body the transport returned whole is stored whatever its size.
-    ///
-    /// ```swift
-    /// print(HTTPCache.largestStreamedBodyStored) // 67108864
-    /// ```
-    public static let largestStreamedBodyStored = 64 << 20
-
-    /// `body` of `response`, handed to `store` once read whole and correctly framed.
-    func storing(_ body: HTTPBodyStream, of response: HTTPResponse, _ store: @escaping @Sendable (Data) async -> Void) async -> HTTPBodyStream {
-        let length = response.headerFields[.contentLength].flatMap { Int($0) }
-        return await body.storing(limit: Self.largestStreamedBodyStored, expectedLength: length, store)
-    }
-
     /// One request on its way through the cache.
     struct Trip: Sendable {
         var request: HTTPRequest
@@ -153,9 +142,9 @@ extension HTTPCache {
     }
 
     private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date) -> StreamedHTTPResponse {
-        let answer = serve(stored, to: trip.request, outcome: .cache, now: now)
-        record { $0.hits += 1; $0.bytesSaved += stored.body.count }
-        return StreamedHTTPResponse(answer)
+        let answer = serveStreamed(stored, to: trip.request, outcome: .cache, now: now)
+        record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
+        return answer
     }
 
     private func passThrough(_ request: HTTPRequest, body: Data, send: HTTPStreamingSend) async throws -> StreamedHTTPResponse {
@@ -246,15 +235,14 @@ extension HTTPCache {
             if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
                 await replace(freshened, key: trip.key, in: trip.sharedVariants)
             }
-            record { $0.revalidations += 1; $0.bytesSaved += stored.body.count }
-            return StreamedHTTPResponse(serve(freshened, to: request, outcome: .revalidated, now: responseTime))
+            record { $0.revalidations += 1; $0.bytesSaved += stored.bodyLength }
+            return serveStreamed(freshened, to: request, outcome: .revalidated, now: responseTime)
         }
         if response.status.code >= 500, let stale = staleFallback(stored, trip, disconnected: false) { return stale }
         record { $0.misses += 1 }
         if request.method == .get, let storable = storable(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
-            let body = await storing(data, of: response) { data in
-                var complete = storable
-                complete.body = data
+            let body = await storing(data, of: response, inFiles: true) { body in
+                guard let complete = self.completing(storable, with: body) else { return }
                 await self.replace(complete, key: trip.key, in: trip.sharedVariants)
             }
             return StreamedHTTPResponse(response: response, body: body, outcome: .network)
@@ -270,7 +258,7 @@ extension HTTPCache {
         let allowed = trip.policy == .returnCacheDataElseLoad
             || Reuse.mayServeStaleOnError(stored, directives: trip.directives, mode: mode, now: now, disconnected: disconnected)
         guard allowed else { return nil }
-        record { $0.staleServed += 1; $0.bytesSaved += stored.body.count }
-        return StreamedHTTPResponse(serve(stored, to: trip.request, outcome: .staleAfterNetworkFailure, now: now))
+        record { $0.staleServed += 1; $0.bytesSaved += stored.bodyLength }
+        return serveStreamed(stored, to: trip.request, outcome: .staleAfterNetworkFailure, now: now)
     }
 }

@@ -15,16 +15,20 @@ struct ProxyStreamingTests {
     /// Reads `path` through the proxy on `port`, checking every byte against the pattern for
     /// `seed`; `firstPart` runs when the first bytes of the body have arrived.
     static func fetch(
-        _ path: String, port: Int, seed: UInt64, firstPart: @Sendable () -> Void = {}
+        _ path: String, port: Int, seed: UInt64, range: ClosedRange<Int>? = nil, method: HTTPRequest.Method = .get,
+        progress: @Sendable (Int) -> Void = { _ in }, firstPart: @Sendable () -> Void = {}
     ) async throws -> (HTTPResponse, PatternOrigin.Checker) {
         let transport = AsyncHTTPClientTransport(timeout: .seconds(600))
         defer { Task { try? await transport.shutdown() } }
-        let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
+        var request = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
+        if let range { request.headerFields[.range] = "bytes=\(range.lowerBound)-\(range.upperBound)" }
         let (response, body) = try await transport.stream(request, body: Data())
-        var checker = PatternOrigin.Checker(seed: seed)
+        let start = range?.lowerBound ?? 0
+        var checker = PatternOrigin.Checker(seed: seed, offset: start)
         for try await part in body {
-            if checker.count == 0 { firstPart() }
+            if checker.count == start { firstPart() }
             checker.check(part)
+            progress(checker.count - start)
         }
         return (response, checker)
     }
@@ -48,6 +52,93 @@ struct ProxyStreamingTests {
         }
     }
 
+    /// 80 MB through a proxy whose cache has a directory: written to a file of the disk cache
+    /// as it arrives (the memory side never holds it), then a hit streamed from that file,
+    /// ranges and `HEAD` included, also after the cache is closed and opened again.
+    @Test func largeBodyIsStoredInAFileAndServedFromIt() async throws {
+        let seed = SeededGenerator.freshSeed(for: "largeBodyIsStoredInAFileAndServedFromIt")
+        let origin = try await PatternOrigin.start(seed: seed)
+        defer { origin.stop() }
+        let size = 80_000_000
+        origin.set("/big", .init(size: size))
+        let folder = TemporaryFolder("proxy-large")
+        let cache = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 256 << 20, directory: folder.url, mode: .shared)
+        let firstPort = LockedValue(0)
+        try await ProxyTests.Running.with(upstream: origin.base, cache: cache) { running in
+            firstPort.withLock { $0 = running.port }
+            let (miss, fetched) = try await Self.fetch("/big", port: running.port, seed: seed)
+            #expect(miss.headerFields[HTTPField.Name("Cache-Status")!] == "stash; fwd=miss")
+            #expect(fetched.count == size && fetched.mismatchAt == nil)
+            #expect(cache.currentMemoryUsage < 1 << 20, "the memory side holds \(cache.currentMemoryUsage) bytes")
+            #expect(cache.currentDiskUsage >= size)
+            let (hit, served) = try await Self.fetch("/big", port: running.port, seed: seed)
+            #expect(hit.headerFields[HTTPField.Name("Cache-Status")!] == "stash; hit")
+            #expect(hit.headerFields[.contentLength] == String(size))
+            #expect(served.count == size && served.mismatchAt == nil)
+            let range = 70_000_001...70_300_000
+            let (part, cut) = try await Self.fetch("/big", port: running.port, seed: seed, range: range)
+            #expect(part.status == .partialContent)
+            #expect(part.headerFields[.contentRange] == "bytes 70000001-70300000/\(size)")
+            #expect(cut.count == range.upperBound + 1 && cut.mismatchAt == nil)
+            let (head, nothing) = try await Self.fetch("/big", port: running.port, seed: seed, method: .head)
+            #expect(head.headerFields[.contentLength] == String(size))
+            #expect(nothing.count == 0)
+            #expect(origin.requests("/big") == 1)
+        }
+        try cache.close()
+        // The entry is keyed by the authority the client used, the first proxy's: asked
+        // directly, the reopened cache streams it from the file without the origin.
+        let reopened = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 256 << 20, directory: folder.url, mode: .shared)
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(firstPort.withLock { $0 })", path: "/big")
+        let answer = try await reopened.streamResponse(to: request) { _, _ in throw StashError(.io, "the origin was asked") }
+        #expect(answer.outcome == .cache)
+        var served = PatternOrigin.Checker(seed: seed)
+        for try await part in answer.body { served.check(part) }
+        #expect(served.count == size && served.mismatchAt == nil)
+        #expect(reopened.currentMemoryUsage < 1 << 20)
+        try reopened.close()
+    }
+
+    /// A `stash http-proxy` killed while a large body is being written to its cache leaves a
+    /// cache that opens, holds no entry for it and no part of its file.
+    @Test func killedWhileStoringLeavesNoEntry() async throws {
+        let seed = SeededGenerator.freshSeed(for: "killedWhileStoringLeavesNoEntry")
+        let origin = try await PatternOrigin.start(seed: seed)
+        defer { origin.stop() }
+        origin.set("/big", .init(size: 50_000_000, pauseAfter: 8 << 20))
+        let folder = TemporaryFolder("proxy-killed")
+        let child = try ChildProcess(BuiltProducts.executable("stash"), [
+            "http-proxy", "--listen", "127.0.0.1:0", "--upstream", origin.base, "--root", folder.url.path,
+        ])
+        let port = try Self.port(from: child)
+        let cacheFolder = try #require(child.readLine()?.split(separator: ":", maxSplits: 1).last.map {
+            URL(fileURLWithPath: $0.trimmingCharacters(in: .whitespaces), isDirectory: true)
+        })
+        let received = LockedValue(0)
+        let client = Task { _ = try? await Self.fetch("/big", port: port, seed: seed, progress: { count in received.withLock { $0 = count } }) }
+        // Several MiB reached the client, so the proxy is writing the body to a file.
+        var waited = 0
+        while received.withLock({ $0 }) < 4 << 20, waited < 3000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(received.withLock { $0 } >= 4 << 20)
+        let incoming = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.appendingPathComponent("files").path)
+        #expect(incoming.contains { $0.hasPrefix(".incoming.") }, "no incoming file in \(incoming)")
+        child.kill()
+        child.wait()
+        origin.release()
+        _ = await client.value
+
+        let cache = try HTTPCache(diskCapacity: 256 << 20, directory: cacheFolder, mode: .shared)
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/big")
+        #expect(cache.cachedResponse(for: request) == nil)
+        #expect(cache.currentDiskUsage == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.appendingPathComponent("files").path)
+        #expect(left.isEmpty, "left behind: \(left)")
+        try cache.close()
+    }
+
     /// The client has the first bytes while the origin is still holding back the rest; the
     /// response is stored once it is complete.
     @Test func firstBytesArriveBeforeTheOriginFinishes() async throws {
@@ -58,10 +149,10 @@ struct ProxyStreamingTests {
         origin.set("/paused", .init(size: size, pauseAfter: 256 << 10))
         try await ProxyTests.Running.with(upstream: origin.base) { running in
             let heldBack = LockedValue<Bool?>(nil)
-            let (response, checker) = try await Self.fetch("/paused", port: running.port, seed: seed) {
+            let (response, checker) = try await Self.fetch("/paused", port: running.port, seed: seed, firstPart: {
                 heldBack.withLock { $0 = !origin.isReleased }
                 origin.release()
-            }
+            })
             #expect(response.status == .ok)
             #expect(heldBack.withLock { $0 } == true, "the first bytes came only after the origin had finished")
             #expect(checker.count == size && checker.mismatchAt == nil)
@@ -84,7 +175,7 @@ struct ProxyStreamingTests {
             for attempt in 1...2 {
                 let received = LockedValue(false)
                 await #expect(throws: (any Error).self) {
-                    _ = try await Self.fetch("/cut", port: running.port, seed: seed) { received.withLock { $0 = true } }
+                    _ = try await Self.fetch("/cut", port: running.port, seed: seed, firstPart: { received.withLock { $0 = true } })
                 }
                 #expect(received.withLock { $0 }, "attempt \(attempt): the head and first bytes should have been sent")
                 #expect(origin.requests("/cut") == attempt)
@@ -108,15 +199,15 @@ struct ProxyStreamingTests {
         }
     }
 
-    /// In a `stash http-proxy` process, 200 MB passing through raise the peak resident memory
-    /// by far less than the body.
+    /// In a `stash http-proxy` process, 200 MB passing through (and stored), then served from
+    /// the cache, raise the peak resident memory by far less than the body.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads VmHWM from /proc"))
     func memoryStaysBoundedWhateverTheBodySize() async throws {
         let seed = SeededGenerator.freshSeed(for: "memoryStaysBoundedWhateverTheBodySize")
         let origin = try await PatternOrigin.start(seed: seed)
         defer { origin.stop() }
         let size = 200_000_000
-        origin.set("/huge", .init(size: size, cacheControl: "no-store"))
+        origin.set("/huge", .init(size: size))
         let folder = TemporaryFolder("proxy-memory")
         let child = try ChildProcess(BuiltProducts.executable("stash"), [
             "http-proxy", "--listen", "127.0.0.1:0", "--upstream", origin.base, "--root", folder.url.path,
@@ -134,7 +225,13 @@ struct ProxyStreamingTests {
         let after = try Self.peakResidentBytes(of: child.processIdentifier)
         #expect(response.status == .ok)
         #expect(checker.count == size && checker.mismatchAt == nil)
-        #expect(after - before < 32 << 20, "peak resident memory grew by \(after - before) bytes for a \(size)-byte body")
+        #expect(after - before < 32 << 20, "peak resident memory grew by \(after - before) bytes for a \(size)-byte miss")
+        let (hit, served) = try await Self.fetch("/huge", port: port, seed: seed)
+        let afterHit = try Self.peakResidentBytes(of: child.processIdentifier)
+        #expect(hit.headerFields[HTTPField.Name("Cache-Status")!] == "stash; hit")
+        #expect(served.count == size && served.mismatchAt == nil)
+        #expect(afterHit - before < 32 << 20, "peak resident memory grew by \(afterHit - before) bytes after a \(size)-byte hit")
+        print("memoryStaysBoundedWhateverTheBodySize: VmHWM \(before) before, \(after) after the miss, \(afterHit) after the hit")
     }
 
     /// The port a `stash http-proxy` child reports in its banner.

@@ -69,7 +69,12 @@ final class PatternOrigin: Sendable {
         private(set) var mismatchAt: Int?
         private var block: [UInt8] = []
 
-        init(seed: UInt64) { self.seed = seed }
+        /// Checks bytes that start at `offset` of the pattern (a range).
+        init(seed: UInt64, offset: Int = 0) {
+            self.seed = seed
+            count = offset
+            if offset % PatternOrigin.blockSize != 0 { block = PatternOrigin.block(offset / PatternOrigin.blockSize, seed: seed) }
+        }
 
         mutating func check(_ part: Data) {
             var rest = part[...]
