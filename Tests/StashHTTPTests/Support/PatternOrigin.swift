@@ -1,10 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdCore
-import Logging
 import NIOCore
-import NIOPosix
-import ServiceLifecycle
 import StashCore
 import StashTestSupport
 
@@ -94,66 +91,52 @@ final class PatternOrigin: Sendable {
     }
 
     static func start(seed: UInt64) async throws -> PatternOrigin {
-        let ready = AsyncStream<Int>.makeStream()
         let holder = LockedValue<PatternOrigin?>(nil)
-        let server = try HTTPServerBuilder.http1().buildServer(
-            configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: {
-                var logger = Logger(label: "pattern-origin")
-                logger.logLevel = .critical
-                return logger
-            }(),
-            responder: { request, writer, channel in
-                guard let origin = holder.withLock({ $0 }) else { return }
-                for try await _ in request.body {}
-                let path = request.head.path ?? "/"
-                origin.received.withLock { $0[path, default: 0] += 1 }
-                guard let reply = origin.replies.withLock({ $0[path] }) else {
-                    try await writer.write(response: HTTPResponse(status: .notFound, headerFields: [.contentLength: "0"]), body: ResponseBody())
-                    return
-                }
-                var fields: HTTPFields = [.cacheControl: reply.cacheControl, .contentType: "application/octet-stream"]
-                if reply.announcesLength { fields[.contentLength] = String(reply.size) }
-                let isHead = request.head.method == .head
-                let body = ResponseBody(contentLength: reply.announcesLength ? reply.size : nil) { writer in
-                    var sent = 0
-                    var index = 0
-                    while !isHead, sent < reply.size {
-                        var block = PatternOrigin.block(index, seed: origin.seed)[...]
-                        block = block.prefix(reply.size - sent)
-                        if let cut = reply.cutAfter, sent + block.count > cut {
-                            try await writer.write(ByteBuffer(bytes: block.prefix(cut - sent)))
-                            channel.close(promise: nil)
-                            throw ChannelError.ioOnClosedChannel
-                        }
-                        if let pause = reply.pauseAfter, sent < pause, sent + block.count >= pause {
-                            try await writer.write(ByteBuffer(bytes: block))
-                            sent += block.count
-                            index += 1
-                            var waited = 0
-                            while !origin.isReleased, waited < 6000 {
-                                try await Task.sleep(for: .milliseconds(10))
-                                waited += 1
-                            }
-                            continue
-                        }
+        let server = try await LoopbackServer.start(label: "pattern-origin") { request, writer, channel in
+            guard let origin = holder.withLock({ $0 }) else { return }
+            for try await _ in request.body {}
+            let path = request.head.path ?? "/"
+            origin.received.withLock { $0[path, default: 0] += 1 }
+            guard let reply = origin.replies.withLock({ $0[path] }) else {
+                try await writer.write(response: HTTPResponse(status: .notFound, headerFields: [.contentLength: "0"]), body: ResponseBody())
+                return
+            }
+            var fields: HTTPFields = [.cacheControl: reply.cacheControl, .contentType: "application/octet-stream"]
+            if reply.announcesLength { fields[.contentLength] = String(reply.size) }
+            let isHead = request.head.method == .head
+            let body = ResponseBody(contentLength: reply.announcesLength ? reply.size : nil) { writer in
+                var sent = 0
+                var index = 0
+                while !isHead, sent < reply.size {
+                    var block = PatternOrigin.block(index, seed: origin.seed)[...]
+                    block = block.prefix(reply.size - sent)
+                    if let cut = reply.cutAfter, sent + block.count > cut {
+                        try await writer.write(ByteBuffer(bytes: block.prefix(cut - sent)))
+                        channel.close(promise: nil)
+                        throw ChannelError.ioOnClosedChannel
+                    }
+                    if let pause = reply.pauseAfter, sent < pause, sent + block.count >= pause {
                         try await writer.write(ByteBuffer(bytes: block))
                         sent += block.count
                         index += 1
+                        var waited = 0
+                        while !origin.isReleased, waited < 6000 {
+                            try await Task.sleep(for: .milliseconds(10))
+                            waited += 1
+                        }
+                        continue
                     }
-                    try await writer.finish(nil)
+                    try await writer.write(ByteBuffer(bytes: block))
+                    sent += block.count
+                    index += 1
                 }
-                try await writer.write(response: HTTPResponse(status: .ok, headerFields: fields), body: body)
-            },
-            onServerRunning: { channel in ready.continuation.yield(channel.localAddress?.port ?? 0) }
-        )
-        let task = Task { try await server.run() }
-        var iterator = ready.stream.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        let origin = PatternOrigin(seed: seed, port: port)
+                try await writer.finish(nil)
+            }
+            try await writer.write(response: HTTPResponse(status: .ok, headerFields: fields), body: body)
+        }
+        let origin = PatternOrigin(seed: seed, port: server.port)
         holder.withLock { $0 = origin }
-        origin.task.withLock { $0 = task }
+        origin.task.withLock { $0 = server.task }
         return origin
     }
 }
