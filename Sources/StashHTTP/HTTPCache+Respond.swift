@@ -68,7 +68,8 @@ extension HTTPCache {
     /// adopted by the disk cache when complete, and streamed from that file on later hits
     /// (ranges included); bodies larger than ``diskCapacity`` are not stored. Without a
     /// directory (memory only, or shared storage) bodies up to 64 MiB are stored.
-    /// Concurrent identical misses do not wait for a streamed body: each goes to the origin.
+    /// Concurrent identical misses wait for the first one's body to be over, then use what
+    /// it stored.
     ///
     /// - parameters: As for ``respond(to:body:policy:revalidatesInBackground:send:)``.
     /// - throws: What `send` throws, when no stale response may stand in. Errors while the

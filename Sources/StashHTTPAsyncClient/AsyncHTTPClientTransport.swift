@@ -72,12 +72,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// ```swift
     /// let (response, body) = try await transport.stream(request, body: Data())
-    /// for try await part in body { try await file.write(contentsOf: part) }
+    /// for try await part in body { try file.write(contentsOf: part) }
     /// ```
     ///
     /// Reading the body throws when the origin closes before its end (fewer bytes than its
     /// `Content-Length`, or a chunked body without its last chunk) or stops sending for the
-    /// read timeout. A body not read to its end is abandoned with its connection.
+    /// read timeout; ``timeout`` covers the exchange only until the response head arrives, so
+    /// a long body is never cut by it. A body not read to its end is abandoned with its
+    /// connection.
     ///
     /// - throws: `HTTPClientError` (or a NIO error) when no response head arrives.
     public func stream(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, HTTPBodyStream) {
