@@ -11,8 +11,9 @@ extension HTTPCache {
     /// How much of a body arriving in parts is held in memory to store it: beyond this, a
     /// cache with a directory writes it to a file as it arrives.
     static let streamedBodyKeptInMemory = 1 << 20
-    /// How much of a body arriving in parts a cache without a directory (memory, or shared
-    /// storage) holds to store it; longer bodies pass through unstored.
+    /// How much of a body arriving in parts a cache without a directory (shared storage, or
+    /// memory, where its capacity is also a limit) holds to store it; longer bodies pass
+    /// through unstored.
     static let largestStreamedBodyInMemory = 64 << 20
 
     /// `body` of `response`, handed to `store` once read whole and correctly framed; with
@@ -24,7 +25,9 @@ extension HTTPCache {
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
         guard inFiles, let disk = hybrid?.disk else {
-            return await body.storing(memoryLimit: Self.largestStreamedBodyInMemory, spool: nil, fileLimit: 0, expectedLength: length, store)
+            // A body larger than a memory-only cache's capacity would not be kept anyway.
+            let limit = sharedStorage == nil && hybrid == nil ? min(memoryCapacity, Self.largestStreamedBodyInMemory) : Self.largestStreamedBodyInMemory
+            return await body.storing(memoryLimit: limit, spool: nil, fileLimit: 0, expectedLength: length, store)
         }
         return await body.storing(
             memoryLimit: Self.streamedBodyKeptInMemory, spool: { try? BodySpool(url: disk.makeIncomingFile()) },

@@ -15,6 +15,11 @@ public import Foundation
 /// store the response; a stream dropped part way stores nothing. An error thrown by `next`
 /// means the body ended early: what was read is not the whole body.
 public struct HTTPBodyStream: AsyncSequence, Sendable {
+    /// A part of the body: the bytes that arrived together.
+    ///
+    /// ```swift
+    /// for try await part in body { print("\(part.count) more bytes") }
+    /// ```
     public typealias Element = Data
 
     enum Source: Sendable {
@@ -64,12 +69,30 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
         for try await _ in self {}
     }
 
+    /// The iterator `for try await` uses; make one per stream.
+    ///
+    /// ```swift
+    /// var parts = body.makeAsyncIterator()
+    /// let first = try await parts.next()
+    /// ```
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source) }
 
     /// Hands out the parts of an ``HTTPBodyStream``.
+    ///
+    /// ```swift
+    /// var parts = body.makeAsyncIterator()
+    /// while let part = try await parts.next() { handle(part) }
+    /// ```
     public struct AsyncIterator: AsyncIteratorProtocol {
         var source: HTTPBodyStream.Source?
 
+        /// The next part, or `nil` at the end of the body.
+        ///
+        /// ```swift
+        /// let part = try await parts.next()
+        /// ```
+        ///
+        /// - throws: What the body's source throws: the body ended before it was whole.
         public mutating func next() async throws -> Data? {
             switch source {
             case nil:

@@ -19,6 +19,11 @@ public struct StreamedHTTPResponse: Sendable {
     /// Where it came from.
     public var outcome: HTTPCacheOutcome
 
+    /// A response with a body that arrives in parts.
+    ///
+    /// ```swift
+    /// let answer = StreamedHTTPResponse(response: HTTPResponse(status: .ok), body: HTTPBodyStream(Data("hi".utf8)), outcome: .network)
+    /// ```
     public init(response: HTTPResponse, body: HTTPBodyStream, outcome: HTTPCacheOutcome) {
         self.response = response
         self.body = body
