@@ -74,6 +74,7 @@ enum HTTPSuite {
         try varyCase(context, count: count, peerCount: peerCount, body: body, scratch: scratch)
         try cache.close()
         try await proxyHit(context, scratch: scratch)
+        try await proxyMissLarge(context, scratch: scratch)
     }
 
     /// Three language variants per URL; lookups ask for the middle one. URLCache ignores
