@@ -25,14 +25,9 @@ extension HTTPSuite {
         )
         let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
         let (proxyPort, proxyTask) = try await BenchServers.start(proxy, logger: logger)
-        var nginx: NginxPeer?
-        if let executable = NginxPeer.executable {
-            let folder = scratch.appendingPathComponent("large-nginx", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            nginx = try NginxPeer(executable: executable, origin: "127.0.0.1:\(originPort)", folder: folder)
-        } else {
-            context.reporter.note("\(name): nginx peer skipped (nginx is not installed)")
-        }
+        let nginx = try NginxPeer.startIfInstalled(
+            origin: "127.0.0.1:\(originPort)", folder: scratch.appendingPathComponent("large-nginx", isDirectory: true), context: context, for: name
+        )
         defer { nginx?.stop() }
 
         let transport = AsyncHTTPClientTransport(timeout: .seconds(120))
