@@ -20,12 +20,14 @@ extension HTTPCache {
     /// belong on an event loop), with shared storage (another instance may have changed
     /// it), for methods other than `GET` and `HEAD`, and for requests whose answer is not
     /// the stored response itself (conditionals, `Range`). Only ``Reuse/fresh`` counts:
-    /// stale responses, even ones the request accepts, take the full flow. Counts a hit in
+    /// stale responses, even ones the request accepts, take the full flow, and so do bodies
+    /// kept in a file (streamed from it, not from memory). Counts a hit in
     /// ``statistics`` as `respond(to:…)` does.
     package func freshHit(for request: HTTPRequest) -> FreshHit? {
         guard request.method == .get || request.method == .head, !Self.asksForPartOrCondition(request.headerFields),
-              let (stored, reuse, now) = localCandidate(for: request, memoryOnly: true), reuse == .fresh else { return nil }
-        record { $0.hits += 1; $0.bytesSaved += stored.body.count }
+              let (stored, reuse, now) = localCandidate(for: request, memoryOnly: true), reuse == .fresh,
+              stored.bodyFile == nil else { return nil }
+        record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
         return FreshHit(cache: self, stored: stored, request: request, now: now)
     }
 

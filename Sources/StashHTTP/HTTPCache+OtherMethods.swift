@@ -15,7 +15,7 @@ extension HTTPCache {
         var matches = true
         if let tag = fields[.eTag] { matches = matches && tag == stored.headerFields[.eTag] }
         if let modified = fields[.lastModified] { matches = matches && HTTPDate.parse(modified) == stored.lastModified }
-        if let length = fields[.contentLength] { matches = matches && Int(length) == stored.body.count }
+        if let length = fields[.contentLength] { matches = matches && Int(length) == stored.bodyLength }
         guard matches else {
             await setVariants(await variants(for: key).filter { $0 != stored }, for: key)
             return

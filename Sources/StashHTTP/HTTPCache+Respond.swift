@@ -5,6 +5,14 @@ import StashCore
 /// Sends one request over the network: the transport half of a caching client or proxy.
 public typealias HTTPSend = @Sendable (HTTPRequest, Data) async throws -> (HTTPResponse, Data)
 
+/// Sends one request over the network and returns the response as soon as its head has
+/// arrived, with the body still arriving: the transport half of a streaming proxy.
+///
+/// ```swift
+/// let send: HTTPStreamingSend = { request, body in try await transport.stream(request, body: body) }
+/// ```
+public typealias HTTPStreamingSend = @Sendable (HTTPRequest, Data) async throws -> (HTTPResponse, HTTPBodyStream)
+
 /// Answering a request through the cache: the whole of RFC 9111's flow in one call.
 extension HTTPCache {
     /// Answers `request` from the cache, the origin (through `send`), or both.
@@ -20,6 +28,8 @@ extension HTTPCache {
     /// allows. Successful unsafe methods invalidate the target and same-origin
     /// `Location` / `Content-Location`. When the origin fails, stale content is served if
     /// HTTP allows it, with outcome ``HTTPCacheOutcome/staleAfterNetworkFailure``.
+    /// ``streamResponse(to:body:policy:revalidatesInBackground:send:)`` is the same flow
+    /// for bodies that should not be held whole in memory.
     ///
     /// - parameters:
     ///   - request: The request; it needs a scheme and authority (or `Host`) to be cached.
@@ -34,6 +44,40 @@ extension HTTPCache {
         to request: HTTPRequest, body: Data = Data(), policy: RequestCachePolicy = .useProtocolCachePolicy,
         revalidatesInBackground: Bool = true, send: @escaping HTTPSend
     ) async throws -> CachedHTTPResponse {
+        try await streamResponse(to: request, body: body, policy: policy, revalidatesInBackground: revalidatesInBackground) { request, body in
+            let (response, data) = try await send(request, body)
+            return (response, HTTPBodyStream(data))
+        }.collected()
+    }
+
+    /// Answers `request` like ``respond(to:body:policy:revalidatesInBackground:send:)``,
+    /// passing the origin's body on as it arrives instead of collecting it first.
+    ///
+    /// ```swift
+    /// let answer = try await cache.streamResponse(to: request) { request, body in
+    ///     try await transport.stream(request, body: body)
+    /// }
+    /// for try await part in answer.body { try await client.write(part) }
+    /// ```
+    ///
+    /// The answer comes back once the origin's response head has arrived. A response the
+    /// cache may store is stored when its body has been read to its end and was correctly
+    /// framed (as long as its `Content-Length` says, when it has one); a body that fails part
+    /// way, or is not read to its end, stores nothing. With a directory, a body over 1 MiB
+    /// is written to a file of the disk cache as it arrives (never held whole in memory),
+    /// adopted by the disk cache when complete, and streamed from that file on later hits
+    /// (ranges included); bodies larger than ``diskCapacity`` are not stored. Without a
+    /// directory (memory only, or shared storage) bodies up to 64 MiB are stored.
+    /// Concurrent identical misses wait for the first one's body to be over, then use what
+    /// it stored.
+    ///
+    /// - parameters: As for ``respond(to:body:policy:revalidatesInBackground:send:)``.
+    /// - throws: What `send` throws, when no stale response may stand in. Errors while the
+    ///   body is read come from reading ``StreamedHTTPResponse/body``.
+    public func streamResponse(
+        to request: HTTPRequest, body: Data = Data(), policy: RequestCachePolicy = .useProtocolCachePolicy,
+        revalidatesInBackground: Bool = true, send: @escaping HTTPStreamingSend
+    ) async throws -> StreamedHTTPResponse {
         guard let key = PrimaryCacheKey(request) else { return try await passThrough(request, body: body, send: send) }
         if !Invalidation.safeMethods.contains(request.method) {
             let requestTime = clock.now
@@ -41,8 +85,11 @@ extension HTTPCache {
             for target in Invalidation.keys(request: request, response: response, key: key) {
                 await setVariants([], for: target)
             }
-            await storeIfRepresentation(response, body: data, post: request, key: key, requestTime: requestTime, responseTime: clock.now)
-            return CachedHTTPResponse(response: response, body: data, outcome: .network)
+            let stored = await storing(data, of: response, inFiles: false) { complete in
+                guard case let .data(data) = complete else { return }
+                await self.storeIfRepresentation(response, body: data, post: request, key: key, requestTime: requestTime, responseTime: self.clock.now)
+            }
+            return StreamedHTTPResponse(response: response, body: stored, outcome: .network)
         }
         guard request.method == .get || request.method == .head else {
             return try await passThrough(request, body: body, send: send)
@@ -58,7 +105,7 @@ extension HTTPCache {
         )
         switch policy {
         case .returnCacheDataDontLoad:
-            guard let stored else { return unavailable() }
+            guard let stored else { return StreamedHTTPResponse(unavailable()) }
             return hit(stored, trip, now: now)
         case .returnCacheDataElseLoad:
             if let stored { return hit(stored, trip, now: now) }
@@ -71,13 +118,13 @@ extension HTTPCache {
                 case .fresh, .staleAllowed:
                     return hit(stored, trip, now: now)
                 case .staleWhileRevalidate where revalidatesInBackground:
-                    Task { _ = try? await self.exchange(trip, stored: stored) }
+                    Task { try? await self.exchange(trip, stored: stored).body.drain() }
                     return hit(stored, trip, now: now)
                 case .mustValidate, .staleWhileRevalidate:
                     break
                 }
             }
-            if directives.onlyIfCached { return unavailable() }
+            if directives.onlyIfCached { return StreamedHTTPResponse(unavailable()) }
             return try await fetch(trip, stored: stored)
         }
     }
@@ -89,42 +136,55 @@ extension HTTPCache {
         var key: PrimaryCacheKey
         var directives: RequestDirectives
         var policy: RequestCachePolicy
-        var send: HTTPSend
+        var send: HTTPStreamingSend
         /// The variants the lookup read from shared storage, which the store that follows
         /// starts from instead of reading them again (`nil`: local storage, or not read).
         var sharedVariants: [StoredResponse]? = nil
     }
 
-    private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date) -> CachedHTTPResponse {
-        let answer = serve(stored, to: trip.request, outcome: .cache, now: now)
-        record { $0.hits += 1; $0.bytesSaved += stored.body.count }
+    private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date) -> StreamedHTTPResponse {
+        let answer = serveStreamed(stored, to: trip.request, outcome: .cache, now: now)
+        record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
         return answer
     }
 
-    private func passThrough(_ request: HTTPRequest, body: Data, send: HTTPSend) async throws -> CachedHTTPResponse {
+    private func passThrough(_ request: HTTPRequest, body: Data, send: HTTPStreamingSend) async throws -> StreamedHTTPResponse {
         let (response, data) = try await send(request, body)
-        return CachedHTTPResponse(response: response, body: data, outcome: .network)
+        return StreamedHTTPResponse(response: response, body: data, outcome: .network)
     }
 
     /// Goes to the origin, sharing the trip with identical concurrent misses when
     /// ``collapsesRequests`` is on. Waiting requests then use the stored response if the
-    /// first one left a reusable one, and go to the origin themselves otherwise.
-    private func fetch(_ trip: Trip, stored: StoredResponse?) async throws -> CachedHTTPResponse {
+    /// first one left a reusable one, and go to the origin themselves otherwise. They wait
+    /// until the first one's body is over (read to its end and stored, failed, or dropped),
+    /// so a streamed body is not fetched again while it is still arriving.
+    private func fetch(_ trip: Trip, stored: StoredResponse?) async throws -> StreamedHTTPResponse {
         guard collapsesRequests, stored == nil, trip.request.method == .get, trip.policy == .useProtocolCachePolicy else {
             return try await exchange(trip, stored: stored)
         }
         let collapseKey = Self.collapseKey(trip)
-        let (task, isLeader) = inFlight.withLock { running -> (Task<CachedHTTPResponse, any Error>, Bool) in
-            if let task = running[collapseKey] { return (task, false) }
-            let task = Task { try await self.exchange(trip, stored: nil) }
-            running[collapseKey] = task
-            return (task, true)
+        let (leader, isLeader) = inFlight.withLock { running -> (CollapsedTrip, Bool) in
+            if let leader = running[collapseKey] { return (leader, false) }
+            let ended = AsyncStream<Void>.makeStream()
+            let answer = Task {
+                do {
+                    return try await self.exchange(trip, stored: nil).finishing(ended.continuation)
+                } catch {
+                    ended.continuation.finish()
+                    throw error
+                }
+            }
+            let over = Task {
+                for await _ in ended.stream {}
+                _ = self.inFlight.withLock { $0.removeValue(forKey: collapseKey) }
+            }
+            let leader = CollapsedTrip(answer: answer, over: over)
+            running[collapseKey] = leader
+            return (leader, true)
         }
-        if isLeader {
-            defer { inFlight.withLock { $0[collapseKey] = nil } }
-            return try await task.value
-        }
-        _ = try? await task.value
+        if isLeader { return try await leader.answer.value }
+        _ = try? await leader.answer.value
+        await leader.over.value
         let now = clock.now
         var trip = trip
         trip.sharedVariants = nil
@@ -135,6 +195,14 @@ extension HTTPCache {
         return try await exchange(trip, stored: nil)
     }
 
+    /// The trip to the origin that identical concurrent misses share.
+    struct CollapsedTrip: Sendable {
+        /// The first request's answer, as soon as its head has arrived.
+        let answer: Task<StreamedHTTPResponse, any Error>
+        /// Ends when that answer's body is over.
+        let over: Task<Void, Never>
+    }
+
     private static func collapseKey(_ trip: Trip) -> String {
         trip.request.headerFields.map { $0.name.canonicalName + ":" + $0.value }.sorted()
             .reduce(trip.key.description) { $0 + "\n" + $1 }
@@ -143,12 +211,12 @@ extension HTTPCache {
     /// One exchange with the origin: conditional when `stored` has validators, then a 304
     /// freshens the stored response, a server error or failure may fall back to stale
     /// content, and anything else is stored when allowed.
-    func exchange(_ trip: Trip, stored: StoredResponse?) async throws -> CachedHTTPResponse {
+    func exchange(_ trip: Trip, stored: StoredResponse?) async throws -> StreamedHTTPResponse {
         let request = trip.request
         let conditional = request.method == .get ? stored.flatMap { Validation.conditionalRequest(request, for: $0) } : nil
         let requestTime = clock.now
         let response: HTTPResponse
-        let data: Data
+        let data: HTTPBodyStream
         do {
             (response, data) = try await trip.send(conditional ?? request, trip.body)
         } catch {
@@ -157,6 +225,8 @@ extension HTTPCache {
         }
         let responseTime = clock.now
         if let stored, conditional != nil, response.status == .notModified {
+            // A 304 has no content; reading its end frees the connection for the next request.
+            try? await data.drain()
             guard Validation.notModified(response.headerFields, describes: stored) else {
                 return try await exchange(trip, stored: nil)
             }
@@ -166,29 +236,30 @@ extension HTTPCache {
             if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
                 await replace(freshened, key: trip.key, in: trip.sharedVariants)
             }
-            record { $0.revalidations += 1; $0.bytesSaved += stored.body.count }
-            return serve(freshened, to: request, outcome: .revalidated, now: responseTime)
+            record { $0.revalidations += 1; $0.bytesSaved += stored.bodyLength }
+            return serveStreamed(freshened, to: request, outcome: .revalidated, now: responseTime)
         }
         if response.status.code >= 500, let stale = staleFallback(stored, trip, disconnected: false) { return stale }
         record { $0.misses += 1 }
-        if request.method == .get {
-            _ = await store(
-                response, body: data, for: request, key: trip.key, requestTime: requestTime, responseTime: responseTime,
-                variants: trip.sharedVariants
-            )
+        if request.method == .get, let storable = storable(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
+            let body = await storing(data, of: response, inFiles: true) { body in
+                guard let complete = self.completing(storable, with: body) else { return }
+                await self.replace(complete, key: trip.key, in: trip.sharedVariants)
+            }
+            return StreamedHTTPResponse(response: response, body: body, outcome: .network)
         } else if request.method == .head {
             await update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
         }
-        return CachedHTTPResponse(response: response, body: data, outcome: .network)
+        return StreamedHTTPResponse(response: response, body: data, outcome: .network)
     }
 
-    private func staleFallback(_ stored: StoredResponse?, _ trip: Trip, disconnected: Bool) -> CachedHTTPResponse? {
+    private func staleFallback(_ stored: StoredResponse?, _ trip: Trip, disconnected: Bool) -> StreamedHTTPResponse? {
         guard let stored else { return nil }
         let now = clock.now
         let allowed = trip.policy == .returnCacheDataElseLoad
             || Reuse.mayServeStaleOnError(stored, directives: trip.directives, mode: mode, now: now, disconnected: disconnected)
         guard allowed else { return nil }
-        record { $0.staleServed += 1; $0.bytesSaved += stored.body.count }
-        return serve(stored, to: trip.request, outcome: .staleAfterNetworkFailure, now: now)
+        record { $0.staleServed += 1; $0.bytesSaved += stored.bodyLength }
+        return serveStreamed(stored, to: trip.request, outcome: .staleAfterNetworkFailure, now: now)
     }
 }

@@ -21,8 +21,11 @@ extension HTTPCache {
 
     /// The variants of `key` in this process's memory or disk.
     func localVariants(for key: PrimaryCacheKey) -> [StoredResponse] {
-        if let hybrid { return hybrid.value(forKey: key.storageKey) ?? [] }
-        return memory.value(forKey: key.storageKey) ?? []
+        guard let hybrid else { return memory.value(forKey: key.storageKey) ?? [] }
+        let variants = hybrid.value(forKey: key.storageKey) ?? []
+        let present = withBodyFilesPresent(variants)
+        if present.count != variants.count { setLocalVariants(present, for: key) }
+        return present
     }
 
     /// The variants of `key` in this process's memory; the disk is not read (memory is the
@@ -31,14 +34,17 @@ extension HTTPCache {
         memory.value(forKey: key.storageKey) ?? []
     }
 
-    /// Replaces the variants of `key` in this process's memory or disk.
+    /// Replaces the variants of `key` in this process's memory or disk; the body files of
+    /// the variants replaced or removed go with them.
     func setLocalVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey) {
-        if variants.isEmpty {
-            if let hybrid { hybrid.removeValue(forKey: key.storageKey) } else { memory.removeValue(forKey: key.storageKey) }
+        guard let hybrid else {
+            if variants.isEmpty { memory.removeValue(forKey: key.storageKey) } else { memory.set(variants, forKey: key.storageKey) }
             return
         }
-        guard let hybrid else {
-            memory.set(variants, forKey: key.storageKey)
+        let old = hybrid.value(forKey: key.storageKey) ?? []
+        defer { removeBodyFiles(of: old, keeping: variants) }
+        if variants.isEmpty {
+            hybrid.removeValue(forKey: key.storageKey)
             return
         }
         // A store the disk refuses (full, closed) must not leave an older variant behind.

@@ -43,7 +43,8 @@ extension HTTPCache {
     /// the storage: send the request through ``respond(to:body:policy:revalidatesInBackground:send:)``
     /// with `Cache-Control: only-if-cached` to get a stored response or a `504`.
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
-        guard let (stored, reuse, now) = localCandidate(for: request, memoryOnly: false) else { return nil }
+        guard let (candidate, reuse, now) = localCandidate(for: request, memoryOnly: false),
+              let stored = loadingBody(candidate) else { return nil }
         switch reuse {
         case .fresh, .staleAllowed, .staleWhileRevalidate:
             return serve(stored, to: request, outcome: .cache, now: now)

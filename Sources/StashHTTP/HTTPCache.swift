@@ -25,7 +25,9 @@ public import StashCore
 /// - Durability: with a `directory`, responses are kept in a StashCache `HybridCache`
 ///   (decoded in memory, encoded in a `DiskCache` on disk), which never leaves a torn entry;
 ///   a crash of the process loses at most the stores of the last 50 ms (``flush()`` writes
-///   them at once). One `HTTPCache` writes a folder at a time. Without a `directory` the
+///   them at once). Bodies over 1 MiB that arrive in parts
+///   (``streamResponse(to:body:policy:revalidatesInBackground:send:)``) are written to a file
+///   of the DiskCache as they arrive and kept there, never in memory. One `HTTPCache` writes a folder at a time. Without a `directory` the
 ///   cache lives in memory only. With shared storage (``init(sharedStorage:mode:collapsesRequests:clock:)``,
 ///   several processes on one StashPostgres `SharedCache`) responses live in that storage
 ///   only, and survive what it survives.
@@ -56,7 +58,7 @@ public final class HTTPCache: Sendable {
     /// ```
     public let sharedStorage: (any SharedStorage)?
     let counters = LockedValue(HTTPCacheStatistics())
-    let inFlight = LockedValue([String: Task<CachedHTTPResponse, any Error>]())
+    let inFlight = LockedValue([String: CollapsedTrip]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
     let backgroundWrites = LockedValue(BackgroundWrites())
 

@@ -21,7 +21,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let client: HTTPClient
     /// How long one exchange may take.
     public let timeout: TimeAmount
-    /// The largest response body accepted.
+    /// The largest response body ``send(_:body:)`` accepts (``stream(_:body:)`` has no cap).
     public let maximumBodySize: Int
     private let ownsClient: Bool
 
@@ -61,26 +61,69 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, Data) {
+        let response = try await execute(request, body: body)
+        let buffer = try await response.body.collect(upTo: maximumBodySize)
+        return (Self.head(of: response), Data(buffer.readableBytesView))
+    }
+
+    /// Sends `request` with `body` and returns the response once its head has arrived, with
+    /// its body read part by part as the origin sends it, whatever its size
+    /// (``maximumBodySize`` applies only to ``send(_:body:)``).
+    ///
+    /// ```swift
+    /// let (response, body) = try await transport.stream(request, body: Data())
+    /// for try await part in body { try file.write(contentsOf: part) }
+    /// ```
+    ///
+    /// Reading the body throws when the origin closes before its end (fewer bytes than its
+    /// `Content-Length`, or a chunked body without its last chunk) or stops sending for the
+    /// read timeout; ``timeout`` covers the exchange only until the response head arrives, so
+    /// a long body is never cut by it. A body not read to its end is abandoned with its
+    /// connection.
+    ///
+    /// - throws: `HTTPClientError` (or a NIO error) when no response head arrives.
+    public func stream(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, HTTPBodyStream) {
+        let response = try await execute(request, body: body)
+        let parts = BodyParts(response.body.makeAsyncIterator())
+        return (Self.head(of: response), HTTPBodyStream(next: { try await parts.next() }))
+    }
+
+    /// Sends `request`; the response's body is still to be read.
+    private func execute(_ request: HTTPRequest, body: Data) async throws -> HTTPClientResponse {
         let outgoing = Self.clientRequest(request, body: body)
-        let response: HTTPClientResponse
         do {
-            response = try await client.execute(outgoing, timeout: timeout)
+            return try await client.execute(outgoing, timeout: timeout)
         } catch is HTTPParserError where Self.idempotentMethods.contains(request.method) {
             // A pooled connection can carry leftovers of an earlier, mis-framed response (an
             // origin that sent more bytes than its Content-Length); the parser then fails on
             // this response's head. The broken connection is discarded, and RFC 9110 §9.2.2
             // lets an idempotent request be sent again, once, on another. A response whose
             // head arrived and whose body was cut short is not retried: the origin answered.
-            response = try await client.execute(outgoing, timeout: timeout)
+            return try await client.execute(outgoing, timeout: timeout)
         }
+    }
+
+    /// The status and fields of `response`, every field line as sent.
+    private static func head(of response: HTTPClientResponse) -> HTTPResponse {
         var fields = HTTPFields()
         for (name, value) in response.headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-        let buffer = try await response.body.collect(upTo: maximumBodySize)
         let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-        return (HTTPResponse(status: status, headerFields: fields), Data(buffer.readableBytesView))
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    /// The parts of one response body, read by one task (``HTTPBodyStream``'s contract), so
+    /// the iterator is never used from two places at once.
+    private final class BodyParts: @unchecked Sendable {
+        private var iterator: HTTPClientResponse.Body.AsyncIterator
+
+        init(_ iterator: HTTPClientResponse.Body.AsyncIterator) { self.iterator = iterator }
+
+        func next() async throws -> Data? {
+            try await iterator.next().map { Data($0.readableBytesView) }
+        }
     }
 
     private static func clientRequest(_ request: HTTPRequest, body: Data) -> HTTPClientRequest {

@@ -57,6 +57,7 @@ struct SnippetRunTests {
     static let compiledOnly: [String: String] = [
         "ReadmeHTTP": "fetches https://example.com",
         "ReadmeHTTPRange": "fetches https://example.com",
+        "ReadmeHTTPStreaming": "streams from an origin on 127.0.0.1 that the example does not start",
         "ReadmeCookies": "fetches https://example.com and reads a cookies.txt from the working folder",
         "ReadmePostgres": "needs a PostgreSQL server at db.internal",
         "ReadmePostgresHTTP": "needs a PostgreSQL server at db.internal and serves on port 8080 until cancelled",

@@ -60,6 +60,17 @@ final class NginxPeer {
         }
     }
 
+    /// nginx caching `origin` with its files in `folder` (created), or `nil` with a note on
+    /// `context`'s report when nginx is not installed.
+    static func startIfInstalled(origin: String, folder: URL, context: BenchContext, for name: String) throws -> NginxPeer? {
+        guard let executable else {
+            context.reporter.note("\(name): nginx peer skipped (nginx is not installed)")
+            return nil
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try NginxPeer(executable: executable, origin: origin, folder: folder)
+    }
+
     /// Stops nginx (SIGQUIT: graceful) and waits for it.
     func stop() {
         guard process.isRunning else { return }

@@ -74,6 +74,7 @@ enum HTTPSuite {
         try varyCase(context, count: count, peerCount: peerCount, body: body, scratch: scratch)
         try cache.close()
         try await proxyHit(context, scratch: scratch)
+        try await proxyMissLarge(context, scratch: scratch)
     }
 
     /// Three language variants per URL; lookups ask for the middle one. URLCache ignores
@@ -132,14 +133,9 @@ enum HTTPSuite {
         let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
         let (proxyPort, proxyTask) = try await BenchServers.start(proxy, logger: logger)
 
-        var nginx: NginxPeer?
-        if let executable = NginxPeer.executable {
-            let folder = scratch.appendingPathComponent("nginx", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            nginx = try NginxPeer(executable: executable, origin: "127.0.0.1:\(originPort)", folder: folder)
-        } else {
-            context.reporter.note("proxy-hit: nginx peer skipped (nginx is not installed)")
-        }
+        let nginx = try NginxPeer.startIfInstalled(
+            origin: "127.0.0.1:\(originPort)", folder: scratch.appendingPathComponent("nginx", isDirectory: true), context: context, for: "proxy-hit"
+        )
         defer { nginx?.stop() }
 
         let load = LoadGenerator()

@@ -47,25 +47,12 @@ extension DiskCache {
     /// `try close()`) returns, every acknowledged value survives a crash of the process.
     public func set(_ data: Data, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
         let key = try DiskCache.storedKey(key)
-        if let metadata, metadata.count > DiskCache.maxMetadataSize {
-            throw StashError(.unsupportedValue, "metadata of \(metadata.count) bytes exceeds \(DiskCache.maxMetadataSize)", key: key)
-        }
-        try checkWritable(key: key)
-        let now = self.now
-        let expiry = expiry ?? configuration.defaultExpiry
-        let expires = expiry.deadline(from: Date(timeIntervalSince1970: now))?.timeIntervalSince1970
-        if let expires, expires <= now {
+        let threshold = configuration.inlineThreshold
+        let isInline = threshold > 0 && data.count <= threshold
+        guard let record = try newRecord(size: data.count, key: key, inFile: !isInline, expiry: expiry, metadata: metadata) else {
             removeValue(forKey: key)
             return
         }
-        let threshold = configuration.inlineThreshold
-        let isInline = threshold > 0 && data.count <= threshold
-        var sliding: Double?
-        if case .sliding(let seconds) = expiry { sliding = seconds }
-        let record = DiskRecord(
-            size: data.count, file: isInline ? nil : DiskFileName.forKey(key), created: now, accessed: now,
-            expires: expires, sliding: sliding, metadata: metadata
-        )
         if isInline {
             try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: data) }
         } else {
@@ -98,6 +85,26 @@ extension DiskCache {
         return stored
     }
 
+    /// The row for a new value of `size` bytes under `key` (in its file when `inFile`), after
+    /// checking that the cache takes writes and `metadata` fits; `nil` when `expiry` is
+    /// already past (the key is then to be removed).
+    func newRecord(size: Int, key: String, inFile: Bool, expiry: Expiry?, metadata: Data?) throws -> DiskRecord? {
+        if let metadata, metadata.count > DiskCache.maxMetadataSize {
+            throw StashError(.unsupportedValue, "metadata of \(metadata.count) bytes exceeds \(DiskCache.maxMetadataSize)", key: key)
+        }
+        try checkWritable(key: key)
+        let now = self.now
+        let expiry = expiry ?? configuration.defaultExpiry
+        let expires = expiry.deadline(from: Date(timeIntervalSince1970: now))?.timeIntervalSince1970
+        if let expires, expires <= now { return nil }
+        var sliding: Double?
+        if case .sliding(let seconds) = expiry { sliding = seconds }
+        return DiskRecord(
+            size: size, file: inFile ? DiskFileName.forKey(key) : nil, created: now, accessed: now,
+            expires: expires, sliding: sliding, metadata: metadata
+        )
+    }
+
     private func checkWritable(key: String) throws {
         if isReadOnly {
             throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path, key: key)
@@ -106,7 +113,7 @@ extension DiskCache {
 
     /// Applies a change to the state and schedules the flush that will write it. A write is
     /// refused while the disk is full (a removal is not: it frees space).
-    private func stage(_ key: String, isWrite: Bool, _ change: (inout DiskCacheState) -> Void) throws {
+    func stage(_ key: String, isWrite: Bool, _ change: (inout DiskCacheState) -> Void) throws {
         let limits = configuration.limits
         let delay = try state.withLock { state throws(StashError) -> TimeInterval? in
             try checkAccepts(state, key: key, isWrite: isWrite)

@@ -15,6 +15,12 @@ public import HTTPTypes
 /// }
 /// ```
 ///
+/// Answers carry whole bodies: ``HTTPTransport`` returns a whole body, and a stored body
+/// kept in a file (a large response stored by a streaming proxy) is read into memory for
+/// the answer. For bodies that should not be held in memory, use
+/// ``HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)`` with a
+/// transport that streams (`AsyncHTTPClientTransport.stream(_:body:)`).
+///
 /// Thread-safe: one client may serve any number of concurrent tasks.
 public struct CachingHTTPClient: Sendable {
     /// The cache in front of the transport.

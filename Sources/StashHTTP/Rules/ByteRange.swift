@@ -20,7 +20,7 @@ enum ByteRange {
     static func answer(_ request: HTTPRequest, stored: StoredResponse) -> Answer {
         guard request.method == .get, stored.status == 200, let value = request.headerFields[.range],
               ifRangeMatches(request, stored: stored) else { return .whole }
-        return answer(range: value, length: stored.body.count)
+        return answer(range: value, length: stored.bodyLength)
     }
 
     /// How the `Range` field value `value` applies to a representation of `length` bytes.
@@ -59,22 +59,36 @@ enum ByteRange {
 
     /// The response of `answer` cut from `stored`, with a current `Age`.
     static func response(_ answer: Answer, from stored: StoredResponse, age: TimeInterval) -> (HTTPResponse, Data) {
-        var response = stored.response(age: age)
+        let response = head(answer, from: stored, age: age)
         switch answer {
         case .whole:
             return (response, stored.body)
         case .partial(let range):
-            response.status = .partialContent
-            response.headerFields[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(stored.body.count)"
-            response.headerFields[.contentLength] = String(range.count)
             let start = stored.body.startIndex
             return (response, stored.body.subdata(in: (start + range.lowerBound)..<(start + range.upperBound + 1)))
         case .unsatisfiable:
+            return (response, Data())
+        }
+    }
+
+    /// The response head of `answer` from `stored`, with a current `Age`, whatever holds
+    /// the body.
+    static func head(_ answer: Answer, from stored: StoredResponse, age: TimeInterval) -> HTTPResponse {
+        var response = stored.response(age: age)
+        switch answer {
+        case .whole:
+            return response
+        case .partial(let range):
+            response.status = .partialContent
+            response.headerFields[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(stored.bodyLength)"
+            response.headerFields[.contentLength] = String(range.count)
+            return response
+        case .unsatisfiable:
             var fields = HTTPFields()
             for name in [HTTPField.Name.date, .eTag, .lastModified, .age] { fields[values: name] = response.headerFields[values: name] }
-            fields[.contentRange] = "bytes */\(stored.body.count)"
+            fields[.contentRange] = "bytes */\(stored.bodyLength)"
             fields[.contentLength] = "0"
-            return (HTTPResponse(status: .rangeNotSatisfiable, headerFields: fields), Data())
+            return HTTPResponse(status: .rangeNotSatisfiable, headerFields: fields)
         }
     }
 

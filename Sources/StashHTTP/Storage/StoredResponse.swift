@@ -57,6 +57,23 @@ struct StoredResponse: Sendable, Equatable {
         set { unique().body = newValue }
     }
 
+    /// Where the body is when it is kept in a file of the disk cache rather than in `body`
+    /// (which is then empty): bodies too large to hold in memory.
+    var bodyFile: BodyFile? {
+        get { storage.bodyFile }
+        set { unique().bodyFile = newValue }
+    }
+
+    /// The body's length, wherever it is kept.
+    var bodyLength: Int { storage.bodyFile?.length ?? storage.body.count }
+
+    /// A body kept as a file-backed value of the cache's `DiskCache`.
+    struct BodyFile: Sendable, Equatable {
+        /// The `DiskCache` key of the file.
+        var key: String
+        var length: Int
+    }
+
     /// When the request that produced this response was sent.
     var requestTime: Date {
         get { storage.requestTime }
@@ -141,6 +158,7 @@ struct StoredResponse: Sendable, Equatable {
         var reasonPhrase: String
         var headerFields: HTTPFields
         var body: Data
+        var bodyFile: BodyFile?
         var requestTime: Date
         var selectingFields: [String: String?]
         var parsed: ParsedFields
@@ -171,12 +189,13 @@ struct StoredResponse: Sendable, Equatable {
                 requestTime: requestTime, responseTime: responseTime, selectingFields: selectingFields
             )
             copy.derived = derived
+            copy.bodyFile = bodyFile
             return copy
         }
 
         func hasSameContent(as other: Storage) -> Bool {
             status == other.status && reasonPhrase == other.reasonPhrase && headerFields == other.headerFields
-                && body == other.body && requestTime == other.requestTime && responseTime == other.responseTime
+                && body == other.body && bodyFile == other.bodyFile && requestTime == other.requestTime && responseTime == other.responseTime
                 && selectingFields == other.selectingFields
         }
 
@@ -281,7 +300,7 @@ struct StoredResponse: Sendable, Equatable {
             var fields = parsed.servedFields
             fields.reserveCapacity(fields.count + 2)
             fields.append(HTTPField(name: .age, value: String(seconds)))
-            fields.append(HTTPField(name: .contentLength, value: String(body.count)))
+            fields.append(HTTPField(name: .contentLength, value: String(bodyLength)))
             return HTTPResponse(status: HTTPResponse.Status(code: status, reasonPhrase: reasonPhrase), headerFields: fields)
         }
     }

@@ -7,13 +7,16 @@ import StashCore
 /// ``HTTPCache`` keeps them: the magic `STH1`, the key, then each response with its status,
 /// reason, fields, selecting fields, times and body. Integers are little-endian, counts and
 /// lengths 32-bit (the format HTTPCache has always written, so entries from earlier
-/// versions still decode).
+/// versions still decode). When a variant keeps its body in a file of the disk cache, the
+/// magic is `STH2` and each body is followed by a byte saying whether it is in a file, and
+/// if so the file's key and the body's length (64-bit).
 ///
 /// Encoding and decoding go through StashCore's ``StashCore/BinaryWriter`` and
 /// ``StashCore/BinaryReader``: every length is checked against the bytes left, and anything
 /// that does not decode throws `StashError(.corruptFile)`, which the cache treats as a miss.
 struct StoredResponseCoding: CacheCodec {
     static let magic: UInt32 = 0x5354_4831 // "STH1"
+    static let magicWithBodyFiles: UInt32 = 0x5354_4832 // "STH2"
 
     func encode(_ variants: [StoredResponse]) throws -> Data { Self.encode(key: "", variants: variants) }
 
@@ -21,7 +24,8 @@ struct StoredResponseCoding: CacheCodec {
 
     static func encode(key: String, variants: [StoredResponse]) -> Data {
         var writer = BinaryWriter(capacity: variants.reduce(64) { $0 + $1.cost })
-        writer.write(magic)
+        let withBodyFiles = variants.contains { $0.bodyFile != nil }
+        writer.write(withBodyFiles ? magicWithBodyFiles : magic)
         writeString(key, to: &writer)
         writer.write(UInt32(variants.count))
         for variant in variants {
@@ -42,6 +46,13 @@ struct StoredResponseCoding: CacheCodec {
             writer.write(variant.responseTime.timeIntervalSince1970.bitPattern)
             writer.write(UInt32(variant.body.count))
             variant.body.withUnsafeBytes { writer.write($0) }
+            if withBodyFiles {
+                writer.write(UInt8(variant.bodyFile == nil ? 0 : 1))
+                if let file = variant.bodyFile {
+                    writeString(file.key, to: &writer)
+                    writer.write(UInt64(file.length))
+                }
+            }
         }
         return writer.data
     }
@@ -55,7 +66,8 @@ struct StoredResponseCoding: CacheCodec {
 
     /// The key and variants in the reader's bytes, which must hold exactly one record.
     static func decode(_ reader: inout BinaryReader) throws -> (key: String, variants: [StoredResponse]) {
-        guard try reader.read(UInt32.self) == magic else { throw StashError(.corruptFile, "not a stored HTTP response") }
+        let format = try reader.read(UInt32.self)
+        guard format == magic || format == magicWithBodyFiles else { throw StashError(.corruptFile, "not a stored HTTP response") }
         let key = try readString(&reader)
         let count = try readCount(&reader, minimumItemSize: 34)
         var variants: [StoredResponse] = []
@@ -84,12 +96,21 @@ struct StoredResponseCoding: CacheCodec {
             let responseBits = try reader.read(UInt64.self)
             let bodyCount = try readCount(&reader, minimumItemSize: 1)
             let body = Data(try reader.readBytes(count: bodyCount))
-            variants.append(StoredResponse(
+            var bodyFile: StoredResponse.BodyFile?
+            if format == magicWithBodyFiles, try reader.readByte() == 1 {
+                let key = try readString(&reader)
+                let length = try reader.read(UInt64.self)
+                guard length <= UInt64(Int.max) else { throw StashError(.corruptFile, "a body file of \(length) bytes") }
+                bodyFile = StoredResponse.BodyFile(key: key, length: Int(length))
+            }
+            var variant = StoredResponse(
                 status: Int(status), reasonPhrase: reason, headerFields: fields, body: body,
                 requestTime: Date(timeIntervalSince1970: Double(bitPattern: requestBits)),
                 responseTime: Date(timeIntervalSince1970: Double(bitPattern: responseBits)),
                 selectingFields: selecting
-            ))
+            )
+            if let bodyFile { variant.bodyFile = bodyFile }
+            variants.append(variant)
         }
         guard reader.isAtEnd else { throw StashError(.corruptFile, "\(reader.remaining) bytes after a stored HTTP response") }
         return (key, variants)

@@ -4,6 +4,7 @@ import HummingbirdCore
 public import Logging
 import NIOCore
 import NIOPosix
+import StashHTTP
 
 extension HTTPCachingProxy {
     /// Serves the proxy until the surrounding task is cancelled.
@@ -19,7 +20,9 @@ extension HTTPCachingProxy {
     /// cache must pass the origin's `Date` through unchanged. Fresh hits on plain `GET` and
     /// `HEAD` requests are answered on the connection's event loop from bytes prepared when
     /// the response was first served (with a cache of this process only); every other request
-    /// goes through ``respond(to:body:)``. Both give the same bytes.
+    /// goes through the cache's flow, bodies from the upstream passed on as they arrive
+    /// (``StashHTTP/HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)``).
+    /// Both give the same bytes.
     ///
     /// The limits of ``configuration`` apply: a client whose request head is not whole
     /// within ``Configuration/headerTimeout`` of its first byte is disconnected, so is a
@@ -67,8 +70,18 @@ extension HTTPCachingProxy {
             responder: { request, writer, _ in
                 var body = Data()
                 for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
-                let (head, data) = await self.respond(to: request.head, body: body)
-                try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                let (head, answer) = await self.streamedAnswer(to: request.head, body: body)
+                if let data = answer.wholeData {
+                    try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                    return
+                }
+                // Each part goes out as it arrives (the writer waits while the client is
+                // slower than the origin); a part that cannot be read ends the response
+                // early, and throwing closes the connection.
+                try await writer.write(response: head, body: ResponseBody { writer in
+                    for try await part in answer { try await writer.write(ByteBuffer(bytes: part)) }
+                    try await writer.finish(nil)
+                })
             },
             onServerRunning: { channel in
                 // Accept up to 256 waiting connections per wake-up rather than NIO's 4: with

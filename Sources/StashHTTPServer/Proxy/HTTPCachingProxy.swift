@@ -83,24 +83,51 @@ public final class HTTPCachingProxy: Sendable {
     /// ```swift
     /// let (head, body) = await proxy.respond(to: request, body: Data())
     /// ```
+    ///
+    /// The body comes back whole; the server itself (``run(host:port:logger:onRunning:)``)
+    /// passes bodies on as they arrive.
     public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {
         if RequestTarget.hasDotSegment(request.path ?? "/") { return Self.badRequest(method: request.method) }
+        do {
+            let answer = try await cacheAnswer(to: request, body: body).collected()
+            return (Self.clientResponse(answer, method: request.method), answer.body)
+        } catch {
+            return UpstreamFailure(error).response(method: request.method)
+        }
+    }
+
+    /// Answers one client request with its body as it arrives: what the server sends. An
+    /// upstream failure before the response head is an answer of its own (`502`/`504`); a
+    /// failure later is thrown by reading the body, and the server then closes the connection
+    /// (the client sees a body shorter than announced, or without its last chunk).
+    func streamedAnswer(to request: HTTPRequest, body: Data) async -> (HTTPResponse, HTTPBodyStream) {
+        if RequestTarget.hasDotSegment(request.path ?? "/") {
+            let (head, body) = Self.badRequest(method: request.method)
+            return (head, HTTPBodyStream(body))
+        }
+        do {
+            let answer = try await cacheAnswer(to: request, body: body)
+            let length = answer.body.wholeData?.count
+            return (Self.clientResponse(answer.response, length: length, outcome: answer.outcome, method: request.method), answer.body)
+        } catch {
+            let (head, body) = UpstreamFailure(error).response(method: request.method)
+            return (head, HTTPBodyStream(body))
+        }
+    }
+
+    /// The cache's answer to a client request, the upstream's body streamed.
+    private func cacheAnswer(to request: HTTPRequest, body: Data) async throws -> StreamedHTTPResponse {
         let outgoing = cacheRequest(for: request)
         let clientAuthority = outgoing.authority ?? upstreamAuthority
         let upstreamOrigin = (scheme: upstreamScheme, authority: upstreamAuthority)
         let transport = transport
-        do {
-            let answer = try await cache.respond(to: outgoing, body: body) { request, body in
-                var upstreamRequest = request
-                upstreamRequest.scheme = upstreamOrigin.scheme
-                upstreamRequest.authority = upstreamOrigin.authority
-                var (response, data) = try await transport.send(upstreamRequest, body: body)
-                Self.relocate(&response, from: "\(upstreamOrigin.scheme)://\(upstreamOrigin.authority)", to: "http://\(clientAuthority)")
-                return (response, data)
-            }
-            return (Self.clientResponse(answer, method: request.method), answer.body)
-        } catch {
-            return UpstreamFailure(error).response(method: request.method)
+        return try await cache.streamResponse(to: outgoing, body: body) { request, body in
+            var upstreamRequest = request
+            upstreamRequest.scheme = upstreamOrigin.scheme
+            upstreamRequest.authority = upstreamOrigin.authority
+            var (response, data) = try await transport.stream(upstreamRequest, body: body)
+            Self.relocate(&response, from: "\(upstreamOrigin.scheme)://\(upstreamOrigin.authority)", to: "http://\(clientAuthority)")
+            return (response, data)
         }
     }
 
@@ -158,14 +185,21 @@ public final class HTTPCachingProxy: Sendable {
     }
 
     static func clientResponse(_ answer: CachedHTTPResponse, method: HTTPRequest.Method) -> HTTPResponse {
-        var response = answer.response
+        clientResponse(answer.response, length: answer.body.count, outcome: answer.outcome, method: method)
+    }
+
+    /// `response` as the client gets it: without hop-by-hop fields, with a `Cache-Status`,
+    /// and a `Content-Length` of `length` (`nil` while the body is still arriving: the
+    /// origin's own, when it sent one, else none and the body goes out chunked).
+    static func clientResponse(_ response: HTTPResponse, length: Int?, outcome: HTTPCacheOutcome, method: HTTPRequest.Method) -> HTTPResponse {
+        var response = response
         let originalLength = response.headerFields[.contentLength]
         response.headerFields = HopByHop.removing(from: response.headerFields, also: ["content-length"])
         let status = response.status.code
         if status != 204, status != 304, !(100..<200).contains(status) {
-            response.headerFields[.contentLength] = method == .head ? originalLength : String(answer.body.count)
+            response.headerFields[.contentLength] = method == .head ? originalLength : length.map { String($0) } ?? originalLength
         }
-        response.headerFields[.cacheStatus] = cacheStatus(answer.outcome)
+        response.headerFields[.cacheStatus] = cacheStatus(outcome)
         return response
     }
 

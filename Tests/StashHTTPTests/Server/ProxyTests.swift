@@ -17,10 +17,12 @@ struct ProxyTests {
         let port: Int
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
 
-        static func start(upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init()) async throws -> Running {
+        static func start(
+            upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init(), cache: HTTPCache? = nil
+        ) async throws -> Running {
             let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
             let origin = try await TestOrigin.start(clock: clock)
-            let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
+            let cache = try cache ?? HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
             let proxy = HTTPCachingProxy(
                 upstream: URL(string: upstream ?? origin.base)!, cache: cache, configuration: configuration,
                 transport: AsyncHTTPClientTransport(
@@ -42,10 +44,10 @@ struct ProxyTests {
 
         /// Runs `body` with a started proxy, stopping everything however `body` ends.
         static func with(
-            upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init(),
+            upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init(), cache: HTTPCache? = nil,
             _ body: (Running) async throws -> Void
         ) async throws {
-            let running = try await start(upstream: upstream, configuration: configuration)
+            let running = try await start(upstream: upstream, configuration: configuration, cache: cache)
             do {
                 try await body(running)
             } catch {

@@ -29,6 +29,25 @@ struct StoredResponseCodingTests {
         #expect(try StoredResponseCoding().decode(StoredResponseCoding().encode([Self.sample])) == [Self.sample])
     }
 
+    /// A variant whose body is in a file of the disk cache keeps the reference (format
+    /// `STH2`, beside a variant with its body inline); without one the format stays `STH1`,
+    /// which earlier versions read.
+    @Test func bodyFileReferencesRoundTrip() throws {
+        var inFile = Self.sample
+        inFile.body = Data()
+        inFile.bodyFile = StoredResponse.BodyFile(key: "http-body:0A1B", length: 3_000_000_000)
+        let data = StoredResponseCoding.encode(key: "k", variants: [Self.sample, inFile])
+        #expect(data.prefix(4) == Data([0x32, 0x48, 0x54, 0x53]))
+        let decoded = try StoredResponseCoding.decode(data).variants
+        #expect(decoded == [Self.sample, inFile])
+        #expect(decoded.last?.bodyLength == 3_000_000_000)
+        #expect(decoded.last?.response(age: 0).headerFields[.contentLength] == "3000000000")
+        #expect(StoredResponseCoding.encode(key: "k", variants: [Self.sample]).prefix(4) == Data([0x31, 0x48, 0x54, 0x53]))
+        for length in 0..<data.count {
+            #expect(throws: StashError.self) { try StoredResponseCoding.decode(data.prefix(length)) }
+        }
+    }
+
     /// Bytes laid out by hand the way HTTPCache wrote them before the shared binary codec
     /// (32-bit little-endian lengths): entries on disk from earlier versions still decode.
     @Test func decodesRecordsOfEarlierVersions() throws {

@@ -1,11 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdCore
-import Logging
 import NIOCore
 import StashCore
-import NIOPosix
-import ServiceLifecycle
 @testable import StashHTTP
 
 /// A real HTTP origin on 127.0.0.1 whose answers the test sets, and which records every
@@ -35,48 +32,34 @@ final class TestOrigin: Sendable {
 
     /// Starts an origin on a free port; `stop()` ends it.
     static func start(clock: any StashClock) async throws -> TestOrigin {
-        let ready = AsyncStream<Int>.makeStream()
         let holder = LockedValue<TestOrigin?>(nil)
-        let server = try HTTPServerBuilder.http1().buildServer(
-            configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: {
-                var logger = Logger(label: "test-origin")
-                logger.logLevel = .critical
-                return logger
-            }(),
-            responder: { request, writer, channel in
-                guard let origin = holder.withLock({ $0 }) else { return }
-                for try await _ in request.body {}
-                // The delay comes before recording so that a request still in flight (a
-                // background revalidation) is not yet counted.
-                let pending = origin.reply(for: request.head)
-                if pending.delay > 0 { try await Task.sleep(for: .milliseconds(pending.delay)) }
-                let reply = origin.record(request.head)
-                if reply.disconnect {
-                    channel.close(promise: nil)
-                    return
-                }
-                var fields = HTTPFields()
-                for (name, value) in reply.fields {
-                    if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
-                }
-                if fields[.date] == nil { fields[.date] = HTTPDate.format(origin.clock.now) }
-                let body = request.head.method == .head || reply.status == 304 || reply.status == 204 ? "" : reply.body
-                if reply.status != 304, reply.status != 204 { fields[.contentLength] = String(reply.body.utf8.count) }
-                try await writer.write(
-                    response: HTTPResponse(status: .init(code: reply.status), headerFields: fields),
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: body))
-                )
-            },
-            onServerRunning: { channel in ready.continuation.yield(channel.localAddress?.port ?? 0) }
-        )
-        let task = Task { try await server.run() }
-        var iterator = ready.stream.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        let origin = TestOrigin(clock: clock, port: port)
+        let server = try await LoopbackServer.start(label: "test-origin") { request, writer, channel in
+            guard let origin = holder.withLock({ $0 }) else { return }
+            for try await _ in request.body {}
+            // The delay comes before recording so that a request still in flight (a
+            // background revalidation) is not yet counted.
+            let pending = origin.reply(for: request.head)
+            if pending.delay > 0 { try await Task.sleep(for: .milliseconds(pending.delay)) }
+            let reply = origin.record(request.head)
+            if reply.disconnect {
+                channel.close(promise: nil)
+                return
+            }
+            var fields = HTTPFields()
+            for (name, value) in reply.fields {
+                if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+            }
+            if fields[.date] == nil { fields[.date] = HTTPDate.format(origin.clock.now) }
+            let body = request.head.method == .head || reply.status == 304 || reply.status == 204 ? "" : reply.body
+            if reply.status != 304, reply.status != 204 { fields[.contentLength] = String(reply.body.utf8.count) }
+            try await writer.write(
+                response: HTTPResponse(status: .init(code: reply.status), headerFields: fields),
+                body: ResponseBody(byteBuffer: ByteBuffer(string: body))
+            )
+        }
+        let origin = TestOrigin(clock: clock, port: server.port)
         holder.withLock { $0 = origin }
-        origin.task.withLock { $0 = task }
+        origin.task.withLock { $0 = server.task }
         return origin
     }
 

@@ -1,0 +1,89 @@
+public import Foundation
+import StashCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Values too large to hold in memory: written part by part into a file in the cache's own
+/// folder, then made a value with one rename.
+extension DiskCache {
+    /// Creates an empty file in the cache's own folder for a value written part by part,
+    /// which ``adoptFile(at:forKey:expiry:metadata:)`` then makes the value of a key.
+    ///
+    /// ```swift
+    /// let incoming = try cache.makeIncomingFile()
+    /// let handle = try FileHandle(forWritingTo: incoming)
+    /// for try await part in download { try handle.write(contentsOf: part) }
+    /// try handle.close()
+    /// try cache.adoptFile(at: incoming, forKey: "movie.mp4")
+    /// ```
+    ///
+    /// A file that is never adopted should be deleted by its writer; one left behind (the
+    /// process was killed while writing it) is deleted when the cache is next opened, so
+    /// no entry ever points at a half-written file.
+    ///
+    /// - throws: ``StashCore/StashError/Code/readOnly``, ``StashCore/StashError/Code/closed``,
+    ///   ``StashCore/StashError/Code/diskFull``, or the error creating the file.
+    public func makeIncomingFile() throws -> URL {
+        let url = filesDirectory.appendingPathComponent(".incoming.\(UUID().uuidString).tmp", isDirectory: false)
+        try state.withLock { state throws(StashError) in try checkAccepts(state, key: url.lastPathComponent, isWrite: true) }
+        if isReadOnly { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StashError.posix("create an incoming file", path: url.path) }
+        closeDescriptor(fd)
+        return url
+    }
+
+    /// Makes the finished file at `url`, made by ``makeIncomingFile()``, the value of `key`
+    /// (replacing any previous value) with one rename: readers see the old value or the
+    /// whole new one, never part of it.
+    ///
+    /// ```swift
+    /// try cache.adoptFile(at: incoming, forKey: "movie.mp4", expiry: .sliding(86_400))
+    /// let url = cache.fileURL(for: "movie.mp4")
+    /// ```
+    ///
+    /// The value is file-backed whatever its size (``fileURL(for:)`` finds it). Like a
+    /// file-backed ``set(_:forKey:expiry:metadata:)``, its row is committed by the next
+    /// flush; a crash before that deletes the file at the next open.
+    ///
+    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when `url` is not a file of
+    ///   this cache's folder, and what `set` throws. On error the file is deleted and the
+    ///   previous value kept.
+    public func adoptFile(at url: URL, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
+        do {
+            guard url.deletingLastPathComponent().standardizedFileURL.path == filesDirectory.standardizedFileURL.path,
+                  url.lastPathComponent.hasPrefix(".incoming.") else {
+                throw StashError(.unsupportedValue, "adoptFile takes a file made by makeIncomingFile() of this cache", path: url.path)
+            }
+            let key = try DiskCache.storedKey(key)
+            let size = Int(try FileStore.size(of: url))
+            guard let record = try newRecord(size: size, key: key, inFile: true, expiry: expiry, metadata: metadata),
+                  let name = record.file else {
+                unlink(url.path)
+                removeValue(forKey: key)
+                return
+            }
+            let destination = filePath(named: name)
+            try files.withLock {
+                // As in a file-backed `set`: checked again just before the rename, and the
+                // row staged with the file, so that no flush deletes it.
+                try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
+                guard rename(url.path, destination) == 0 else { throw StashError.posix("rename", path: destination) }
+                try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) }
+            }
+        } catch {
+            unlink(url.path)
+            throw error
+        }
+    }
+}
+
+/// The system's `close`, by a name `DiskCache.close()` does not hide.
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+}

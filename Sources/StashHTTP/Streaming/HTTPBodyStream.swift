@@ -1,0 +1,112 @@
+public import Foundation
+
+/// A response body as it arrives: whole already, or in parts read one after another.
+///
+/// ```swift
+/// let answer = try await cache.respond(to: request) { request, body in
+///     try await transport.stream(request, body: body)
+/// }
+/// for try await part in answer.body { try await output.write(part) }
+/// ```
+///
+/// One task reads a stream, once: a stream made from parts hands each part out a single
+/// time, so two readers would each see some of them. Reading it to its end is what lets a
+/// cache that tees it (``HTTPCache/respond(to:body:policy:revalidatesInBackground:streaming:)``)
+/// store the response; a stream dropped part way stores nothing. An error thrown by `next`
+/// means the body ended early: what was read is not the whole body.
+public struct HTTPBodyStream: AsyncSequence, Sendable {
+    /// A part of the body: the bytes that arrived together.
+    ///
+    /// ```swift
+    /// for try await part in body { print("\(part.count) more bytes") }
+    /// ```
+    public typealias Element = Data
+
+    enum Source: Sendable {
+        case whole(Data)
+        case parts(@Sendable () async throws -> Data?)
+    }
+
+    let source: Source
+
+    /// A body already whole.
+    ///
+    /// ```swift
+    /// let body = HTTPBodyStream(Data("hello".utf8))
+    /// ```
+    public init(_ data: Data) { source = .whole(data) }
+
+    /// A body read part by part: `next` returns the next part, `nil` at the end, and throws
+    /// when the body cannot be read to its end.
+    ///
+    /// ```swift
+    /// let body = HTTPBodyStream(next: { try await socket.read(upTo: 64 << 10) })
+    /// ```
+    public init(next: @escaping @Sendable () async throws -> Data?) { source = .parts(next) }
+
+    /// The bytes, when the body is whole already (no part has to be read).
+    package var wholeData: Data? {
+        if case let .whole(data) = source { return data }
+        return nil
+    }
+
+    /// Reads the body to its end and returns it in one piece.
+    ///
+    /// ```swift
+    /// let data = try await answer.body.collect()
+    /// ```
+    ///
+    /// - throws: What reading a part throws.
+    public func collect() async throws -> Data {
+        if let wholeData { return wholeData }
+        var data = Data()
+        for try await part in self { data.append(part) }
+        return data
+    }
+
+    /// Reads the body to its end and forgets it (a tee on the way still sees every part).
+    func drain() async throws {
+        for try await _ in self {}
+    }
+
+    /// The iterator `for try await` uses; make one per stream.
+    ///
+    /// ```swift
+    /// var parts = body.makeAsyncIterator()
+    /// let first = try await parts.next()
+    /// ```
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source) }
+
+    /// Hands out the parts of an ``HTTPBodyStream``.
+    ///
+    /// ```swift
+    /// var parts = body.makeAsyncIterator()
+    /// while let part = try await parts.next() { handle(part) }
+    /// ```
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var source: HTTPBodyStream.Source?
+
+        /// The next part, or `nil` at the end of the body.
+        ///
+        /// ```swift
+        /// let part = try await parts.next()
+        /// ```
+        ///
+        /// - throws: What the body's source throws: the body ended before it was whole.
+        public mutating func next() async throws -> Data? {
+            switch source {
+            case nil:
+                return nil
+            case let .whole(data)?:
+                source = nil
+                return data.isEmpty ? nil : data
+            case let .parts(next)?:
+                guard let part = try await next() else {
+                    source = nil
+                    return nil
+                }
+                return part
+            }
+        }
+    }
+}

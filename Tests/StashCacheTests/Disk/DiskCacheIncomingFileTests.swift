@@ -1,0 +1,58 @@
+import Foundation
+import StashCache
+import StashCore
+import StashTestSupport
+import Testing
+
+/// Values written part by part into the cache's folder and adopted with one rename.
+struct DiskCacheIncomingFileTests {
+    @Test func anAdoptedFileIsAFileBackedValueThatSurvivesAReopen() async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        let incoming = try cache.makeIncomingFile()
+        let handle = try FileHandle(forWritingTo: incoming)
+        try handle.write(contentsOf: Data.filled(1, 100))
+        try handle.write(contentsOf: Data.filled(2, 50))
+        try handle.close()
+        try cache.set(.filled(9, 30_000), forKey: "movie.mp4")
+        try cache.adoptFile(at: incoming, forKey: "movie.mp4")
+        let expected = Data.filled(1, 100) + Data.filled(2, 50)
+        #expect(cache.data(forKey: "movie.mp4") == expected)
+        #expect(cache.info(forKey: "movie.mp4")?.storage == .file)
+        #expect(!FileManager.default.fileExists(atPath: incoming.path))
+        try cache.close()
+        let reopened = try fixture.open()
+        #expect(reopened.data(forKey: "movie.mp4") == expected)
+        let url = try #require(reopened.fileURL(for: "movie.mp4"))
+        #expect(try FileStore.read(url) == expected)
+        try reopened.close()
+    }
+
+    @Test func aFileFromElsewhereIsRefusedAndDeleted() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        let folder = TemporaryFolder("incoming-elsewhere")
+        let outside = folder.file("value")
+        try Data.filled(3, 10).write(to: outside)
+        #expect {
+            try cache.adoptFile(at: outside, forKey: "k")
+        } throws: { ($0 as? StashError)?.code == .unsupportedValue }
+        #expect(cache.data(forKey: "k") == nil)
+        #expect(!FileManager.default.fileExists(atPath: outside.path))
+        try cache.close()
+    }
+
+    /// An incoming file never adopted (its writer was killed) is deleted when the cache
+    /// next opens; no entry refers to it.
+    @Test func anIncomingFileLeftBehindIsDeletedAtTheNextOpen() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        let incoming = try cache.makeIncomingFile()
+        try Data.filled(4, 1000).write(to: incoming)
+        try cache.close()
+        let reopened = try fixture.open()
+        #expect(!FileManager.default.fileExists(atPath: incoming.path))
+        #expect(try reopened.entries().isEmpty)
+        try reopened.close()
+    }
+}
