@@ -27,8 +27,9 @@ import StashCore
 /// text. Limits (``Configuration/maximumBytes``, ``Configuration/maximumEntries``,
 /// ``Configuration/maximumAge``) are held by ``run()`` in small batches, oldest first.
 ///
-/// Reads and plain writes that callers start at the same time share statements: while two
-/// are in flight, the next ones wait and go together as one (group commit on the client),
+/// Reads and plain writes that callers start at the same time share statements: while a
+/// write (or two reads) is in flight, the next ones wait and go together as one (group
+/// commit on the client),
 /// so a busy server instance makes a few round trips where it would make one per call. A
 /// caller alone pays one round trip, and every call still returns only once its own value
 /// is read or committed.
