@@ -12,7 +12,7 @@ import StashCore
 /// at once and the answer resumes the task in the loop's own queue; only entering and
 /// leaving the loop cross threads. The work done there is short and never blocks: binding
 /// values, writing, and copying the answer's bytes.
-final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
+final class EventLoopExecutor: TaskExecutor, Sendable {
     private let loop: any EventLoop
 
     private init(_ loop: any EventLoop) { self.loop = loop }
@@ -22,7 +22,9 @@ final class EventLoopExecutor: TaskExecutor, @unchecked Sendable {
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 
-    /// One executor per event loop, made on first use (a process has a handful of loops).
+    /// One executor per event loop, made on first use and kept (a process has a handful of
+    /// loops, which live as long as their group; an executor keeps its loop alive, so an
+    /// identifier is never reused for another loop).
     private static let executors = LockedValue([ObjectIdentifier: EventLoopExecutor]())
 
     static func of(_ loop: any EventLoop) -> EventLoopExecutor {

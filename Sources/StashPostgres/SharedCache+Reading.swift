@@ -43,16 +43,22 @@ extension SharedCache {
             var unique = [SharedCacheKey]()
             var seen = Set<String>()
             for key in keys where seen.insert(key.text).inserted { unique.append(key) }
-            let statement = SharedCacheGetMany(keys: unique, maximumAgeMilliseconds: maximumAge)
-            let count = unique.count
-            let found = try await perform("reading \(count) keys") { connection -> [String: ByteBuffer] in
-                var found = [String: ByteBuffer]()
-                for try await (key, value) in try await connection.execute(statement, logger: Self.statementLogger) { found[key] = value }
-                return found
-            }
+            let found = try await fetch(unique)
             return keys.map { .success(found[$0.text]) }
         } catch {
             return Array(repeating: .failure(error), count: keys.count)
+        }
+    }
+
+    /// The live values of `keys` (no key twice) by their stored text, in one statement under
+    /// the timeout.
+    private func fetch(_ keys: [SharedCacheKey]) async throws -> [String: ByteBuffer] {
+        let statement = SharedCacheGetMany(keys: keys, maximumAgeMilliseconds: maximumAgeMilliseconds)
+        let count = keys.count
+        return try await perform("reading \(count) keys") { connection in
+            var found = [String: ByteBuffer]()
+            for try await (key, value) in try await connection.execute(statement, logger: Self.statementLogger) { found[key] = value }
+            return found
         }
     }
 
@@ -75,14 +81,8 @@ extension SharedCache {
             if callerKeys[stored.text] == nil { unique.append(stored) }
             callerKeys[stored.text, default: []].append(key)
         }
-        let statement = SharedCacheGetMany(keys: unique, maximumAgeMilliseconds: maximumAgeMilliseconds)
         do {
-            let count = unique.count
-            let rows = try await perform("reading \(count) keys") { connection -> [(String, ByteBuffer)] in
-                var rows = [(String, ByteBuffer)]()
-                for try await row in try await connection.execute(statement, logger: Self.statementLogger) { rows.append(row) }
-                return rows
-            }
+            let rows = try await fetch(unique)
             var result = [String: Data]()
             var bytes = 0
             for (stored, buffer) in rows {

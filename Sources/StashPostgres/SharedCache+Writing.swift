@@ -157,25 +157,21 @@ extension SharedCache {
     @discardableResult
     public func increment(_ key: String, by amount: Int = 1) async throws -> Int {
         let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount), orderRefreshMilliseconds: orderRefreshMilliseconds)
+        let key = statement.key.text
         do {
-            let value = try await deadlines.run(configuration.timeout, "incrementing '\(statement.key.text)'") { [client] () -> Int64 in
-                try await client.onConnectionLoop { connection in
+            let value = try await perform("incrementing '\(key)'") { connection -> Int64 in
+                do {
                     for try await value in try await connection.execute(statement, logger: Self.statementLogger) { return value }
-                    throw StashError(.unavailable, "incrementing '\(statement.key.text)' answered no row")
+                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22P02" {
+                    throw StashError(.typeMismatch, "the value is not an integer counter", key: key)
                 }
+                throw StashError(.unavailable, "incrementing '\(key)' answered no row", key: key)
             }
             counters.recordWrites(1, bytes: 0)
             return Int(value)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22P02" {
-            throw StashError(.typeMismatch, "the value is not an integer counter", key: statement.key.text)
         } catch let error as StashError {
             if error.code == .unavailable { counters.recordError() }
             throw error
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            counters.recordError()
-            throw StashError(.unavailable, "incrementing '\(statement.key.text)': \(String(reflecting: error))", key: statement.key.text)
         }
     }
 
@@ -184,16 +180,11 @@ extension SharedCache {
     /// (``StatementBatcher``); one caller alone sends its own.
     func store(_ value: Data, forKey key: SharedCacheKey, timeToLive: Int64, keepTimeToLive: Bool) async throws {
         try checkSize(value, key: key)
-        let buffer = ByteBuffer(bytes: value)
+        let entry = SharedCacheSetMany.Entry(key: key, value: ByteBuffer(bytes: value), timeToLiveMilliseconds: timeToLive)
         do {
             if keepTimeToLive {
-                let statement = SharedCacheSet(
-                    key: key, value: buffer, timeToLiveMilliseconds: timeToLive, keepTimeToLive: true,
-                    orderRefreshMilliseconds: orderRefreshMilliseconds
-                )
-                try await perform("writing '\(key.text)'") { try await $0.run(statement) }
+                try await writeOne(entry, keepTimeToLive: true)
             } else {
-                let entry = SharedCacheSetMany.Entry(key: key, value: buffer, timeToLiveMilliseconds: timeToLive)
                 try await writes.run(entry, bytes: value.count) { entries in await self.write(entries) }
             }
             counters.recordWrites(1, bytes: value.count)
@@ -210,11 +201,7 @@ extension SharedCache {
         var outcome: Result<Void, any Error> = .success(())
         do {
             if entries.count == 1, let entry = entries.first {
-                let statement = SharedCacheSet(
-                    key: entry.key, value: entry.value, timeToLiveMilliseconds: entry.timeToLiveMilliseconds, keepTimeToLive: false,
-                    orderRefreshMilliseconds: orderRefreshMilliseconds
-                )
-                try await perform("writing '\(entry.key.text)'") { try await $0.run(statement) }
+                try await writeOne(entry, keepTimeToLive: false)
             } else {
                 let statement = SharedCacheSetMany(entries: entries, orderRefreshMilliseconds: orderRefreshMilliseconds)
                 let count = statement.keys.count
@@ -224,6 +211,15 @@ extension SharedCache {
             outcome = .failure(error)
         }
         return Array(repeating: outcome, count: entries.count)
+    }
+
+    /// Writes one entry in its own statement; `keepTimeToLive` keeps a live entry's expiry.
+    private func writeOne(_ entry: SharedCacheSetMany.Entry, keepTimeToLive: Bool) async throws {
+        let statement = SharedCacheSet(
+            key: entry.key, value: entry.value, timeToLiveMilliseconds: entry.timeToLiveMilliseconds, keepTimeToLive: keepTimeToLive,
+            orderRefreshMilliseconds: orderRefreshMilliseconds
+        )
+        try await perform("writing '\(entry.key.text)'") { try await $0.run(statement) }
     }
 
     func checkSize(_ value: Data, key: SharedCacheKey) throws {

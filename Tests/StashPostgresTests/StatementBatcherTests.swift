@@ -60,8 +60,9 @@ struct StatementBatcherTests {
             }
             // Every caller is in one of the two statements held open or queued behind them
             // before anything finishes (a leader may take callers that queued before it began).
-            while record.sizes.reduce(0, +) + batcher.queued < callers { await Task.yield() }
+            let ready = await eventually { record.sizes.reduce(0, +) + batcher.queued == callers }
             await gate.open()
+            #expect(ready, "the callers never all queued")
             try await group.waitForAll()
         }
         #expect(record.sizes.reduce(0, +) == callers)
@@ -128,8 +129,9 @@ struct StatementBatcherTests {
                     #expect(value == item)
                 }
             }
-            while record.sizes.reduce(0, +) + batcher.queued < sizes.count { await Task.yield() }
+            let ready = await eventually { record.sizes.reduce(0, +) + batcher.queued == sizes.count }
             await gate.open()
+            #expect(ready, "the callers never all queued")
             try await group.waitForAll()
         }
         #expect(record.sizes.reduce(0, +) == sizes.count)
@@ -139,6 +141,17 @@ struct StatementBatcherTests {
         #expect(record.byteTotals.contains(2_000))
         #expect(record.mostRunning == 1)
     }
+}
+
+/// Whether `condition` holds within a minute, checked between yields: a watchdog, so that
+/// a batcher that never queues a caller fails the test instead of hanging it.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    let limit = ContinuousClock.now + .seconds(60)
+    while !condition() {
+        guard ContinuousClock.now < limit else { return false }
+        await Task.yield()
+    }
+    return true
 }
 
 /// Holds callers until opened.
