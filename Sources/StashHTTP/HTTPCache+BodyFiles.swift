@@ -97,7 +97,7 @@ extension HTTPCache {
     /// a whole body; `nil` when the file is gone.
     func loadingBody(_ stored: StoredResponse) -> StoredResponse? {
         guard let file = stored.bodyFile else { return stored }
-        guard let url = hybrid?.disk.fileURL(for: file.key), let data = try? Data(contentsOf: url), data.count == file.length else { return nil }
+        guard let url = hybrid?.disk.fileURL(for: file.key), let data = try? FileStore.read(url), data.count == file.length else { return nil }
         var loaded = stored
         loaded.bodyFile = nil
         loaded.body = data

@@ -11,6 +11,8 @@ public typealias HTTPSend = @Sendable (HTTPRequest, Data) async throws -> (HTTPR
 /// ```swift
 /// let send: HTTPStreamingSend = { request, body in try await transport.stream(request, body: body) }
 /// ```
+///
+/// Called from any task, possibly several at once; the body it returns is read by one.
 public typealias HTTPStreamingSend = @Sendable (HTTPRequest, Data) async throws -> (HTTPResponse, HTTPBodyStream)
 
 /// Answering a request through the cache: the whole of RFC 9111's flow in one call.
@@ -71,6 +73,12 @@ extension HTTPCache {
     /// Concurrent identical misses wait for the first one's body to be over, then use what
     /// it stored.
     ///
+    /// **Durability:** a response is stored only once its body is whole; a crash before that
+    /// stores nothing, and an incoming body file it leaves is deleted when the cache next
+    /// opens. A stored response survives a crash of the process as the cache's other
+    /// stores do (the disk cache's flush). **Threads:** thread-safe; each answer's body is
+    /// read by one task.
+    ///
     /// - parameters: As for ``respond(to:body:policy:revalidatesInBackground:send:)``.
     /// - throws: What `send` throws, when no stale response may stand in. Errors while the
     ///   body is read come from reading ``StreamedHTTPResponse/body``.
@@ -118,7 +126,12 @@ extension HTTPCache {
                 case .fresh, .staleAllowed:
                     return hit(stored, trip, now: now)
                 case .staleWhileRevalidate where revalidatesInBackground:
-                    Task { try? await self.exchange(trip, stored: stored).body.drain() }
+                    Task {
+                        // Only a new response from the origin is read, so that its body is
+                        // stored; a 304 or a stale fallback would read the stored file for nothing.
+                        guard let answer = try? await self.exchange(trip, stored: stored), answer.outcome == .network else { return }
+                        try? await answer.body.drain()
+                    }
                     return hit(stored, trip, now: now)
                 case .mustValidate, .staleWhileRevalidate:
                     break
@@ -157,34 +170,37 @@ extension HTTPCache {
     /// ``collapsesRequests`` is on. Waiting requests then use the stored response if the
     /// first one left a reusable one, and go to the origin themselves otherwise. They wait
     /// until the first one's body is over (read to its end and stored, failed, or dropped),
-    /// so a streamed body is not fetched again while it is still arriving.
+    /// so a streamed body is not fetched again while it is still arriving, but at most
+    /// ``collapseWait`` (a slow reader of the first one holds no one else back).
     private func fetch(_ trip: Trip, stored: StoredResponse?) async throws -> StreamedHTTPResponse {
         guard collapsesRequests, stored == nil, trip.request.method == .get, trip.policy == .useProtocolCachePolicy else {
             return try await exchange(trip, stored: stored)
         }
         let collapseKey = Self.collapseKey(trip)
-        let (leader, isLeader) = inFlight.withLock { running -> (CollapsedTrip, Bool) in
-            if let leader = running[collapseKey] { return (leader, false) }
-            let ended = AsyncStream<Void>.makeStream()
-            let answer = Task {
-                do {
-                    return try await self.exchange(trip, stored: nil).finishing(ended.continuation)
-                } catch {
-                    ended.continuation.finish()
-                    throw error
-                }
-            }
-            let over = Task {
-                for await _ in ended.stream {}
-                _ = self.inFlight.withLock { $0.removeValue(forKey: collapseKey) }
-            }
-            let leader = CollapsedTrip(answer: answer, over: over)
-            running[collapseKey] = leader
-            return (leader, true)
+        let (gate, isLeader) = inFlight.withLock { running -> (CollapseGate, Bool) in
+            if let gate = running[collapseKey] { return (gate, false) }
+            let gate = CollapseGate()
+            running[collapseKey] = gate
+            return (gate, true)
         }
-        if isLeader { return try await leader.answer.value }
-        _ = try? await leader.answer.value
-        await leader.over.value
+        if isLeader {
+            // The leader's trip runs in its own task, and nothing shared holds its answer: a
+            // body its reader drops releases the followers as surely as one read to its end.
+            let release: @Sendable () -> Void = { [inFlight] in
+                inFlight.withLock { running in
+                    if running[collapseKey] === gate { running[collapseKey] = nil }
+                }
+                gate.open()
+            }
+            do {
+                return try await exchange(trip, stored: nil).finishing(release)
+            } catch {
+                release()
+                throw error
+            }
+        }
+        await gate.wait(atMost: Self.collapseWait)
+        try Task.checkCancellation()
         let now = clock.now
         var trip = trip
         trip.sharedVariants = nil
@@ -195,13 +211,9 @@ extension HTTPCache {
         return try await exchange(trip, stored: nil)
     }
 
-    /// The trip to the origin that identical concurrent misses share.
-    struct CollapsedTrip: Sendable {
-        /// The first request's answer, as soon as its head has arrived.
-        let answer: Task<StreamedHTTPResponse, any Error>
-        /// Ends when that answer's body is over.
-        let over: Task<Void, Never>
-    }
+    /// How long an identical miss waits for the first one's body before going to the
+    /// origin itself.
+    static let collapseWait: Duration = .seconds(5)
 
     private static func collapseKey(_ trip: Trip) -> String {
         trip.request.headerFields.map { $0.name.canonicalName + ":" + $0.value }.sorted()

@@ -43,14 +43,10 @@ extension HTTPCache {
     /// the storage: send the request through ``respond(to:body:policy:revalidatesInBackground:send:)``
     /// with `Cache-Control: only-if-cached` to get a stored response or a `504`.
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
-        guard let (candidate, reuse, now) = localCandidate(for: request, memoryOnly: false),
+        // Decided before a body file is read: a response that must be validated reads nothing.
+        guard let (candidate, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate,
               let stored = loadingBody(candidate) else { return nil }
-        switch reuse {
-        case .fresh, .staleAllowed, .staleWhileRevalidate:
-            return serve(stored, to: request, outcome: .cache, now: now)
-        case .mustValidate:
-            return nil
-        }
+        return serve(stored, to: request, outcome: .cache, now: now)
     }
 
     /// The variant of this process's storage that `request` selects and how it may be

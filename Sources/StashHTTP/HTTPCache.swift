@@ -58,7 +58,7 @@ public final class HTTPCache: Sendable {
     /// ```
     public let sharedStorage: (any SharedStorage)?
     let counters = LockedValue(HTTPCacheStatistics())
-    let inFlight = LockedValue([String: CollapsedTrip]())
+    let inFlight = LockedValue([String: CollapseGate]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
     let backgroundWrites = LockedValue(BackgroundWrites())
 

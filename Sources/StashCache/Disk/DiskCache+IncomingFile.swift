@@ -24,7 +24,7 @@ extension DiskCache {
     ///
     /// A file that is never adopted should be deleted by its writer; one left behind (the
     /// process was killed while writing it) is deleted when the cache is next opened, so
-    /// no entry ever points at a half-written file.
+    /// no entry ever points at a half-written file. Thread-safe; each file has one writer.
     ///
     /// - throws: ``StashCore/StashError/Code/readOnly``, ``StashCore/StashError/Code/closed``,
     ///   ``StashCore/StashError/Code/diskFull``, or the error creating the file.
@@ -34,7 +34,7 @@ extension DiskCache {
         if isReadOnly { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StashError.posix("create an incoming file", path: url.path) }
-        closeDescriptor(fd)
+        _ = SystemCalls.close(fd)
         return url
     }
 
@@ -49,17 +49,20 @@ extension DiskCache {
     ///
     /// The value is file-backed whatever its size (``fileURL(for:)`` finds it). Like a
     /// file-backed ``set(_:forKey:expiry:metadata:)``, its row is committed by the next
-    /// flush; a crash before that deletes the file at the next open.
+    /// flush; a crash before that deletes the file at the next open. The file is not
+    /// fsynced (as a file-backed `set` under the cache's default durability), so a power
+    /// cut may lose it. Thread-safe.
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when `url` is not a file of
-    ///   this cache's folder, and what `set` throws. On error the file is deleted and the
-    ///   previous value kept.
+    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when `url` is not a file made
+    ///   by ``makeIncomingFile()`` of this cache (the file is left alone), and what `set`
+    ///   throws (the incoming file is then deleted and the previous value kept).
     public func adoptFile(at url: URL, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
+        // Checked before anything else: a file that is not this cache's own is never deleted.
+        guard url.deletingLastPathComponent().standardizedFileURL.path == filesDirectory.standardizedFileURL.path,
+              url.lastPathComponent.hasPrefix(".incoming.") else {
+            throw StashError(.unsupportedValue, "adoptFile takes a file made by makeIncomingFile() of this cache", path: url.path)
+        }
         do {
-            guard url.deletingLastPathComponent().standardizedFileURL.path == filesDirectory.standardizedFileURL.path,
-                  url.lastPathComponent.hasPrefix(".incoming.") else {
-                throw StashError(.unsupportedValue, "adoptFile takes a file made by makeIncomingFile() of this cache", path: url.path)
-            }
             let key = try DiskCache.storedKey(key)
             let size = Int(try FileStore.size(of: url))
             guard let record = try newRecord(size: size, key: key, inFile: true, expiry: expiry, metadata: metadata),
@@ -81,9 +84,4 @@ extension DiskCache {
             throw error
         }
     }
-}
-
-/// The system's `close`, by a name `DiskCache.close()` does not hide.
-private func closeDescriptor(_ fd: Int32) {
-    _ = close(fd)
 }

@@ -1,14 +1,14 @@
-import Foundation
+import StashCore
 
 extension HTTPBodyStream {
-    /// This body, finishing `ended` once it is over: read to its end, failed, or dropped
+    /// This body, calling `over` once when it is over: read to its end, failed, or dropped
     /// unread (a whole body is over at once).
-    func finishing(_ ended: AsyncStream<Void>.Continuation) -> HTTPBodyStream {
+    func finishing(_ over: @escaping @Sendable () -> Void) -> HTTPBodyStream {
         guard case let .parts(next) = source else {
-            ended.finish()
+            over()
             return self
         }
-        let end = End(ended)
+        let end = End(over)
         return HTTPBodyStream(next: {
             do {
                 guard let part = try await next() else {
@@ -23,12 +23,12 @@ extension HTTPBodyStream {
         })
     }
 
-    /// Finishes its continuation when told, or at the latest when the body that holds it
-    /// is dropped.
+    /// Calls its action once: when told, or at the latest when the body that holds it is
+    /// dropped.
     private final class End: Sendable {
-        let continuation: AsyncStream<Void>.Continuation
-        init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
-        func finish() { continuation.finish() }
-        deinit { continuation.finish() }
+        private let action: LockedValue<(@Sendable () -> Void)?>
+        init(_ action: @escaping @Sendable () -> Void) { self.action = LockedValue(action) }
+        func finish() { action.withLock { action in defer { action = nil }; return action }?() }
+        deinit { finish() }
     }
 }

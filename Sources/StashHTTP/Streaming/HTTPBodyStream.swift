@@ -1,9 +1,10 @@
 public import Foundation
+import StashCore
 
 /// A response body as it arrives: whole already, or in parts read one after another.
 ///
 /// ```swift
-/// let answer = try await cache.respond(to: request) { request, body in
+/// let answer = try await cache.streamResponse(to: request) { request, body in
 ///     try await transport.stream(request, body: body)
 /// }
 /// for try await part in answer.body { try await output.write(part) }
@@ -11,9 +12,10 @@ public import Foundation
 ///
 /// One task reads a stream, once: a stream made from parts hands each part out a single
 /// time, so two readers would each see some of them. Reading it to its end is what lets a
-/// cache that tees it (``HTTPCache/respond(to:body:policy:revalidatesInBackground:streaming:)``)
+/// cache that tees it (``HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)``)
 /// store the response; a stream dropped part way stores nothing. An error thrown by `next`
-/// means the body ended early: what was read is not the whole body.
+/// means the body ended early: what was read is not the whole body. A stream is `Sendable`
+/// (it may be handed to another task) but is read by one task at a time.
 public struct HTTPBodyStream: AsyncSequence, Sendable {
     /// A part of the body: the bytes that arrived together.
     ///
@@ -62,6 +64,32 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
         var data = Data()
         for try await part in self { data.append(part) }
         return data
+    }
+
+    /// Reads the body to its end and returns it in one piece, refusing to hold more than
+    /// `limit` bytes.
+    ///
+    /// ```swift
+    /// let data = try await answer.body.collect(upTo: 64 << 20)
+    /// ```
+    ///
+    /// - throws: `StashError(.bodyTooLarge)` once the body passes `limit` (the rest is not
+    ///   read); what reading a part throws.
+    public func collect(upTo limit: Int) async throws -> Data {
+        if let wholeData {
+            guard wholeData.count <= limit else { throw Self.tooLarge(limit) }
+            return wholeData
+        }
+        var data = Data()
+        for try await part in self {
+            guard data.count + part.count <= limit else { throw Self.tooLarge(limit) }
+            data.append(part)
+        }
+        return data
+    }
+
+    private static func tooLarge(_ limit: Int) -> StashError {
+        StashError(.bodyTooLarge, "the body is longer than \(limit) bytes")
     }
 
     /// Reads the body to its end and forgets it (a tee on the way still sees every part).

@@ -2,15 +2,18 @@ import Foundation
 public import HTTPTypes
 
 /// A response the cache gave, with its body as it arrives: what
-/// ``HTTPCache/respond(to:body:policy:revalidatesInBackground:streaming:)`` returns.
+/// ``HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)`` returns.
 ///
 /// ```swift
-/// let answer = try await cache.respond(to: request) { request, body in
+/// let answer = try await cache.streamResponse(to: request) { request, body in
 ///     try await transport.stream(request, body: body)
 /// }
 /// print(answer.response.status, answer.outcome)
 /// for try await part in answer.body { try await output.write(part) }
 /// ```
+///
+/// `Sendable`, but its body is read once, by one task. Nothing is stored until that body
+/// has been read to its end (see ``HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)``).
 public struct StreamedHTTPResponse: Sendable {
     /// The status and fields. Responses from the cache carry an `Age` field.
     public var response: HTTPResponse
@@ -34,9 +37,9 @@ public struct StreamedHTTPResponse: Sendable {
         self.init(response: whole.response, body: HTTPBodyStream(whole.body), outcome: whole.outcome)
     }
 
-    /// This response, finishing `ended` once its body is over.
-    func finishing(_ ended: AsyncStream<Void>.Continuation) -> StreamedHTTPResponse {
-        StreamedHTTPResponse(response: response, body: body.finishing(ended), outcome: outcome)
+    /// This response, calling `over` once its body is over.
+    func finishing(_ over: @escaping @Sendable () -> Void) -> StreamedHTTPResponse {
+        StreamedHTTPResponse(response: response, body: body.finishing(over), outcome: outcome)
     }
 
     /// This response with its body read whole.

@@ -71,8 +71,8 @@ public final class HTTPCachingProxy: Sendable {
     /// Whether fresh hits are answered on the event loop (``FreshHitHandler``); off only in
     /// tests that compare the two paths.
     let answersHitsOnEventLoop: Bool
-    /// How many requests were answered on the event loop, for tests (counted in debug
-    /// builds only).
+    /// How many requests were answered on the event loop, for tests (a lock per hit; the
+    /// prepared form's lock is another, see the review notes).
     let eventLoopAnswers = LockedValue(0)
 
     /// Releases the upstream client.
@@ -84,12 +84,15 @@ public final class HTTPCachingProxy: Sendable {
     /// let (head, body) = await proxy.respond(to: request, body: Data())
     /// ```
     ///
-    /// The body comes back whole; the server itself (``run(host:port:logger:onRunning:)``)
-    /// passes bodies on as they arrive.
+    /// The body comes back whole, at most the transport's `maximumBodySize` (64 MiB by
+    /// default; a longer one is a `502`); the server itself
+    /// (``run(host:port:logger:onRunning:)``) passes bodies of any size on as they arrive.
     public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {
         if RequestTarget.hasDotSegment(request.path ?? "/") { return Self.badRequest(method: request.method) }
         do {
-            let answer = try await cacheAnswer(to: request, body: body).collected()
+            let streamed = try await cacheAnswer(to: request, body: body)
+            let whole = try await streamed.body.collect(upTo: transport.maximumBodySize)
+            let answer = CachedHTTPResponse(response: streamed.response, body: whole, outcome: streamed.outcome)
             return (Self.clientResponse(answer, method: request.method), answer.body)
         } catch {
             return UpstreamFailure(error).response(method: request.method)

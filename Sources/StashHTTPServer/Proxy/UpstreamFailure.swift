@@ -4,6 +4,8 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import StashCore
+import StashHTTP
 
 /// Why the upstream gave no usable answer, as the proxy tells its client: `504 Gateway
 /// Timeout` for timeouts and `502 Bad Gateway` otherwise, with a body that names only the
@@ -25,6 +27,8 @@ struct UpstreamFailure: Equatable {
             default:
                 self.init(.badGateway, "upstream error")
             }
+        case let error as StashError where error.code == .bodyTooLarge:
+            self.init(.badGateway, "upstream body too large")
         case is HTTPParserError:
             self.init(.badGateway, "upstream closed early or sent a malformed response")
         case is NIOConnectionError:

@@ -28,7 +28,9 @@ struct DiskCacheIncomingFileTests {
         try reopened.close()
     }
 
-    @Test func aFileFromElsewhereIsRefusedAndDeleted() throws {
+    /// A file that is not the cache's own is refused and left where it is (a mistaken call
+    /// must not delete a user's document).
+    @Test func aFileFromElsewhereIsRefusedAndKept() throws {
         let fixture = DiskCacheFixture()
         let cache = try fixture.open()
         let folder = TemporaryFolder("incoming-elsewhere")
@@ -38,7 +40,7 @@ struct DiskCacheIncomingFileTests {
             try cache.adoptFile(at: outside, forKey: "k")
         } throws: { ($0 as? StashError)?.code == .unsupportedValue }
         #expect(cache.data(forKey: "k") == nil)
-        #expect(!FileManager.default.fileExists(atPath: outside.path))
+        #expect(try FileStore.read(outside) == Data.filled(3, 10))
         try cache.close()
     }
 

@@ -4,7 +4,9 @@ import StashObjects
 import StashTestSupport
 import Testing
 
-/// Save in one transaction, rollback, conflicts with each merge policy.
+/// Save in one transaction, rollback, conflicts with each merge policy. Serialized: two
+/// tests set `Echo.whileEncoding`, one global hook.
+@Suite(.serialized)
 struct ObjectContextTests {
     let folder = TemporaryFolder("objects-context")
     let store: ObjectStore
