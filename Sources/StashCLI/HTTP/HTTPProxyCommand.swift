@@ -47,6 +47,9 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds the upstream may go without sending a byte before the client gets 504 (default 60).")
     var upstreamReadTimeout = 60.0
 
+    @Option(name: .long, help: "Seconds a client may leave the proxy unable to send (it stopped reading) before it is closed (default 60).")
+    var sendTimeout = 60.0
+
     @Option(name: .long, help: "Most client connections open at once; past it new ones are accepted and closed (0: no limit; default 1024).")
     var maxConnections = 1024
 
@@ -68,7 +71,8 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     func validate() throws {
         if shared && isPrivate { throw ValidationError("--shared and --private exclude each other") }
         if memoryCapacity < 0 || diskCapacity < 0 { throw ValidationError("capacities must be zero or more bytes") }
-        for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--upstream-read-timeout", upstreamReadTimeout)]
+        for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--upstream-read-timeout", upstreamReadTimeout),
+                              ("--send-timeout", sendTimeout)]
         where !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("\(name) must be more than 0 and at most 86400 seconds, got \(seconds)")
         }
@@ -92,6 +96,7 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         let configuration = HTTPCachingProxy.Configuration(
             headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             upstreamReadTimeout: .milliseconds(Int64(upstreamReadTimeout * 1000)),
+            sendTimeout: .milliseconds(Int64(sendTimeout * 1000)),
             maximumConnections: maxConnections == 0 ? nil : maxConnections
         )
         if let sharedCache {

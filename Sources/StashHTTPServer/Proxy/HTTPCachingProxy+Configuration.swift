@@ -9,6 +9,7 @@ extension HTTPCachingProxy {
     /// configuration.headerTimeout = .seconds(10)
     /// configuration.idleTimeout = .seconds(30)
     /// configuration.upstreamReadTimeout = .seconds(15)
+    /// configuration.sendTimeout = .seconds(20)
     /// configuration.maximumConnections = 512
     /// let proxy = HTTPCachingProxy(upstream: origin, cache: cache, configuration: configuration)
     /// ```
@@ -28,6 +29,13 @@ extension HTTPCachingProxy {
         /// ``HTTPCachingProxy/init(upstream:cache:configuration:transport:)`` keeps its own.
         /// Default 60 s (nginx's `proxy_read_timeout`).
         public var upstreamReadTimeout: Duration
+        /// How long a client may leave the proxy unable to send: when the client stops reading
+        /// and more than NIO's write buffer (64 KiB) is waiting for it, the connection is
+        /// closed unless the client has read enough to take more within this time. A slow but
+        /// steady reader is never cut. The limit frees what a stuck response holds (for a
+        /// miss: its upstream connection, its incoming file, and the identical requests waiting
+        /// for it). nginx's `send_timeout`. Default 60 s.
+        public var sendTimeout: Duration
         /// The most client connections open at once; `nil` for no limit. A connection past
         /// the limit is accepted and closed at once, before any byte of it is read. Default 1024.
         public var maximumConnections: Int?
@@ -35,11 +43,13 @@ extension HTTPCachingProxy {
         /// Creates a configuration; every argument has the default documented on its property.
         public init(
             headerTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(75),
-            upstreamReadTimeout: Duration = .seconds(60), maximumConnections: Int? = 1024
+            upstreamReadTimeout: Duration = .seconds(60), sendTimeout: Duration = .seconds(60),
+            maximumConnections: Int? = 1024
         ) {
             self.headerTimeout = headerTimeout
             self.idleTimeout = idleTimeout
             self.upstreamReadTimeout = upstreamReadTimeout
+            self.sendTimeout = sendTimeout
             self.maximumConnections = maximumConnections
         }
     }

@@ -17,7 +17,7 @@ extension HTTPCachingProxy {
     /// where another instance may have invalidated what this one last saw).
     func freshAnswer(to head: HTTPRequestHead) -> FreshHitHandler.Answer? {
         guard head.version == .http1_1, head.uri.utf8.first == UInt8(ascii: "/"),
-              let request = Self.plainRequest(head), let (form, hit) = freshForm(for: request) else { return nil }
+              let request = Self.plainRequest(head), let (form, hit) = freshForm(for: request, on: .decoded) else { return nil }
         return (form.head(for: hit).head, head.method == .HEAD ? nil : form.body)
     }
 
@@ -25,14 +25,14 @@ extension HTTPCachingProxy {
     /// when it is a fresh hit (``RawHitHandler``): the bytes of its head and its body, as
     /// ``freshAnswer(to:)`` would have them written.
     func freshWire(to request: HTTPRequest) -> RawHitHandler.Answer? {
-        guard let (form, hit) = freshForm(for: request) else { return nil }
+        guard let (form, hit) = freshForm(for: request, on: .raw) else { return nil }
         return (form.head(for: hit).bytes, request.method == .head ? nil : form.body)
     }
 
     /// The prepared form of the fresh hit that answers `request`, a plain `GET` or `HEAD`.
-    private func freshForm(for request: HTTPRequest) -> (WireForm, FreshHit)? {
+    private func freshForm(for request: HTTPRequest, on path: EventLoopHitPath) -> (WireForm, FreshHit)? {
         guard !RequestTarget.hasDotSegment(request.path ?? "/"), let hit = cache.freshHit(for: cacheRequest(for: request)) else { return nil }
-        eventLoopAnswers.withLock { $0 += 1 }
+        onEventLoopAnswer?(path)
         return (hit.prepared { WireForm(body: hit.body) }, hit)
     }
 

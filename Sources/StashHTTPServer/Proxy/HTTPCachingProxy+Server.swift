@@ -27,8 +27,9 @@ extension HTTPCachingProxy {
     /// The limits of ``configuration`` apply: a client whose request head is not whole
     /// within ``Configuration/headerTimeout`` of its first byte is disconnected, so is a
     /// connection without a request for ``Configuration/idleTimeout`` (HummingbirdCore's
-    /// idle timeout), and past ``Configuration/maximumConnections`` new connections are
-    /// accepted and closed at once.
+    /// idle timeout), so is one that leaves the proxy unable to send for
+    /// ``Configuration/sendTimeout``, and past ``Configuration/maximumConnections`` new
+    /// connections are accepted and closed at once.
     ///
     /// Cancelling the task shuts the server down gracefully: it stops accepting, finishes
     /// the requests in flight and closes idle connections, then `run` returns.
@@ -48,7 +49,9 @@ extension HTTPCachingProxy {
         let connectionLimit = limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }
         let channel = HTTP1Channel.Configuration(
             additionalChannelHandlers: {
-                var handlers: [any RemovableChannelHandler] = [RequestHeadTimeout.Installer(timeout: TimeAmount(limits.headerTimeout))]
+                var handlers: [any RemovableChannelHandler] = [ClientTimeouts.Installer(
+                    headerTimeout: TimeAmount(limits.headerTimeout), sendTimeout: TimeAmount(limits.sendTimeout)
+                )]
                 if let connectionLimit { handlers.append(connectionLimit.handler()) }
                 if answersHitsOnEventLoop {
                     handlers.append(FreshHitHandler.Installer(

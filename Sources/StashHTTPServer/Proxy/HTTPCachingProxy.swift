@@ -51,9 +51,10 @@ public final class HTTPCachingProxy: Sendable {
 
     init(
         upstream: URL, cache: HTTPCache, configuration: Configuration, transport: AsyncHTTPClientTransport?,
-        answersHitsOnEventLoop: Bool
+        answersHitsOnEventLoop: Bool, onEventLoopAnswer: (@Sendable (EventLoopHitPath) -> Void)? = nil
     ) {
         self.answersHitsOnEventLoop = answersHitsOnEventLoop
+        self.onEventLoopAnswer = onEventLoopAnswer
         self.upstream = upstream
         self.cache = cache
         self.configuration = configuration
@@ -71,9 +72,17 @@ public final class HTTPCachingProxy: Sendable {
     /// Whether fresh hits are answered on the event loop (``FreshHitHandler``); off only in
     /// tests that compare the two paths.
     let answersHitsOnEventLoop: Bool
-    /// How many requests were answered on the event loop, for tests (a lock per hit; the
-    /// prepared form's lock is another, see the review notes).
-    let eventLoopAnswers = LockedValue(0)
+    /// Told of each request answered on the event loop, and on which path; for tests, `nil`
+    /// otherwise (a hit then pays one `nil` check for it).
+    let onEventLoopAnswer: (@Sendable (EventLoopHitPath) -> Void)?
+
+    /// Where on the event loop a fresh hit was answered.
+    enum EventLoopHitPath: Sendable {
+        /// From the connection's raw bytes (``RawHitHandler``).
+        case raw
+        /// From NIO's decoded request (``FreshHitHandler``).
+        case decoded
+    }
 
     /// Releases the upstream client.
     public func shutdown() async throws { try await transport.shutdown() }

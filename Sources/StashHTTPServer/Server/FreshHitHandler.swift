@@ -23,7 +23,13 @@ import NIOHTTP1
 /// Responses keep the order of requests: a request is answered here only when every
 /// request handed on has had its response end written, so a pipelined hit behind a miss
 /// waits its turn in the responder. The rest of a request answered here (a body, its end) is
-/// dropped. Event-loop confined, like every channel handler.
+/// dropped.
+///
+/// Like ``RawHitHandler``, it answers only while the client takes what it is sent: a
+/// request that it might answer arriving while the channel is not writable is held, with
+/// every part after it, no more bytes are read from the socket, and the held parts are
+/// taken in order once the channel is writable again. Event-loop confined, like every
+/// channel handler.
 final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -43,8 +49,14 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reading = false
     /// Whether something was written since the last flush.
     private var unflushed = false
+    /// Parts held, in order, while the channel was not writable.
+    private var held = CircularBuffer<HTTPServerRequestPart>()
+    /// Whether a read from the socket was asked for while parts were held.
+    private var readAsked = false
+    /// The connection's event loop, whose clock the idle timeout reads.
+    private var eventLoop: (any EventLoop)?
     /// When the connection last read a request part or finished a response.
-    private var lastActive = NIODeadline.now()
+    private var lastActive = NIODeadline.uptimeNanoseconds(0)
     private var idleTimer: Scheduled<Void>?
 
     init(idleTimeout: TimeAmount?, answer: @escaping (HTTPRequestHead) -> Answer?) {
@@ -54,12 +66,29 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Counts a request answered before the decoder (``RawHitHandler``) as activity.
     func noteActivity() {
-        if idleTimeout != nil { lastActive = .now() }
+        if idleTimeout != nil, let eventLoop { lastActive = eventLoop.now }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         noteActivity()
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        if !held.isEmpty || !context.channel.isWritable && isAnswerable(part) {
+            held.append(part)
+            flushIfNeeded(context)
+            return
+        }
+        take(part, context: context)
+    }
+
+    /// Whether `part` is a head this handler might answer at once.
+    private func isAnswerable(_ part: HTTPServerRequestPart) -> Bool {
+        if case .head = part { return forwarded == 0 }
+        return false
+    }
+
+    /// Answers `part` when it is a fresh hit, drops it when it belongs to one, or hands it on.
+    private func take(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch part {
         case .head(let request):
             if forwarded == 0, let (head, body) = answer(request) {
                 dropping = true
@@ -81,22 +110,53 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             reading = false
         }
-        context.fireChannelRead(data)
+        context.fireChannelRead(wrapInboundOut(part))
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        flushIfNeeded(context)
+        context.fireChannelReadComplete()
+    }
+
+    /// Reads from the socket only while no part is held.
+    func read(context: ChannelHandlerContext) {
+        if held.isEmpty {
+            context.read()
+        } else {
+            readAsked = true
+        }
+    }
+
+    /// Takes the held parts in order once the channel is writable again, up to the next
+    /// head it might answer while the channel is not.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !held.isEmpty, context.channel.isWritable {
+            while let part = held.first, context.channel.isWritable || !isAnswerable(part) {
+                held.removeFirst()
+                take(part, context: context)
+            }
+            flushIfNeeded(context)
+            context.fireChannelReadComplete()
+            if held.isEmpty, readAsked {
+                readAsked = false
+                context.read()
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func flushIfNeeded(_ context: ChannelHandlerContext) {
         if unflushed {
             unflushed = false
             context.flush()
         }
-        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data), forwarded > 0 {
             forwarded -= 1
             if forwarded == 0, idleTimeout != nil {
-                lastActive = .now()
+                lastActive = context.eventLoop.now
                 scheduleIdleCheck(context, at: lastActive)
             }
         }
@@ -104,11 +164,13 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { scheduleIdleCheck(context, at: .now()) }
+        eventLoop = context.eventLoop
+        lastActive = context.eventLoop.now
+        if context.channel.isActive { scheduleIdleCheck(context, at: lastActive) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        scheduleIdleCheck(context, at: .now())
+        scheduleIdleCheck(context, at: context.eventLoop.now)
         context.fireChannelActive()
     }
 
@@ -128,7 +190,7 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // check starts again when its response ends.
             if forwarded > 0, !reading { return }
             let deadline = lastActive + idleTimeout
-            if deadline <= .now() {
+            if deadline <= context.eventLoop.now {
                 context.close(promise: nil)
             } else {
                 scheduleIdleCheck(context, at: lastActive)

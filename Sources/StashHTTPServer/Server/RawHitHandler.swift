@@ -11,13 +11,23 @@ import NIOCore
 /// read strictly), and every byte after it, go to the decoder, and from then on the
 /// connection stays with the decoder (where ``FreshHitHandler`` still answers hits): the
 /// decoder then has seen every request from its start, and NIO's response encoder, which
-/// pairs each response with its request's method, every response. A head split across
-/// reads is held here until it is whole (at most ``PlainRequestHead/maximumLength`` bytes,
-/// under the server's header timeout, which sits before this handler).
+/// pairs each response with its request's method, every response.
+///
+/// A head split across reads is held here until it is whole (at most
+/// ``PlainRequestHead/maximumLength`` bytes, under the server's header timeout, which sits
+/// before this handler); its end is looked for in each new piece only (``RequestHeadEnd``),
+/// so a head sent a byte at a time costs its length, not its length squared.
+///
+/// It answers only while the client takes what it is sent: once the channel is not
+/// writable (more than NIO's write buffer high watermark waiting), the requests not yet
+/// answered are held, no more bytes are read from the socket, and answering goes on when
+/// the channel is writable again. A client that pipelines requests and never reads costs
+/// one read buffer, not a write queue without end.
 /// Event-loop confined, like every channel handler.
-final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// A hit's response: its head's bytes and, for a `GET`, its body.
@@ -28,8 +38,16 @@ final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let decoded: FreshHitHandler
     /// Whether the connection has gone to the decoder for good.
     private var passing = false
-    /// The start of a head not yet whole.
-    private var partial: ByteBuffer?
+    /// Bytes read and neither answered nor handed on: the start of a head not yet whole, or
+    /// requests held while the channel is not writable.
+    private var held: ByteBuffer?
+    /// For a head not yet whole in `held`: where its end is looked for, and how many of the
+    /// held bytes were looked at.
+    private var split: (end: RequestHeadEnd, scanned: Int)?
+    /// Whether answering waits for the channel to be writable again.
+    private var waitingForWritable = false
+    /// Whether a read from the socket was asked for while waiting.
+    private var readAsked = false
     /// Whether something was written since the last flush.
     private var unflushed = false
     /// Whether bytes went on to the decoder since the last read completed.
@@ -47,29 +65,44 @@ final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var buffer = unwrapInboundIn(data)
-        if var held = partial {
-            partial = nil
-            held.writeImmutableBuffer(buffer)
-            buffer = held
+        if var before = held {
+            held = nil
+            before.writeImmutableBuffer(buffer)
+            buffer = before
         }
         decoded.noteActivity()
+        if waitingForWritable {
+            held = buffer
+        } else {
+            serve(buffer, context: context)
+        }
+    }
+
+    /// Answers the requests at the start of `buffer` while they are fresh hits and the
+    /// channel takes them; holds what must wait, hands on the rest.
+    private func serve(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        var buffer = bytes
         while buffer.readableBytes > 0 {
-            let reading = buffer.withUnsafeReadableBytes { PlainRequestHead.read($0) }
-            switch reading {
-            case .incomplete:
-                partial = buffer
+            guard context.channel.isWritable else {
+                held = buffer
+                waitingForWritable = true
+                // What is waiting can only drain once it is flushed.
+                flushIfNeeded(context)
                 return
-            case .request(let request, let length):
-                if let (head, body) = answer(request) {
-                    context.write(wrapOutboundOut(head), promise: nil)
-                    if let body { context.write(wrapOutboundOut(body), promise: nil) }
-                    unflushed = true
-                    buffer.moveReaderIndex(forwardBy: length)
-                    continue
-                }
-            case .other:
-                break
             }
+            guard wholeHeadIsHeld(buffer) else {
+                held = buffer
+                return
+            }
+            let reading = buffer.withUnsafeReadableBytes { PlainRequestHead.read($0) }
+            if case .request(let request, let length) = reading, let (head, body) = answer(request) {
+                context.write(wrapOutboundOut(head), promise: nil)
+                if let body { context.write(wrapOutboundOut(body), promise: nil) }
+                unflushed = true
+                buffer.moveReaderIndex(forwardBy: length)
+                continue
+            }
+            // `.incomplete` after a whole head was found cannot be read strictly either.
             passing = true
             handedOn = true
             context.fireChannelRead(wrapInboundOut(buffer))
@@ -77,29 +110,85 @@ final class RawHitHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// Whether `buffer` starts with a whole head, or with bytes that will not be one this
+    /// handler reads (which then go to the decoder); `false` while a head that may qualify
+    /// is still arriving. Only the bytes not looked at before are looked at.
+    private func wholeHeadIsHeld(_ buffer: ByteBuffer) -> Bool {
+        if split == nil {
+            // The usual case: a head whole in one read is read at once.
+            guard case .incomplete = buffer.withUnsafeReadableBytes({ PlainRequestHead.read($0) }) else { return true }
+            split = (RequestHeadEnd(), 0)
+        }
+        guard var end = split?.end, let scanned = split?.scanned else { return true }
+        let found = end.find(in: buffer.readableBytesView.dropFirst(scanned)) != nil
+        if found || !end.isStrict || buffer.readableBytes > PlainRequestHead.maximumLength {
+            split = nil
+            return true
+        }
+        split = (end, buffer.readableBytes)
+        return false
+    }
+
     /// Flushes the answers of the read, and tells the handlers behind only of reads that
     /// reached them (a read answered here whole is no event of theirs: this saves each hit
     /// a trip through the pipeline).
     func channelReadComplete(context: ChannelHandlerContext) {
-        if unflushed {
-            unflushed = false
-            context.flush()
-        }
+        flushIfNeeded(context)
         if handedOn {
             handedOn = false
             context.fireChannelReadComplete()
         }
     }
 
-    /// The input closing with a head not yet whole hands that head to the decoder, which
-    /// reports it as the decoder does.
+    /// Reads from the socket only while answers are not waiting for the channel to be
+    /// writable.
+    func read(context: ChannelHandlerContext) {
+        if waitingForWritable, !passing {
+            readAsked = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// Goes on answering the held requests once the channel is writable again.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if waitingForWritable, context.channel.isWritable {
+            waitingForWritable = false
+            if let buffer = held {
+                held = nil
+                serve(buffer, context: context)
+            }
+            flushIfNeeded(context)
+            if handedOn {
+                handedOn = false
+                context.fireChannelReadComplete()
+            }
+            if !waitingForWritable, readAsked {
+                readAsked = false
+                context.read()
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// The input closing with bytes still held hands them to the decoder, which answers
+    /// them, or reports a head not yet whole, as it does.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let held = partial, case .some(ChannelEvent.inputClosed) = event as? ChannelEvent {
-            partial = nil
+        if let bytes = held, case .some(ChannelEvent.inputClosed) = event as? ChannelEvent {
+            held = nil
+            split = nil
             passing = true
-            context.fireChannelRead(wrapInboundOut(held))
+            waitingForWritable = false
+            context.fireChannelRead(wrapInboundOut(bytes))
             context.fireChannelReadComplete()
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    private func flushIfNeeded(_ context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+        }
     }
 }

@@ -31,6 +31,28 @@ struct ProxyLimitsTests {
         }
     }
 
+    /// A client that stops reading a large miss is disconnected once the proxy could send it
+    /// nothing for the send timeout: it then finds the connection ended well before the
+    /// body's 32 MB (the socket buffers on both sides hold a few MB), where without the limit
+    /// it would get the whole body whenever it read again. Other clients are served meanwhile.
+    @Test func clientThatStopsReadingIsDisconnectedAfterTheSendTimeout() async throws {
+        let seed = SeededGenerator.freshSeed(for: "clientThatStopsReadingIsDisconnectedAfterTheSendTimeout")
+        let origin = try await PatternOrigin.start(seed: seed)
+        defer { origin.stop() }
+        origin.set("/big", .init(size: 32_000_000, cacheControl: "no-store"))
+        origin.set("/small", .init(size: 1_000))
+        let configuration = HTTPCachingProxy.Configuration(headerTimeout: Self.long, idleTimeout: Self.long, sendTimeout: .milliseconds(300))
+        try await ProxyTests.Running.with(upstream: origin.base, configuration: configuration) { running in
+            let stuck = try RawClient(port: running.port)
+            #expect(stuck.send("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            // Ten times the limit: the proxy fills the buffers within a few milliseconds.
+            try await Task.sleep(for: .seconds(3))
+            let (small, checker) = try await ProxyStreamingTests.fetch("/small", port: running.port, seed: seed)
+            #expect(small.status == .ok && checker.count == 1_000 && checker.mismatchAt == nil)
+            #expect(await stuck.response() == nil, "the whole body arrived: the connection was never cut")
+        }
+    }
+
     /// A keep-alive connection with no request is closed after the idle timeout.
     @Test func idleKeepAliveConnectionIsClosed() async throws {
         let configuration = HTTPCachingProxy.Configuration(headerTimeout: Self.long, idleTimeout: .milliseconds(200))

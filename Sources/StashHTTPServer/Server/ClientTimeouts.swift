@@ -1,0 +1,110 @@
+import NIOCore
+
+/// Closes a client connection that is too slow on either side of an exchange: one whose
+/// request head does not arrive whole within a time limit counted from the head's first
+/// byte (slow clients holding connections open, "slowloris"), and one that stops reading
+/// what it is sent, so that its connection stays unwritable (more than NIO's write buffer
+/// high watermark waiting) for longer than the send limit (nginx's `send_timeout`).
+///
+/// The send limit is what frees whatever a stuck response holds: the upstream connection of
+/// a streamed miss, its incoming file, and the requests collapsed behind it. It is
+/// measured between two moments when the client drained enough to make the connection
+/// writable again, so a slow but steady reader is never cut.
+///
+/// It sits first in the pipeline, on raw bytes, because the HTTP decoder only reports a head
+/// once it is complete: it starts the head clock on the first byte received while a head is
+/// awaited, stops it at the empty line that ends the head (``RequestHeadEnd``), and awaits
+/// the next head once a response is being written. Event-loop confined, like every channel
+/// handler.
+final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+
+    private let headerTimeout: TimeAmount
+    private let sendTimeout: TimeAmount
+    private var awaitingHead = true
+    private var headEnd = RequestHeadEnd()
+    private var headClock: Scheduled<Void>?
+    private var sendClock: Scheduled<Void>?
+
+    init(headerTimeout: TimeAmount, sendTimeout: TimeAmount) {
+        self.headerTimeout = headerTimeout
+        self.sendTimeout = sendTimeout
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if awaitingHead {
+            let bytes = unwrapInboundIn(data).readableBytesView
+            if headEnd.find(in: bytes) != nil {
+                // A head that arrives whole in one read (the usual case) never starts the clock.
+                awaitingHead = false
+                stop(&headClock)
+            } else if headClock == nil, !bytes.isEmpty {
+                headClock = context.eventLoop.assumeIsolated().scheduleTask(in: headerTimeout) { [context] in
+                    context.close(promise: nil)
+                }
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if !awaitingHead {
+            awaitingHead = true
+            headEnd = RequestHeadEnd()
+        }
+        context.write(data, promise: promise)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stop(&sendClock)
+        } else if sendClock == nil {
+            sendClock = context.eventLoop.assumeIsolated().scheduleTask(in: sendTimeout) { [context] in
+                context.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stopClocks()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { stopClocks() }
+
+    private func stopClocks() {
+        stop(&headClock)
+        stop(&sendClock)
+    }
+
+    private func stop(_ clock: inout Scheduled<Void>?) {
+        clock?.cancel()
+        clock = nil
+    }
+}
+
+extension ClientTimeouts {
+    /// Puts a ``ClientTimeouts`` first in the pipeline. HummingbirdCore adds extra handlers
+    /// after its HTTP decoder, where only whole heads are seen; this one then steps out of the
+    /// pipeline.
+    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = Never
+
+        private let headerTimeout: TimeAmount
+        private let sendTimeout: TimeAmount
+
+        init(headerTimeout: TimeAmount, sendTimeout: TimeAmount) {
+            self.headerTimeout = headerTimeout
+            self.sendTimeout = sendTimeout
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            let timeouts = ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout)
+            let pipeline = context.pipeline.syncOperations
+            try? pipeline.addHandler(timeouts, position: .first)
+            pipeline.removeHandler(context: context, promise: nil)
+        }
+    }
+}
