@@ -45,54 +45,45 @@ extension HTTPCachingProxy {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let limits = configuration
-        let answersHitsOnEventLoop = self.answersHitsOnEventLoop
-        let connectionLimit = limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }
-        let channel = HTTP1Channel.Configuration(
-            additionalChannelHandlers: {
-                var handlers: [any RemovableChannelHandler] = [ClientTimeouts.Installer(
-                    headerTimeout: TimeAmount(limits.headerTimeout), sendTimeout: TimeAmount(limits.sendTimeout)
-                )]
-                if let connectionLimit { handlers.append(connectionLimit.handler()) }
-                if answersHitsOnEventLoop {
-                    handlers.append(FreshHitHandler.Installer(
-                        idleTimeout: TimeAmount(limits.idleTimeout), answer: { self.freshAnswer(to: $0) }, rawAnswer: { self.freshWire(to: $0) }
-                    ))
-                }
-                return handlers
-            }(),
+        let responder: HTTPChannelHandler.Responder = { request, writer, _ in
+            var body = Data()
+            for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
+            let (head, answer) = await self.streamedAnswer(to: request.head, body: body)
+            if let data = answer.wholeData {
+                try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                return
+            }
+            // Each part goes out as it arrives (the writer waits while the client is
+            // slower than the origin); a part that cannot be read ends the response
+            // early, and throwing closes the connection.
+            try await writer.write(response: head, body: ResponseBody { writer in
+                for try await part in answer { try await writer.write(ByteBuffer(bytes: part)) }
+                try await writer.finish(nil)
+            })
+        }
+        let hits = answersHitsOnEventLoop ? ProxyChildChannel.Hits(
+            idleTimeout: TimeAmount(limits.idleTimeout), decoded: { self.freshAnswer(to: $0) }, raw: { self.freshWire(to: $0) }
+        ) : nil
+        let connections = ProxyChildChannel(
             // With hits answered before HummingbirdCore's connection state handler, the idle
-            // timeout is the hit handler's, which sees every request.
-            idleTimeout: answersHitsOnEventLoop ? nil : TimeAmount(limits.idleTimeout)
+            // timeout is the hit handlers', which see every request.
+            http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: hits == nil ? TimeAmount(limits.idleTimeout) : nil)),
+            headerTimeout: TimeAmount(limits.headerTimeout), sendTimeout: TimeAmount(limits.sendTimeout),
+            connectionLimit: limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }, hits: hits
         )
-        let server = try HTTPServerBuilder.http1(configuration: channel).buildServer(
+        let server = connections.server(
             // A backlog as long as the default connection cap: 500 clients connecting at once
             // overflow HummingbirdCore's 256, and a dropped SYN costs its client a second.
             configuration: ServerConfiguration(address: .hostname(host, port: port), backlog: 1024),
-            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: logger,
-            responder: { request, writer, _ in
-                var body = Data()
-                for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
-                let (head, answer) = await self.streamedAnswer(to: request.head, body: body)
-                if let data = answer.wholeData {
-                    try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-                    return
-                }
-                // Each part goes out as it arrives (the writer waits while the client is
-                // slower than the origin); a part that cannot be read ends the response
-                // early, and throwing closes the connection.
-                try await writer.write(response: head, body: ResponseBody { writer in
-                    for try await part in answer { try await writer.write(ByteBuffer(bytes: part)) }
-                    try await writer.finish(nil)
-                })
-            },
             onServerRunning: { channel in
                 // Accept up to 256 waiting connections per wake-up rather than NIO's 4: with
                 // hundreds of clients connecting at once, 4 a turn of a busy event loop left
                 // requests waiting in unaccepted sockets for hundreds of milliseconds.
                 try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: 256).get()
                 await onRunning(channel.localAddress?.port ?? port)
-            }
+            },
+            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
+            logger: logger
         )
         try await GracefulShutdown.run(server, logger: logger)
     }

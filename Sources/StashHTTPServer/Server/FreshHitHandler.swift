@@ -14,11 +14,10 @@ import NIOHTTP1
 /// answers of a read.
 ///
 /// Because hits never reach HummingbirdCore's `HTTPConnectionStateHandler`, this handler
-/// keeps the connection's idle timeout itself (the server gives HummingbirdCore none): it
-/// closes a connection that has neither read a request part nor finished a response for
-/// `idleTimeout`, never while a forwarded request is being answered. Graceful shutdown stays
-/// HummingbirdCore's: the state handler counts the forwarded requests, and a hit is whole
-/// once answered.
+/// keeps the connection's ``IdleTimeout`` (the server gives HummingbirdCore none): every
+/// request part is activity, and a forwarded request is being answered from its end until
+/// its response ends. Graceful shutdown stays HummingbirdCore's: the state handler counts
+/// the forwarded requests, and a hit is whole once answered.
 ///
 /// Responses keep the order of requests: a request is answered here only when every
 /// request handed on has had its response end written, so a pipelined hit behind a miss
@@ -40,7 +39,7 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias Answer = (head: HTTPResponseHead, body: ByteBuffer?)
 
     private let answer: (HTTPRequestHead) -> Answer?
-    private let idleTimeout: TimeAmount?
+    private let idle: IdleTimeout?
     /// Requests handed on whose response end has not been written yet.
     private var forwarded = 0
     /// Whether the parts of a request answered here are still arriving (they are dropped).
@@ -53,24 +52,21 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var held = CircularBuffer<HTTPServerRequestPart>()
     /// Whether a read from the socket was asked for while parts were held.
     private var readAsked = false
-    /// The connection's event loop, whose clock the idle timeout reads.
-    private var eventLoop: (any EventLoop)?
-    /// When the connection last read a request part or finished a response.
-    private var lastActive = NIODeadline.uptimeNanoseconds(0)
-    private var idleTimer: Scheduled<Void>?
 
-    init(idleTimeout: TimeAmount?, answer: @escaping (HTTPRequestHead) -> Answer?) {
-        self.idleTimeout = idleTimeout
+    init(idle: IdleTimeout?, answer: @escaping (HTTPRequestHead) -> Answer?) {
+        self.idle = idle
         self.answer = answer
     }
 
-    /// Counts a request answered before the decoder (``RawHitHandler``) as activity.
-    func noteActivity() {
-        if idleTimeout != nil, let eventLoop { lastActive = eventLoop.now }
+    func handlerAdded(context: ChannelHandlerContext) {
+        idle?.isAnswering = { [weak self] in
+            guard let self else { return false }
+            return forwarded > 0 && !reading
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        noteActivity()
+        idle?.noteActivity()
         let part = unwrapInboundIn(data)
         if !held.isEmpty || !context.channel.isWritable && isAnswerable(part) {
             held.append(part)
@@ -155,84 +151,8 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data), forwarded > 0 {
             forwarded -= 1
-            if forwarded == 0, idleTimeout != nil {
-                lastActive = context.eventLoop.now
-                scheduleIdleCheck(context, at: lastActive)
-            }
+            if forwarded == 0 { idle?.responseEnded() }
         }
         context.write(data, promise: promise)
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        eventLoop = context.eventLoop
-        lastActive = context.eventLoop.now
-        if context.channel.isActive { scheduleIdleCheck(context, at: lastActive) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        scheduleIdleCheck(context, at: context.eventLoop.now)
-        context.fireChannelActive()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        cancelIdleCheck()
-        context.fireChannelInactive()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) { cancelIdleCheck() }
-
-    /// Checks for idleness `idleTimeout` after `start`, unless a check is already scheduled.
-    private func scheduleIdleCheck(_ context: ChannelHandlerContext, at start: NIODeadline) {
-        guard let idleTimeout, idleTimer == nil else { return }
-        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: start + idleTimeout) { [self] in
-            idleTimer = nil
-            // A forwarded request read whole and still being answered is not idle: the
-            // check starts again when its response ends.
-            if forwarded > 0, !reading { return }
-            let deadline = lastActive + idleTimeout
-            if deadline <= context.eventLoop.now {
-                context.close(promise: nil)
-            } else {
-                scheduleIdleCheck(context, at: lastActive)
-            }
-        }
-    }
-
-    private func cancelIdleCheck() {
-        idleTimer?.cancel()
-        idleTimer = nil
-    }
-}
-
-extension FreshHitHandler {
-    /// Puts a ``FreshHitHandler`` right after NIO's request decoder (HummingbirdCore adds its
-    /// extra handlers after its HTTPTypes conversion, too late for it) and a
-    /// ``RawHitHandler`` right before NIO's response encoder, then steps out of the pipeline.
-    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = Never
-
-        private let idleTimeout: TimeAmount?
-        private let answer: @Sendable (HTTPRequestHead) -> Answer?
-        private let rawAnswer: @Sendable (HTTPRequest) -> RawHitHandler.Answer?
-
-        init(
-            idleTimeout: TimeAmount?, answer: @escaping @Sendable (HTTPRequestHead) -> Answer?,
-            rawAnswer: @escaping @Sendable (HTTPRequest) -> RawHitHandler.Answer?
-        ) {
-            self.idleTimeout = idleTimeout
-            self.answer = answer
-            self.rawAnswer = rawAnswer
-        }
-
-        func handlerAdded(context: ChannelHandlerContext) {
-            let pipeline = context.pipeline.syncOperations
-            if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self),
-               let encoder = try? pipeline.handler(type: HTTPResponseEncoder.self) {
-                let decoded = FreshHitHandler(idleTimeout: idleTimeout, answer: answer)
-                try? pipeline.addHandler(decoded, position: .after(decoder))
-                try? pipeline.addHandler(RawHitHandler(decoded: decoded, answer: rawAnswer), position: .before(encoder))
-            }
-            pipeline.removeHandler(context: context, promise: nil)
-        }
     }
 }

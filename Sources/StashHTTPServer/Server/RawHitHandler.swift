@@ -7,11 +7,18 @@ import NIOCore
 /// prepared head bytes and body (one `writev` for all the answers of a read, nothing
 /// allocated per request but the request itself) and never reaches the decoder.
 ///
+/// A connection starts with this handler alone (after ``ClientTimeouts`` and the connection
+/// cap): no HTTP decoder, no HummingbirdCore handler, so a hit costs no trip through them.
 /// The first request it does not answer (a miss, a request with a body, a head it does not
-/// read strictly), and every byte after it, go to the decoder, and from then on the
-/// connection stays with the decoder (where ``FreshHitHandler`` still answers hits): the
-/// decoder then has seen every request from its start, and NIO's response encoder, which
-/// pairs each response with its request's method, every response.
+/// read strictly) has the decoder and the rest of HummingbirdCore's HTTP/1 pipeline
+/// installed behind it (``ProxyChildChannel``); that request and every byte after it go
+/// there, and the connection stays with the decoder (where ``FreshHitHandler`` still answers
+/// hits): the decoder then has seen every request from its start, and NIO's response
+/// encoder, which pairs each response with its request's method, every response.
+///
+/// Until then it keeps the connection's ``IdleTimeout`` and answers graceful shutdown
+/// (closing the connection, which has no request in progress: every request it took was
+/// answered at once).
 ///
 /// A head split across reads is held here until it is whole (at most
 /// ``PlainRequestHead/maximumLength`` bytes, under the server's header timeout, which sits
@@ -34,8 +41,9 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias Answer = (head: ByteBuffer, body: ByteBuffer?)
 
     private let answer: (HTTPRequest) -> Answer?
-    /// The handler after the decoder, whose idle timeout counts the requests answered here.
-    private let decoded: FreshHitHandler
+    private let idle: IdleTimeout?
+    /// Puts the decoder and the handlers behind it after this handler.
+    private let installDecoder: (ChannelHandlerContext) throws -> Void
     /// Whether the connection has gone to the decoder for good.
     private var passing = false
     /// Bytes read and neither answered nor handed on: the start of a head not yet whole, or
@@ -53,10 +61,30 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether bytes went on to the decoder since the last read completed.
     private var handedOn = false
 
-    init(decoded: FreshHitHandler, answer: @escaping (HTTPRequest) -> Answer?) {
-        self.decoded = decoded
+    init(
+        idle: IdleTimeout?, answer: @escaping (HTTPRequest) -> Answer?,
+        installDecoder: @escaping (ChannelHandlerContext) throws -> Void
+    ) {
+        self.idle = idle
         self.answer = answer
+        self.installDecoder = installDecoder
     }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { idle?.start(on: context.channel) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        idle?.start(on: context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idle?.stop()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { idle?.stop() }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if passing {
@@ -70,7 +98,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             before.writeImmutableBuffer(buffer)
             buffer = before
         }
-        decoded.noteActivity()
+        idle?.noteActivity()
         if waitingForWritable {
             held = buffer
         } else {
@@ -103,10 +131,25 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 continue
             }
             // `.incomplete` after a whole head was found cannot be read strictly either.
-            passing = true
-            handedOn = true
-            context.fireChannelRead(wrapInboundOut(buffer))
+            handOn(buffer, context: context)
             return
+        }
+    }
+
+    /// Installs the decoder and hands `bytes` (if any), and every byte after them, to it.
+    private func handOn(_ bytes: ByteBuffer?, context: ChannelHandlerContext) {
+        passing = true
+        waitingForWritable = false
+        do {
+            try installDecoder(context)
+        } catch {
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        if let bytes {
+            handedOn = true
+            context.fireChannelRead(wrapInboundOut(bytes))
         }
     }
 
@@ -171,16 +214,27 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelWritabilityChanged()
     }
 
-    /// The input closing with bytes still held hands them to the decoder, which answers
-    /// them, or reports a head not yet whole, as it does.
+    /// The input closing goes to the decoder, installed for it, with the bytes still held,
+    /// which it answers, or reports as a head not yet whole, as it does.
+    ///
+    /// Graceful shutdown closes a connection that never went to the decoder: it has no
+    /// request in progress (HummingbirdCore's state handler, not yet installed, would close
+    /// it the same way).
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let bytes = held, case .some(ChannelEvent.inputClosed) = event as? ChannelEvent {
+        if !passing, event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+            return
+        }
+        if !passing, case .some(ChannelEvent.inputClosed) = event as? ChannelEvent {
+            // HummingbirdCore ends the connection as it does for any client that half-closes.
+            let bytes = held
             held = nil
             split = nil
-            passing = true
-            waitingForWritable = false
-            context.fireChannelRead(wrapInboundOut(bytes))
-            context.fireChannelReadComplete()
+            handOn(bytes, context: context)
+            if handedOn {
+                handedOn = false
+                context.fireChannelReadComplete()
+            }
         }
         context.fireUserInboundEventTriggered(event)
     }

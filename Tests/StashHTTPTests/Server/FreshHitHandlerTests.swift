@@ -5,8 +5,8 @@ import Testing
 @testable import StashHTTPServer
 
 /// ``FreshHitHandler`` event by event on an `EmbeddedChannel`, with the embedded loop's own
-/// clock: the idle timeout it keeps for the whole connection, and how it waits for a client
-/// that does not read. Requests for paths under `/hit` are fresh hits.
+/// clock: how it keeps the connection's ``IdleTimeout`` once the connection has gone to the
+/// decoder, and how it waits for a client that does not read. Requests for paths under `/hit` are fresh hits.
 struct FreshHitHandlerTests {
     private struct Harness {
         let channel = EmbeddedChannel()
@@ -15,12 +15,15 @@ struct FreshHitHandlerTests {
 
         init(idleTimeout: TimeAmount? = nil, highWatermark: Int = .max) throws {
             socket = EmbeddedProbes.Socket(highWatermark: highWatermark)
-            let handler = FreshHitHandler(idleTimeout: idleTimeout) { head in
+            let idle = idleTimeout.map(IdleTimeout.init(timeout:))
+            let handler = FreshHitHandler(idle: idle) { head in
                 guard head.uri.hasPrefix("/hit") else { return nil }
                 return (HTTPResponseHead(version: .http1_1, status: .ok, headers: ["X-Path": head.uri]), ByteBuffer(string: "body"))
             }
             try channel.pipeline.syncOperations.addHandlers([socket, handler, tail])
             try EmbeddedProbes.connect(channel)
+            // Started by the raw handler in front, in the proxy.
+            idle?.start(on: channel)
         }
 
         func request(_ path: String) throws {

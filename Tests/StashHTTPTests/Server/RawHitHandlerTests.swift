@@ -13,12 +13,22 @@ struct RawHitHandlerTests {
         let socket: EmbeddedProbes.Socket
         let tail = EmbeddedProbes.Tail<ByteBuffer>()
 
-        init(highWatermark: Int = .max) throws {
+        /// How many times the decoder was installed.
+        let installs = Counter()
+
+        final class Counter {
+            var count = 0
+        }
+
+        init(highWatermark: Int = .max, idleTimeout: TimeAmount? = nil) throws {
             channel = EmbeddedChannel()
             socket = EmbeddedProbes.Socket(highWatermark: highWatermark)
-            let raw = RawHitHandler(decoded: FreshHitHandler(idleTimeout: nil) { _ in nil }) { request in
+            let installs = installs
+            let raw = RawHitHandler(idle: idleTimeout.map(IdleTimeout.init(timeout:))) { request in
                 guard let path = request.path, path.hasPrefix("/hit") else { return nil }
                 return (ByteBuffer(string: "\(request.method) \(path);"), request.method == .head ? nil : ByteBuffer(string: "body;"))
+            } installDecoder: { _ in
+                installs.count += 1
             }
             try channel.pipeline.syncOperations.addHandlers([socket, raw, tail])
             try EmbeddedProbes.connect(channel)
@@ -74,14 +84,45 @@ struct RawHitHandlerTests {
     /// the read they came in, and later reads follow them there.
     @Test func aMissHandsItselfAndEverythingAfterItToTheDecoder() throws {
         let harness = try Harness()
+        try harness.read(Self.head("/hit1") + Self.head("/hit2"))
+        #expect(harness.installs.count == 0)
         try harness.read(Self.head("/hit1") + Self.head("/miss") + Self.head("/hit2"))
-        #expect(try EmbeddedProbes.written(harness.channel) == ["GET /hit1;", "body;"])
+        #expect(harness.installs.count == 1)
+        #expect(try EmbeddedProbes.written(harness.channel) == ["GET /hit1;", "body;", "GET /hit2;", "body;", "GET /hit1;", "body;"])
         #expect(harness.handedOn == Self.head("/miss") + Self.head("/hit2"))
         #expect(harness.tail.readCompletes == 1)
         try harness.read(Self.head("/hit3"))
         #expect(try EmbeddedProbes.written(harness.channel).isEmpty)
         #expect(harness.handedOn == Self.head("/miss") + Self.head("/hit2") + Self.head("/hit3"))
         #expect(harness.tail.readCompletes == 2)
+        #expect(harness.installs.count == 1)
+    }
+
+    /// Before its first miss a connection keeps its idle timeout here: hits answered count as
+    /// activity, and it closes `idleTimeout` after the last one.
+    @Test func idleTimeoutCountsHitsAnsweredHere() throws {
+        let harness = try Harness(idleTimeout: .seconds(10))
+        for index in 0..<5 {
+            harness.channel.embeddedEventLoop.advanceTime(by: .seconds(6))
+            try harness.read(Self.head("/hit\(index)"))
+        }
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(10) - .nanoseconds(1))
+        #expect(harness.channel.isActive)
+        harness.channel.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
+        #expect(!harness.channel.isActive)
+    }
+
+    /// Graceful shutdown closes a connection that never went to the decoder (it has no
+    /// request in progress), and leaves one that did to HummingbirdCore's state handler.
+    @Test func gracefulShutdownClosesAConnectionServedHereAlone() throws {
+        let alone = try Harness()
+        try alone.read(Self.head("/hit"))
+        alone.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        #expect(!alone.channel.isActive)
+        let decoded = try Harness()
+        try decoded.read(Self.head("/miss"))
+        decoded.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        #expect(decoded.channel.isActive)
     }
 
     /// A head this handler does not read strictly (here, lines ending in a bare LF) goes to
@@ -158,5 +199,6 @@ struct RawHitHandlerTests {
         try harness.read("GET /hit HTTP/1.1\r\nHo")
         harness.channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
         #expect(harness.handedOn == "GET /hit HTTP/1.1\r\nHo")
+        #expect(harness.installs.count == 1)
     }
 }

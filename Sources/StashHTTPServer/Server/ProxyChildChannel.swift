@@ -1,0 +1,74 @@
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// How the proxy sets up each client connection for HummingbirdCore's server.
+///
+/// With hits answered on the event loop, a connection starts with three handlers:
+/// ``ClientTimeouts``, the connection cap's, and ``RawHitHandler``, which answers fresh hits
+/// from the raw bytes. A connection that only ever asks for fresh hits (the hot path) never
+/// has more: no HTTP decoder or encoder, no HummingbirdCore handler, nothing for each read to
+/// walk through. Its first request that is not such a hit installs HummingbirdCore's HTTP/1
+/// pipeline behind the raw handler, with ``FreshHitHandler`` right after NIO's decoder, and
+/// only then does the connection's task (``handle(value:logger:)``) start serving it through
+/// HummingbirdCore's responder loop.
+///
+/// Without the event-loop path (tests comparing the two paths), the HTTP/1 pipeline is
+/// installed at once and HummingbirdCore keeps the idle timeout.
+struct ProxyChildChannel: ServerChildChannel {
+    /// A connection and the HTTP/1 channel installed on it, when it is.
+    struct Connection: ServerChildChannelValue {
+        let channel: any Channel
+        /// Succeeds when the HTTP/1 pipeline is installed; fails when the connection closes first.
+        let http1: EventLoopFuture<HTTP1Channel.Value>
+    }
+
+    let http1: HTTP1Channel
+    let headerTimeout: TimeAmount
+    let sendTimeout: TimeAmount
+    let connectionLimit: ConnectionLimit?
+    /// What answers fresh hits on the event loop, when they are.
+    let hits: Hits?
+
+    /// The event-loop path's pieces.
+    struct Hits: Sendable {
+        let idleTimeout: TimeAmount
+        let decoded: @Sendable (HTTPRequestHead) -> FreshHitHandler.Answer?
+        let raw: @Sendable (HTTPRequest) -> RawHitHandler.Answer?
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Connection> {
+        channel.eventLoop.makeCompletedFuture {
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout))
+            if let connectionLimit { try pipeline.addHandler(connectionLimit.handler()) }
+            let installed = channel.eventLoop.makePromise(of: HTTP1Channel.Value.self)
+            guard let hits else {
+                installed.completeWith(http1.setup(channel: channel, logger: logger))
+                return Connection(channel: channel, http1: installed.futureResult)
+            }
+            channel.closeFuture.whenComplete { _ in installed.fail(ChannelError.ioOnClosedChannel) }
+            let idle = IdleTimeout(timeout: hits.idleTimeout)
+            let raw = RawHitHandler(idle: idle, answer: hits.raw) { context in
+                // HTTP1Channel's set-up runs at once on the connection's event loop, so its
+                // future is complete when it returns and its callback runs right here.
+                let value = http1.setup(channel: context.channel, logger: logger)
+                installed.completeWith(value)
+                var outcome: Result<HTTP1Channel.Value, any Error> = .failure(ChannelError.inappropriateOperationForState)
+                value.assumeIsolated().whenComplete { outcome = $0 }
+                _ = try outcome.get()
+                let decoder = try context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                try context.pipeline.syncOperations.addHandler(FreshHitHandler(idle: idle, answer: hits.decoded), position: .after(decoder))
+            }
+            try pipeline.addHandler(raw)
+            return Connection(channel: channel, http1: installed.futureResult)
+        }
+    }
+
+    func handle(value: Connection, logger: Logger) async {
+        guard let channel = try? await value.http1.get() else { return }
+        await http1.handle(value: channel, logger: logger)
+    }
+}
