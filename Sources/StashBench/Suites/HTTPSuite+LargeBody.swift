@@ -18,43 +18,34 @@ extension HTTPSuite {
         let size = context.scale < 1 ? 20_000_000 : 200_000_000
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
-        let (originPort, originTask) = try await BenchServers.startOrigin(payloads: [("large", size)], logger: logger)
-
-        let cache = try HTTPCache(
-            memoryCapacity: 4 << 20, diskCapacity: 8 * size, directory: scratch.appendingPathComponent("large-stash"), mode: .shared
-        )
-        let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
-        let (proxyPort, proxyTask) = try await BenchServers.start(proxy, logger: logger)
-        let nginx = try NginxPeer.startIfInstalled(
-            origin: "127.0.0.1:\(originPort)", folder: scratch.appendingPathComponent("large-nginx", isDirectory: true), context: context, for: name
-        )
-        defer { nginx?.stop() }
-
-        let transport = AsyncHTTPClientTransport(timeout: .seconds(120))
-        var peers = [("stash", proxyPort)]
-        if let nginx { peers.append(("nginx", nginx.port)) }
-        var next = 0
-        let contenders = peers.map { impl, port in
-            AsyncContender(impl) {
-                next += 1
-                let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/large/\(next)")
-                let (response, body) = try await transport.stream(request, body: Data())
-                var received = 0
-                for try await part in body { received += part.count }
-                guard response.status == .ok, received == size else {
-                    throw BenchError("\(name) \(impl): \(response.status), \(received) of \(size) bytes")
+        try await BenchServers.run(logger: logger) { servers in
+            let originPort = try await servers.startOrigin(payloads: [("large", size)])
+            let cache = servers.closing(try HTTPCache(
+                memoryCapacity: 4 << 20, diskCapacity: 8 * size, directory: scratch.appendingPathComponent("large-stash"), mode: .shared
+            ))
+            let proxyPort = try await servers.start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache))
+            let nginx = try servers.startNginx(
+                origin: originPort, folder: scratch.appendingPathComponent("large-nginx", isDirectory: true), context: context, for: name
+            )
+            let transport = servers.transport(timeout: .seconds(120))
+            var peers = [("stash", proxyPort)]
+            if let nginx { peers.append(("nginx", nginx.port)) }
+            var next = 0
+            let contenders = peers.map { impl, port in
+                AsyncContender(impl) {
+                    next += 1
+                    let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/large/\(next)")
+                    let (response, body) = try await transport.stream(request, body: Data())
+                    var received = 0
+                    for try await part in body { received += part.count }
+                    guard response.status == .ok, received == size else {
+                        throw BenchError("\(name) \(impl): \(response.status), \(received) of \(size) bytes")
+                    }
+                    return 1
                 }
-                return 1
             }
+            try await context.compareAsync(suite: suite, case: name, contenders, extra: ["bytes": "\(size)"])
+            context.reporter.note("\(name): each operation is one \(size)-byte miss; \(cache.statistics)")
         }
-        try await context.compareAsync(suite: suite, case: name, contenders, extra: ["bytes": "\(size)"])
-        context.reporter.note("\(name): each operation is one \(size)-byte miss; \(cache.statistics)")
-        try await transport.shutdown()
-        proxyTask.cancel()
-        _ = try? await proxyTask.value
-        try await proxy.shutdown()
-        try cache.close()
-        originTask.cancel()
-        _ = try? await originTask.value
     }
 }
