@@ -74,7 +74,7 @@ enum HTTPSuite {
         try varyCase(context, count: count, peerCount: peerCount, body: body, scratch: scratch)
         try cache.close()
         try await proxyHit(context, scratch: scratch)
-        try await proxyMissLarge(context, scratch: scratch)
+        try await proxyLargeBody(context, scratch: scratch)
     }
 
     /// Three language variants per URL; lookups ask for the middle one. URLCache ignores
@@ -125,6 +125,9 @@ enum HTTPSuite {
     /// front of one Hummingbird origin, loaded alternately by the same client (wrk when
     /// installed). Cases `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
+        let cases = [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)]
+            .filter { context.runs($0.0) }
+        guard !cases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
         try await BenchServers.run(logger: logger) { servers in
@@ -137,7 +140,7 @@ enum HTTPSuite {
             let load = LoadGenerator()
             let transport = servers.transport(timeout: .seconds(30))
             let seconds = context.scale < 1 ? 1 : 2
-            for (name, path, connections) in [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)] {
+            for (name, path, connections) in cases {
                 var peers = [("stash", proxyPort)]
                 if let nginx { peers.append(("nginx", nginx.port)) }
                 var p99: [String: [Double]] = [:]
