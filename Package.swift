@@ -210,6 +210,21 @@ let package = Package(
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
+        // The HummingbirdCore server the test origins of StashHTTPTests and StashPostgresTests
+        // run on; apart from StashTestSupport, which StashCoreTests links too.
+        .target(
+            name: "StashHTTPTestSupport",
+            dependencies: [
+                "StashCore",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StashHTTPTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StashCoreTests",
             dependencies: ["StashCore", "StashTesting", "StashTestSupport"],
@@ -254,7 +269,7 @@ let package = Package(
         .testTarget(
             name: "StashHTTPTests",
             dependencies: [
-                "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashTestSupport",
+                "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashTestSupport", "StashHTTPTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -268,7 +283,7 @@ let package = Package(
         .testTarget(
             name: "StashPostgresTests",
             dependencies: [
-                "StashPostgres", "StashHTTP", "StashTestSupport",
+                "StashPostgres", "StashHTTP", "StashTestSupport", "StashHTTPTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
