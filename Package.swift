@@ -48,7 +48,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+        // Macro libraries accept every swift-syntax a client may pin (600 to 603): the plugin
+        // and its tests use only APIs present since 600.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         // MARK: Libraries
@@ -208,6 +210,21 @@ let package = Package(
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
+        // The HummingbirdCore server the test origins of StashHTTPTests and StashPostgresTests
+        // run on; apart from StashTestSupport, which StashCoreTests links too.
+        .target(
+            name: "StashHTTPTestSupport",
+            dependencies: [
+                "StashCore",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StashHTTPTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StashCoreTests",
             dependencies: ["StashCore", "StashTesting", "StashTestSupport"],
@@ -252,7 +269,7 @@ let package = Package(
         .testTarget(
             name: "StashHTTPTests",
             dependencies: [
-                "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashTestSupport",
+                "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashTestSupport", "StashHTTPTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -267,7 +284,7 @@ let package = Package(
         .testTarget(
             name: "StashPostgresTests",
             dependencies: [
-                "StashPostgres", "StashHTTP", "StashTestSupport",
+                "StashPostgres", "StashHTTP", "StashTestSupport", "StashHTTPTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -4,7 +4,7 @@ import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 
 /// `@Model`: adds `Model` and `ColumnDecodable` conformances to a struct, with an
-/// `init(row:)` that reads each stored attribute by its column name in declaration order.
+/// `init(row:)` that reads each stored attribute by its `CodingKeys` string in declaration order.
 /// The compiler runs it; users write the attribute (declared in `StashObjectsMacros`):
 ///
 /// ```swift
@@ -16,8 +16,8 @@ public import SwiftSyntaxMacros
 /// // adds:
 /// // extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
 /// //     init(row: StashObjects.ObjectRow) throws {
-/// //         self.id = try row.value("id")
-/// //         self.label = try row.value("label")
+/// //         self.id = try row.value(CodingKeys.id.stringValue)
+/// //         self.label = try row.value(CodingKeys.label.stringValue)
 /// //     }
 /// // }
 /// ```
@@ -52,7 +52,9 @@ public struct ModelMacro: ExtensionMacro {
         if generates {
             let access = model.modifiers.lazy.map(\.name.text).first { ["public", "package"].contains($0) }.map { $0 + " " } ?? ""
             lines.append("    \(access)init(row: StashObjects.ObjectRow) throws {")
-            lines += columns.map { "        self.\($0.property) = try row.value(\(StringLiteralExprSyntax(content: $0.column)))" }
+            // Each column is named by its key's string, so keys declared in an extension (or
+            // synthesized) are honoured, and a key missing from them is a compile error.
+            lines += columns.map { "        self.\($0.property) = try row.value(CodingKeys.\($0.property).stringValue)" }
             lines.append("    }")
         }
         lines.append("}")

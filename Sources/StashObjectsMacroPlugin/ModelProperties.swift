@@ -1,62 +1,106 @@
 import SwiftDiagnostics
-import SwiftParser
 import SwiftSyntax
 
 /// A model's properties as `@Model` sees them in its declaration.
 struct ModelProperty {
-    /// The name as written (with backticks if any), used after `self.`.
+    /// The name as written (with backticks if any), used after `self.` and `CodingKeys.`.
     var written: String
-    /// The name without backticks: the column name unless `CodingKeys` renames it.
+    /// The name without backticks, as `CodingKeys` cases and diagnostics spell it.
     var name: String
     var isStored: Bool
     var isLazy: Bool
-    /// The first attribute that looks like a property wrapper (`@Clamped`), if any.
+    /// The first attribute that may be a property wrapper (`@Clamped`), if any.
     var wrapper: String?
     /// A `let` with an initial value: `Codable` does not decode it.
     var isFixed: Bool
     var node: Syntax
 }
 
-/// One stored attribute `init(row:)` reads: the property and the name of its column.
+/// One stored attribute `init(row:)` reads: the property, written as in the declaration,
+/// which is also the name of its `CodingKeys` case.
 struct ModelColumn: Equatable {
     var property: String
-    var column: String
+}
+
+/// What `@Model` found in a struct's member block.
+struct ModelMembers {
+    /// The instance properties, in declaration order.
+    var properties: [ModelProperty] = []
+    /// Tuple patterns the `Codable` path would have to decode (`var (a, b): (Int, Int)`).
+    var tuples: [Syntax] = []
+    /// Stored instance properties declared inside `#if`, which the macro cannot follow.
+    var conditional: [(name: String, node: Syntax)] = []
 }
 
 enum ModelProperties {
-    /// The instance properties of `decl`, in declaration order.
-    static func properties(of decl: StructDeclSyntax) -> (properties: [ModelProperty], tuples: [Syntax]) {
-        var properties: [ModelProperty] = []
-        var tuples: [Syntax] = []
+    /// Capitalized attributes that are not property wrappers: a global actor or a macro the
+    /// `Codable` path decodes through like a plain stored property.
+    static let plainAttributes: Set<String> = ["MainActor", "ObservationIgnored"]
+
+    /// The instance properties of `decl`, in declaration order, and what the macro cannot read.
+    static func members(of decl: StructDeclSyntax) -> ModelMembers {
+        var members = ModelMembers()
         for member in decl.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            let modifiers = variable.modifiers.map(\.name.tokenKind)
-            if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) { continue }
-            let isLazy = modifiers.contains(.keyword(.lazy))
-            let wrapper = variable.attributes.compactMap { element -> String? in
-                guard case .attribute(let attribute) = element else { return nil }
-                let name = attribute.attributeName.trimmedDescription
-                return name.first?.isUppercase == true ? name : nil
-            }.first
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                members.conditional += storedProperties(in: conditional)
+                continue
+            }
+            guard let variable = member.decl.as(VariableDeclSyntax.self), !isStatic(variable) else { continue }
+            let isLazy = variable.modifiers.contains { $0.name.tokenKind == .keyword(.lazy) }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             for binding in variable.bindings {
                 guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
-                    tuples.append(Syntax(binding.pattern))
+                    // `let (a, b) = (1, 2)` has its values and is not decoded.
+                    if !(isLet && binding.initializer != nil) { members.tuples.append(Syntax(binding.pattern)) }
                     continue
                 }
                 let written = pattern.identifier.text
-                properties.append(ModelProperty(
+                members.properties.append(ModelProperty(
                     written: written,
                     name: written.trimmingBackticks,
                     isStored: isStored(binding),
                     isLazy: isLazy,
-                    wrapper: wrapper,
+                    wrapper: wrapper(of: variable),
                     isFixed: isLet && binding.initializer != nil,
                     node: Syntax(pattern)
                 ))
             }
         }
-        return (properties, tuples)
+        return members
+    }
+
+    private static func isStatic(_ variable: VariableDeclSyntax) -> Bool {
+        variable.modifiers.contains { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
+    }
+
+    /// The first capitalized attribute that is not known to be plain: property wrappers are
+    /// types, so they are capitalized; `@available`, `@objc` and the other built-in
+    /// attributes are not.
+    private static func wrapper(of variable: VariableDeclSyntax) -> String? {
+        variable.attributes.lazy.compactMap { element -> String? in
+            guard case .attribute(let attribute) = element else { return nil }
+            let name = attribute.attributeName.trimmedDescription
+            return name.first?.isUppercase == true && !plainAttributes.contains(name) ? name : nil
+        }.first
+    }
+
+    /// The stored instance properties anywhere inside `block`, nested `#if`s included.
+    private static func storedProperties(in block: IfConfigDeclSyntax) -> [(name: String, node: Syntax)] {
+        var found: [(name: String, node: Syntax)] = []
+        for clause in block.clauses {
+            guard case .decls(let decls)? = clause.elements else { continue }
+            for member in decls {
+                if let nested = member.decl.as(IfConfigDeclSyntax.self) {
+                    found += storedProperties(in: nested)
+                } else if let variable = member.decl.as(VariableDeclSyntax.self), !isStatic(variable) {
+                    let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+                    for binding in variable.bindings where isStored(binding) && !(isLet && binding.initializer != nil) {
+                        found.append((binding.pattern.trimmedDescription.trimmingBackticks, Syntax(binding.pattern)))
+                    }
+                }
+            }
+        }
+        return found
     }
 
     /// A binding without accessors, or with observers only (`willSet`/`didSet`), has storage.
@@ -69,65 +113,58 @@ enum ModelProperties {
         }
     }
 
-    /// The `CodingKeys` enum's cases in order, as (case name, column name), or `nil` when the
-    /// struct declares none (the synthesized keys are then the stored properties).
-    static func codingKeys(of decl: StructDeclSyntax, model: String) throws -> [(key: String, column: String, node: Syntax)]? {
+    /// The names of the `CodingKeys` cases declared in the struct body, in order, or `nil`
+    /// when the body declares none (the keys are then synthesized, or declared in an
+    /// extension the macro cannot see, and name every stored property).
+    static func codingKeys(of decl: StructDeclSyntax) -> [(key: String, node: Syntax)]? {
         guard let keys = decl.memberBlock.members.lazy.compactMap({ $0.decl.as(EnumDeclSyntax.self) })
             .first(where: { $0.name.text == "CodingKeys" }) else { return nil }
-        var cases: [(key: String, column: String, node: Syntax)] = []
-        for member in keys.memberBlock.members {
-            guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
-            for element in caseDecl.elements {
-                let key = element.name.text.trimmingBackticks
-                var column = key
-                // A string raw value renames the column (escapes and raw strings as their
-                // value); an integer one does not (the key's string value is its name).
-                if let raw = element.rawValue?.value, !raw.is(IntegerLiteralExprSyntax.self) {
-                    guard let literal = raw.as(StringLiteralExprSyntax.self), let value = literal.representedLiteralValue else {
-                        throw DiagnosticsError(diagnostics: [Diagnostic(node: raw, message: ModelMacroDiagnostic.codingKeyNotLiteral(model: model, key: key))])
-                    }
-                    column = value
-                }
-                cases.append((key, column, Syntax(element)))
-            }
+        return keys.memberBlock.members.flatMap { member in
+            (member.decl.as(EnumCaseDeclSyntax.self)?.elements).map { $0.map { ($0.name.text.trimmingBackticks, Syntax($0)) } } ?? []
         }
-        return cases
     }
 
     /// The columns `init(row:)` reads, in the order the `Codable` path reads them, or the
     /// diagnostics that explain why a declaration cannot be a model.
     static func columns(of decl: StructDeclSyntax) throws -> [ModelColumn] {
         let model = decl.name.text
-        let (properties, tuples) = properties(of: decl)
-        var diagnostics: [Diagnostic] = tuples.map { Diagnostic(node: $0, message: ModelMacroDiagnostic.tuplePattern(model: model)) }
-        if !properties.contains(where: { $0.name == "id" }) {
+        let members = members(of: decl)
+        let properties = members.properties
+        var diagnostics: [Diagnostic] = members.tuples.map { Diagnostic(node: $0, message: ModelMacroDiagnostic.tuplePattern(model: model)) }
+        diagnostics += members.conditional.map {
+            Diagnostic(node: $0.node, message: ModelMacroDiagnostic.conditionalColumn(model: model, property: $0.name))
+        }
+        if !properties.contains(where: { $0.name == "id" && $0.isStored }) && !members.conditional.contains(where: { $0.name == "id" }) {
             diagnostics.append(Diagnostic(node: decl.name, message: ModelMacroDiagnostic.noID(model: model)))
         }
         var columns: [ModelColumn] = []
-        func add(_ property: ModelProperty, column: String, at node: Syntax) {
+        func add(_ property: ModelProperty, at node: Syntax) {
             if !property.isStored {
                 diagnostics.append(Diagnostic(node: node, message: ModelMacroDiagnostic.computedColumn(model: model, property: property.name)))
             } else if property.isLazy {
                 diagnostics.append(Diagnostic(node: node, message: ModelMacroDiagnostic.lazyColumn(model: model, property: property.name)))
             } else if let wrapper = property.wrapper {
-                diagnostics.append(Diagnostic(node: node, message: ModelMacroDiagnostic.wrappedColumn(model: model, property: property.name, wrapper: wrapper)))
+                diagnostics.append(Diagnostic(node: node, message: ModelMacroDiagnostic.wrappedColumn(model: model, property: property.name, attribute: wrapper)))
             } else {
-                columns.append(ModelColumn(property: property.written, column: column))
+                columns.append(ModelColumn(property: property.written))
             }
         }
-        if let keys = try codingKeys(of: decl, model: model) {
+        if let keys = codingKeys(of: decl) {
             for key in keys {
                 guard let property = properties.first(where: { $0.name == key.key }) else {
-                    diagnostics.append(Diagnostic(node: key.node, message: ModelMacroDiagnostic.codingKeyWithoutProperty(model: model, key: key.key)))
+                    // A key naming a property inside `#if` is diagnosed there already.
+                    if !members.conditional.contains(where: { $0.name == key.key }) {
+                        diagnostics.append(Diagnostic(node: key.node, message: ModelMacroDiagnostic.codingKeyWithoutProperty(model: model, key: key.key)))
+                    }
                     continue
                 }
                 // A `let` with a value is not decoded even when a key names it.
                 if property.isFixed { continue }
-                add(property, column: key.column, at: key.node)
+                add(property, at: key.node)
             }
         } else {
             for property in properties where property.isStored && !property.isFixed {
-                add(property, column: property.name, at: property.node)
+                add(property, at: property.node)
             }
         }
         if !diagnostics.isEmpty { throw DiagnosticsError(diagnostics: diagnostics) }

@@ -22,29 +22,55 @@
 ///
 /// The macro adds, in an extension, the conformances the struct does not declare yet
 /// (``StashObjects/Model`` and ``StashObjects/ColumnDecodable``; `Model` brings `Codable`,
-/// synthesized as usual) and an `init(row:)` that reads every stored attribute by the name
-/// of its column, in declaration order:
+/// synthesized as usual) and an `init(row:)` that reads every stored attribute by its
+/// `CodingKeys` string, in declaration order:
 ///
 /// ```swift
 /// extension Person: StashObjects.Model, StashObjects.ColumnDecodable {
 ///     init(row: StashObjects.ObjectRow) throws {
-///         self.id = try row.value("id")
-///         self.name = try row.value("name")
+///         self.id = try row.value(CodingKeys.id.stringValue)
+///         self.name = try row.value(CodingKeys.name.stringValue)
 ///         // …
 ///     }
 /// }
 /// ```
 ///
-/// It reads what the `Codable` path reads: when the struct declares `CodingKeys`, only the
-/// properties it names, each under its key's string (`case createdAt = "created_at"` reads
-/// column `created_at`); a property left out keeps its default value. Computed, `static`
-/// and `let`-with-a-value properties are not columns.
+/// It reads what the `Codable` path reads. Without `CodingKeys`, or with `CodingKeys`
+/// declared in an extension, every stored property is a column under its key's string
+/// (`case createdAt = "created_at"` reads column `created_at`). When the struct body declares
+/// `CodingKeys`, only the properties it names are columns; a property left out keeps its
+/// default value. Computed, `static` and `let`-with-a-value properties are not columns.
+///
+/// The macro sees only the struct's own body, so write these there:
+/// - a custom `init(from:)`: in the body, the macro leaves the model on the `Codable` path
+///   (no `init(row:)`) so that the custom decoding runs; in an extension, the macro does not
+///   see it and its `init(row:)` reads the columns without it.
+/// - `CodingKeys` that leave a property out: in an extension, the generated `init(row:)`
+///   still names every stored property, and the left-out one is a compile error
+///   (`type 'CodingKeys' has no member …`).
+///
+/// ```swift
+/// @Model
+/// struct Note {
+///     var id: UUID
+///     var createdAt: Date
+/// }
+/// extension Note {
+///     enum CodingKeys: String, CodingKey {   // honoured: init(row:) reads created_at
+///         case id
+///         case createdAt = "created_at"
+///     }
+/// }
+/// ```
 ///
 /// Errors at compile time: the macro on a class, an enum or an actor (models are structs);
 /// a `CodingKeys` case that names no stored property (a computed one, a typo); a `lazy` or
-/// property-wrapped attribute; a struct without an `id` property. At run time the read
-/// throws the same typed errors as the `Codable` path (``StashError/Code/typeMismatch``
-/// naming model and attribute).
+/// property-wrapped attribute (any capitalized attribute but `@MainActor`, since a wrapper
+/// cannot be told from it by its spelling); a stored property inside `#if` (move it out, or
+/// write `init(row:)` yourself); a tuple pattern (`var (a, b): (Int, Int)`, except a `let`
+/// with its value); a struct without a stored `id` property. At run time the read throws the
+/// same typed errors as the `Codable` path (``StashError/Code/typeMismatch`` naming model and
+/// attribute).
 ///
 /// The macro lives in its own library, `StashObjectsMacros`, because it compiles
 /// swift-syntax: an app that writes its models as plain `Codable` structs conforming to

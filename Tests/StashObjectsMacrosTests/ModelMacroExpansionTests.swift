@@ -43,12 +43,12 @@ struct ModelMacroExpansionTests {
             adds: """
             extension Person: StashObjects.Model, StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value("id")
-                    self.name = try row.value("name")
-                    self.born = try row.value("born")
-                    self.nickname = try row.value("nickname")
-                    self.mood = try row.value("mood")
-                    self.`default` = try row.value("default")
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                    self.name = try row.value(CodingKeys.name.stringValue)
+                    self.born = try row.value(CodingKeys.born.stringValue)
+                    self.nickname = try row.value(CodingKeys.nickname.stringValue)
+                    self.mood = try row.value(CodingKeys.mood.stringValue)
+                    self.`default` = try row.value(CodingKeys.`default`.stringValue)
                 }
             }
             """
@@ -72,9 +72,9 @@ struct ModelMacroExpansionTests {
             adds: """
             extension Note: StashObjects.Model, StashObjects.ColumnDecodable {
                 public init(row: StashObjects.ObjectRow) throws {
-                    self.body = try row.value("body")
-                    self.id = try row.value("id")
-                    self.createdAt = try row.value("created_at")
+                    self.body = try row.value(CodingKeys.body.stringValue)
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                    self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
             }
             """
@@ -91,7 +91,7 @@ struct ModelMacroExpansionTests {
             adds: """
             extension Tag: StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value("id")
+                    self.id = try row.value(CodingKeys.id.stringValue)
                 }
             }
             """,
@@ -136,8 +136,8 @@ struct ModelMacroExpansionTests {
         )
     }
 
-    /// A `let` with a value is not decoded even when `CodingKeys` names it; escapes in a key's
-    /// string are read as their value; an integer raw value does not rename.
+    /// A `let` with a value is not decoded even when `CodingKeys` names it; whatever the raw
+    /// values, each column is its key's `stringValue`.
     @Test func codingKeysFollowWhatCodableDecodes() {
         expect(
             """
@@ -155,8 +155,8 @@ struct ModelMacroExpansionTests {
             adds: """
             extension Event: StashObjects.Model, StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value("id")
-                    self.createdAt = try row.value("created_at")
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                    self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
             }
             """
@@ -175,8 +175,8 @@ struct ModelMacroExpansionTests {
             adds: """
             extension Counter: StashObjects.Model, StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value("id")
-                    self.total = try row.value("total")
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                    self.total = try row.value(CodingKeys.total.stringValue)
                 }
             }
             """
@@ -200,7 +200,7 @@ struct ModelMacroExpansionTests {
             }
             """,
             adds: nil,
-            diagnostics: [DiagnosticSpec(message: "@Model struct Tag needs an 'id' property (Int64? or Int? for an auto-incremented key, or a UUID or String)", line: 2, column: 8)]
+            diagnostics: [DiagnosticSpec(message: "@Model struct Tag needs a stored 'id' property (Int64? or Int? for an auto-incremented key, or a UUID or String)", line: 2, column: 8)]
         )
     }
 
@@ -236,8 +236,155 @@ struct ModelMacroExpansionTests {
             adds: nil,
             diagnostics: [
                 DiagnosticSpec(message: "Tag.count is lazy and cannot be a column; make it a plain stored property or leave it out of CodingKeys", line: 4, column: 14),
-                DiagnosticSpec(message: "Tag.level uses the property wrapper @Clamped, which @Model cannot read into; store the value itself or leave it out of CodingKeys", line: 5, column: 18),
+                DiagnosticSpec(message: "Tag.level has the attribute @Clamped, which @Model takes for a property wrapper it cannot read into; store the value itself or leave it out of CodingKeys", line: 5, column: 18),
             ]
+        )
+    }
+
+    /// `CodingKeys` in an extension are out of the macro's sight: it names every stored
+    /// property through `CodingKeys`, so the extension's keys decide the columns.
+    @Test func keysDeclaredInAnExtensionAreReadThroughCodingKeys() {
+        expect(
+            """
+            struct Note {
+                var id: UUID
+                var createdAt: Date
+            }
+            """,
+            adds: """
+            extension Note: StashObjects.Model, StashObjects.ColumnDecodable {
+                init(row: StashObjects.ObjectRow) throws {
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                    self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
+                }
+            }
+            """
+        )
+    }
+
+    /// The `Codable` path decodes a stored property inside an active `#if`; the macro cannot
+    /// tell which clause is active, so it refuses (nested blocks too), and leaves `static`,
+    /// computed and `let`-with-a-value properties there alone.
+    @Test func refusesStoredPropertiesInsideIf() {
+        expect(
+            """
+            struct Tag {
+                var id: String
+                #if os(Linux)
+                var path: String
+                static var count = 0
+                var upper: String { path.uppercased() }
+                let kind = "tag"
+                #elseif DEBUG
+                #if canImport(Darwin)
+                var trace: [String] = []
+                #endif
+                #endif
+            }
+            """,
+            adds: nil,
+            diagnostics: [
+                DiagnosticSpec(message: "@Model cannot see Tag.path inside #if; declare the stored property outside the #if block, or write init(row:) yourself", line: 5, column: 9),
+                DiagnosticSpec(message: "@Model cannot see Tag.trace inside #if; declare the stored property outside the #if block, or write init(row:) yourself", line: 11, column: 9),
+            ]
+        )
+        // Computed and static members inside #if need no column.
+        expect(
+            """
+            struct Tag {
+                var id: String
+                #if DEBUG
+                var debugName: String { id }
+                static let sample = Tag(id: "x")
+                #endif
+            }
+            """,
+            adds: """
+            extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
+                init(row: StashObjects.ObjectRow) throws {
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                }
+            }
+            """
+        )
+    }
+
+    /// Built-in attributes and a global actor are not property wrappers: the property is a
+    /// column as usual.
+    @Test func attributesThatAreNotWrappersAreColumns() {
+        expect(
+            """
+            struct Tag {
+                var id: String
+                @MainActor var a: Int
+                @available(*, deprecated) var b: Int
+                @objc var c: Int
+                @preconcurrency var d: Int
+                @usableFromInline var e: Int
+                @inlinable var f: Int
+                @discardableResult var g: Int
+                @nonisolated var h: Int
+            }
+            """,
+            adds: """
+            extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
+                init(row: StashObjects.ObjectRow) throws {
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                    self.a = try row.value(CodingKeys.a.stringValue)
+                    self.b = try row.value(CodingKeys.b.stringValue)
+                    self.c = try row.value(CodingKeys.c.stringValue)
+                    self.d = try row.value(CodingKeys.d.stringValue)
+                    self.e = try row.value(CodingKeys.e.stringValue)
+                    self.f = try row.value(CodingKeys.f.stringValue)
+                    self.g = try row.value(CodingKeys.g.stringValue)
+                    self.h = try row.value(CodingKeys.h.stringValue)
+                }
+            }
+            """
+        )
+    }
+
+    /// `let (a, b) = (1, 2)` has its values, so `Codable` does not decode it and neither does
+    /// the macro; a tuple the decoder would have to fill is refused.
+    @Test func aTupleLetWithItsValueIsSkippedAndOtherTuplesRefused() {
+        expect(
+            """
+            struct Tag {
+                var id: String
+                let (low, high) = (1, 9)
+            }
+            """,
+            adds: """
+            extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
+                init(row: StashObjects.ObjectRow) throws {
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                }
+            }
+            """
+        )
+        expect(
+            """
+            struct Tag {
+                var id: String
+                var (low, high): (Int, Int)
+            }
+            """,
+            adds: nil,
+            diagnostics: [DiagnosticSpec(message: "@Model cannot read a tuple-pattern property of Tag; declare one property per variable", line: 4, column: 9)]
+        )
+    }
+
+    /// A computed `id` has no column to identify the row by.
+    @Test func aComputedIDIsNoID() {
+        expect(
+            """
+            struct Tag {
+                var label: String
+                var id: String { label }
+            }
+            """,
+            adds: nil,
+            diagnostics: [DiagnosticSpec(message: "@Model struct Tag needs a stored 'id' property (Int64? or Int? for an auto-incremented key, or a UUID or String)", line: 2, column: 8)]
         )
     }
 }

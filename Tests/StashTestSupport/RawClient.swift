@@ -11,12 +11,25 @@ import Darwin
 /// request, or choose a `Host` that is not the server's address (proxies behind a load
 /// balancer all see the site's public name). Its blocking socket calls run on a thread of
 /// their own, never on the cooperative pool the server under test needs.
+///
+/// One task uses a client at a time: it keeps the bytes read past a response for the next
+/// one without a lock (it is `@unchecked Sendable` only so that its calls can hop to that
+/// thread). Give each concurrent task a client of its own.
+///
+/// ```swift
+/// let client = try RawClient(port: port)
+/// client.send("GET /a HTTP/1.1\r\nHo")          // half a head…
+/// client.send("st: example.com\r\n\r\n")       // …then the rest
+/// let response = await client.response()       // "HTTP/1.1 200 OK\r\n…"
+/// ```
 public final class RawClient: @unchecked Sendable {
     /// A response as ``exchange(port:method:path:host:)`` reads it.
     public struct Answer: Sendable {
+        /// The status code of the status line (`200`).
         public var status: Int
         /// Header fields by lowercased name.
         public var fields: [String: String]
+        /// Everything after the head until the server closed the connection, as UTF-8.
         public var body: String
     }
 
@@ -62,6 +75,11 @@ public final class RawClient: @unchecked Sendable {
 
     /// One HTTP/1.1 exchange on a connection of its own: `method path` for `host`, with
     /// `Connection: close`, read until the server closes (every receive gives up after 30 s).
+    ///
+    /// ```swift
+    /// let answer = try await RawClient.exchange(port: port, method: "GET", path: "/a", host: "www.example.com")
+    /// #expect(answer.status == 200 && answer.fields["cache-status"] == "stash; hit")
+    /// ```
     public static func exchange(port: Int, method: String, path: String, host: String) async throws -> Answer {
         let client = try RawClient(port: port, patience: 30)
         guard client.send("\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n") else {

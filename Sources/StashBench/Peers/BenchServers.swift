@@ -1,14 +1,49 @@
 import Foundation
 import Hummingbird
 import Logging
+import PostgresNIO
+import StashHTTP
+import StashHTTPAsyncClient
 import StashHTTPServer
 
-/// The servers of the proxy cases (`http` and `shared` suites): an origin on 127.0.0.1 and
-/// the proxies in front of it, each run in a task the case cancels when it ends.
-enum BenchServers {
+/// What one proxy case (`http` and `shared` suites) starts: an origin on 127.0.0.1, the
+/// proxies in front of it, nginx, HTTP and PostgreSQL clients, caches. Each is registered
+/// as it starts, and ``stop()`` ends them all, the last started first, whether the case
+/// finished or failed, so a failing case reports its error instead of tripping a client's
+/// "not shut down" precondition or leaving servers running.
+///
+/// ```swift
+/// try await BenchServers.run(logger: logger) { servers in
+///     let origin = try await servers.startOrigin(payloads: [("1k", 1024)])
+///     let port = try await servers.start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(origin)")!, cache: cache))
+///     let transport = servers.transport(timeout: .seconds(30))
+///     …
+/// }
+/// ```
+final class BenchServers {
+    let logger: Logger
+    private var stops: [() async throws -> Void] = []
+
+    private init(logger: Logger) { self.logger = logger }
+
+    /// Runs `body` with a new group and stops everything it started once `body` returns or
+    /// throws; `body`'s error comes first, then the first error of stopping.
+    static func run<T>(logger: Logger, _ body: (BenchServers) async throws -> T) async throws -> T {
+        let servers = BenchServers(logger: logger)
+        let result: T
+        do {
+            result = try await body(servers)
+        } catch {
+            try? await servers.stop()
+            throw error
+        }
+        try await servers.stop()
+        return result
+    }
+
     /// Starts a Hummingbird origin on a free port whose `GET /NAME/{id}` answers `size` bytes
-    /// of `a`, fresh for an hour (`Cache-Control: max-age=3600`); answers its port and task.
-    static func startOrigin(payloads: [(name: String, size: Int)], logger: Logger) async throws -> (port: Int, task: Task<Void, any Error>) {
+    /// of `a`, fresh for an hour (`Cache-Control: max-age=3600`); answers its port.
+    func startOrigin(payloads: [(name: String, size: Int)]) async throws -> Int {
         let router = Router()
         for (name, size) in payloads {
             let payload = ByteBuffer(repeating: 0x61, count: size)
@@ -19,6 +54,7 @@ enum BenchServers {
             }
         }
         let ready = AsyncStream<Int>.makeStream()
+        let logger = logger
         let origin = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
                                  onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
         let task = Task {
@@ -26,17 +62,71 @@ enum BenchServers {
             defer { ready.continuation.finish() }
             try await GracefulShutdown.run(origin, logger: logger)
         }
-        return (try await port(ready.stream, of: task, "origin"), task)
+        stops.append { await Self.end(task) }
+        return try await Self.port(ready.stream, of: task, "origin")
     }
 
-    /// Starts `proxy` on a free port of 127.0.0.1; answers its port and task.
-    static func start(_ proxy: HTTPCachingProxy, logger: Logger) async throws -> (port: Int, task: Task<Void, any Error>) {
+    /// Starts `proxy` on a free port of 127.0.0.1; answers its port. Stopping ends its
+    /// server, then shuts down its upstream client.
+    func start(_ proxy: HTTPCachingProxy) async throws -> Int {
         let ready = AsyncStream<Int>.makeStream()
+        let logger = logger
         let task = Task {
             defer { ready.continuation.finish() }
             try await proxy.run(port: 0, logger: logger) { ready.continuation.yield($0) }
         }
-        return (try await port(ready.stream, of: task, "proxy"), task)
+        stops.append {
+            await Self.end(task)
+            try await proxy.shutdown()
+        }
+        return try await Self.port(ready.stream, of: task, "proxy")
+    }
+
+    /// nginx caching `origin` (see ``NginxPeer/startIfInstalled(origin:folder:context:for:)``),
+    /// stopped with the group.
+    func startNginx(origin: Int, folder: URL, context: BenchContext, for name: String) throws -> NginxPeer? {
+        let nginx = try NginxPeer.startIfInstalled(origin: "127.0.0.1:\(origin)", folder: folder, context: context, for: name)
+        if let nginx { stops.append { nginx.stop() } }
+        return nginx
+    }
+
+    /// An HTTP client for the case, shut down with the group.
+    func transport(timeout: TimeAmount) -> AsyncHTTPClientTransport {
+        let transport = AsyncHTTPClientTransport(timeout: timeout)
+        stops.append { try await transport.shutdown() }
+        return transport
+    }
+
+    /// Runs `client`'s connection pool until the group stops.
+    func run(_ client: PostgresClient) {
+        let task = Task { await client.run() }
+        stops.append { await Self.end(task) }
+    }
+
+    /// `cache`, closed with the group (after the proxies started later have stopped).
+    func closing(_ cache: HTTPCache) -> HTTPCache {
+        stops.append { try cache.close() }
+        return cache
+    }
+
+    /// Stops everything started, the last first; every stop runs, and the first error is
+    /// thrown after them.
+    func stop() async throws {
+        var first: (any Error)?
+        while let stop = stops.popLast() {
+            do { try await stop() } catch { first = first ?? error }
+        }
+        if let first { throw first }
+    }
+
+    private static func end<T>(_ task: Task<T, any Error>) async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    private static func end(_ task: Task<Void, Never>) async {
+        task.cancel()
+        await task.value
     }
 
     /// The port a server reports once it runs, or its error when it stops before.

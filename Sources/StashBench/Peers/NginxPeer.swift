@@ -71,6 +71,12 @@ final class NginxPeer {
         return try NginxPeer(executable: executable, origin: origin, folder: folder)
     }
 
+    /// The largest peak resident memory of nginx's workers (the processes that proxy and
+    /// cache), or `nil` where `/proc` does not say.
+    var workerPeakBytes: Int? {
+        PeakMemory.children(of: process.processIdentifier).compactMap { PeakMemory.bytes(of: "\($0)") }.max()
+    }
+
     /// Stops nginx (SIGQUIT: graceful) and waits for it.
     func stop() {
         guard process.isRunning else { return }

@@ -74,7 +74,7 @@ enum HTTPSuite {
         try varyCase(context, count: count, peerCount: peerCount, body: body, scratch: scratch)
         try cache.close()
         try await proxyHit(context, scratch: scratch)
-        try await proxyMissLarge(context, scratch: scratch)
+        try await proxyLargeBody(context, scratch: scratch)
     }
 
     /// Three language variants per URL; lookups ask for the middle one. URLCache ignores
@@ -125,52 +125,46 @@ enum HTTPSuite {
     /// front of one Hummingbird origin, loaded alternately by the same client (wrk when
     /// installed). Cases `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
+        let cases = [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)]
+            .filter { context.runs($0.0) }
+        guard !cases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
-        let (originPort, originTask) = try await BenchServers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)], logger: logger)
-
-        let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 0, mode: .shared)
-        let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
-        let (proxyPort, proxyTask) = try await BenchServers.start(proxy, logger: logger)
-
-        let nginx = try NginxPeer.startIfInstalled(
-            origin: "127.0.0.1:\(originPort)", folder: scratch.appendingPathComponent("nginx", isDirectory: true), context: context, for: "proxy-hit"
-        )
-        defer { nginx?.stop() }
-
-        let load = LoadGenerator()
-        let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
-        let seconds = context.scale < 1 ? 1 : 2
-        for (name, path, connections) in [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)] {
-            var peers = [("stash", proxyPort)]
-            if let nginx { peers.append(("nginx", nginx.port)) }
-            var p99: [String: [Double]] = [:]
-            var errors: [String: Int] = [:]
-            var contenders: [AsyncContender] = []
-            for (impl, port) in peers {
-                let url = "http://127.0.0.1:\(port)\(path)"
-                // Primes the cache: the first answer is a miss, then hits.
-                for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
-                contenders.append(AsyncContender(impl) {
-                    let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
-                    if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
-                    errors[impl, default: 0] += run.errors
-                    return run.requests
-                })
+        try await BenchServers.run(logger: logger) { servers in
+            let originPort = try await servers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)])
+            let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 0, mode: .shared)
+            let proxyPort = try await servers.start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache))
+            let nginx = try servers.startNginx(
+                origin: originPort, folder: scratch.appendingPathComponent("nginx", isDirectory: true), context: context, for: "proxy-hit"
+            )
+            let load = LoadGenerator()
+            let transport = servers.transport(timeout: .seconds(30))
+            let seconds = context.scale < 1 ? 1 : 2
+            for (name, path, connections) in cases {
+                var peers = [("stash", proxyPort)]
+                if let nginx { peers.append(("nginx", nginx.port)) }
+                var p99: [String: [Double]] = [:]
+                var errors: [String: Int] = [:]
+                var contenders: [AsyncContender] = []
+                for (impl, port) in peers {
+                    let url = "http://127.0.0.1:\(port)\(path)"
+                    // Primes the cache: the first answer is a miss, then hits.
+                    for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
+                    contenders.append(AsyncContender(impl) {
+                        let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
+                        if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
+                        errors[impl, default: 0] += run.errors
+                        return run.requests
+                    })
+                }
+                try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
+                for (impl, _) in peers {
+                    let values = (p99[impl] ?? []).sorted()
+                    let median = values.isEmpty ? "n/a" : String(format: "%.1f ms", values[values.count / 2])
+                    context.reporter.note("\(name) \(impl): p99 \(median) (median of \(values.count) runs), \(errors[impl] ?? 0) errors")
+                }
             }
-            try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
-            for (impl, _) in peers {
-                let values = (p99[impl] ?? []).sorted()
-                let median = values.isEmpty ? "n/a" : String(format: "%.1f ms", values[values.count / 2])
-                context.reporter.note("\(name) \(impl): p99 \(median) (median of \(values.count) runs), \(errors[impl] ?? 0) errors")
-            }
+            context.reporter.note("proxy-hit: \(cache.statistics)")
         }
-        context.reporter.note("proxy-hit: \(cache.statistics)")
-        try await transport.shutdown()
-        proxyTask.cancel()
-        _ = try? await proxyTask.value
-        try await proxy.shutdown()
-        originTask.cancel()
-        _ = try? await originTask.value
     }
 }

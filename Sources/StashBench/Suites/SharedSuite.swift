@@ -97,57 +97,35 @@ enum SharedSuite {
         defer { context.removeScratch(scratch) }
         var logger = Logger(label: "bench-shared-proxy")
         logger.logLevel = .warning
-        let origin = try await BenchServers.startOrigin(payloads: [("1k", 1024)], logger: logger)
-        var tasks: [Task<Void, any Error>] = [origin.task]
-        var proxies: [HTTPCachingProxy] = []
-        let transport = AsyncHTTPClientTransport(timeout: .seconds(30))
-        // Stops the servers, clients and proxies, whether the case finished or failed.
-        func stopAll() async {
-            try? await transport.shutdown()
-            for task in tasks.reversed() {
-                task.cancel()
-                _ = try? await task.value
+        try await BenchServers.run(logger: logger) { servers in
+            let originPort = try await servers.startOrigin(payloads: [("1k", 1024)])
+            let upstream = URL(string: "http://127.0.0.1:\(originPort)")!
+            // Half the connections each, beside the two clients of the get/set cases (a
+            // default server takes 100 connections).
+            var proxyConfiguration = configuration
+            proxyConfiguration.options.maximumConnections = 16
+            proxyConfiguration.options.minimumConnections = 16
+            let clients = [PostgresClient(configuration: proxyConfiguration), PostgresClient(configuration: proxyConfiguration)]
+            for client in clients { servers.run(client) }
+            let sharedCaches = clients.map { SharedCache(client: $0) }
+            try await sharedCaches[0].migrate()
+            let disk = servers.closing(try HTTPCache(
+                memoryCapacity: 0, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("disk"), mode: .shared
+            ))
+            var ports: [Int] = []
+            for cache in sharedCaches.map({ HTTPCache(sharedStorage: $0) }) + [disk] {
+                ports.append(try await servers.start(HTTPCachingProxy(upstream: upstream, cache: cache)))
             }
-            for proxy in proxies { try? await proxy.shutdown() }
+            let transport = servers.transport(timeout: .seconds(30))
+            try await measureProxyHit(context, ports: ports, transport: transport, sharedCaches: sharedCaches)
         }
-        do {
-            try await proxyHit(context, originPort: origin.port, configuration: configuration, scratch: scratch,
-                               logger: logger, tasks: &tasks, proxies: &proxies, transport: transport)
-        } catch {
-            await stopAll()
-            throw error
-        }
-        await stopAll()
     }
 
-    /// The measured part of ``proxyHit(_:configuration:)``: every server, client and proxy it
-    /// starts goes into `tasks` and `proxies`, which the caller stops.
-    private static func proxyHit(
-        _ context: BenchContext, originPort: Int, configuration: PostgresClient.Configuration, scratch: URL,
-        logger: Logger, tasks: inout [Task<Void, any Error>], proxies: inout [HTTPCachingProxy], transport: AsyncHTTPClientTransport
+    /// The measured part of ``proxyHit(_:configuration:)``: `ports` are the two shared
+    /// proxies, then the one on its disk cache.
+    private static func measureProxyHit(
+        _ context: BenchContext, ports: [Int], transport: AsyncHTTPClientTransport, sharedCaches: [SharedCache]
     ) async throws {
-        let upstream = URL(string: "http://127.0.0.1:\(originPort)")!
-
-        // Half the connections each, beside the two clients of the get/set cases (a default
-        // server takes 100 connections).
-        var proxyConfiguration = configuration
-        proxyConfiguration.options.maximumConnections = 16
-        proxyConfiguration.options.minimumConnections = 16
-        let clients = [PostgresClient(configuration: proxyConfiguration), PostgresClient(configuration: proxyConfiguration)]
-        for client in clients { tasks.append(Task { await client.run() }) }
-        let sharedCaches = clients.map { SharedCache(client: $0) }
-        try await sharedCaches[0].migrate()
-        proxies = sharedCaches.map { HTTPCachingProxy(upstream: upstream, cache: HTTPCache(sharedStorage: $0)) }
-        proxies.append(HTTPCachingProxy(upstream: upstream, cache: try HTTPCache(
-            memoryCapacity: 0, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("disk"), mode: .shared
-        )))
-        var ports: [Int] = []
-        for proxy in proxies {
-            let running = try await BenchServers.start(proxy, logger: logger)
-            tasks.append(running.task)
-            ports.append(running.port)
-        }
-
         let load = LoadGenerator()
         let seconds = context.scale < 1 ? 1 : 2
         let path = "/1k/1"

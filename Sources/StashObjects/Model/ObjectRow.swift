@@ -98,7 +98,8 @@ public struct ObjectRow {
 
     /// Any other attribute, stored as the `Codable` path stores it: other integer widths,
     /// `Float`, `Data`, `Date`, `UUID`, `URL`, raw-value enums, JSON for the rest, and
-    /// optionals of these (`nil` for NULL).
+    /// optionals of these (`nil` for NULL; NULL for any other type, even one that is
+    /// `ExpressibleByNilLiteral`, is a ``StashError/Code/typeMismatch``).
     ///
     /// ```swift
     /// createdAt = try row.value("createdAt")
@@ -107,14 +108,22 @@ public struct ObjectRow {
     public func value<T: Decodable>(_ name: String) throws -> T {
         let index = try index(name)
         if decoder.isNull(index) {
-            guard let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = Self.none(optional) as? T else {
+            // Only an `Optional` reads NULL as `nil`, as on the `Codable` path: another type
+            // that is `ExpressibleByNilLiteral` gets a type mismatch there and here.
+            guard let optional = T.self as? any NullableAttribute.Type, let none = optional.null as? T else {
                 throw decoder.mismatch(index, "a value")
             }
             return none
         }
         return try decoder.value(T.self, at: index)
     }
+}
 
-    /// The `nil` of an optional type seen from generic code.
-    private static func none<N: ExpressibleByNilLiteral>(_ type: N.Type) -> N { nil }
+/// `Optional`, told apart from other types in generic code.
+private protocol NullableAttribute {
+    static var null: Self { get }
+}
+
+extension Optional: NullableAttribute {
+    fileprivate static var null: Self { nil }
 }

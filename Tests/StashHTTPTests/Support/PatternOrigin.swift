@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdCore
 import NIOCore
 import StashCore
+import StashHTTPTestSupport
 import StashTestSupport
 
 /// An origin on 127.0.0.1 that sends large bodies made from a seeded pattern (cheap to make
@@ -15,7 +16,7 @@ final class PatternOrigin: Sendable {
         var cacheControl = "max-age=600"
         /// Announce the length (`Content-Length`), or send the body chunked.
         var announcesLength = true
-        /// After this many bytes, wait until ``PatternOrigin/release()`` (or 60 s).
+        /// After this many bytes, wait until ``PatternOrigin/release()`` (or ``PatternOrigin/stop()``).
         var pauseAfter: Int?
         /// After this many bytes, close the connection.
         var cutAfter: Int?
@@ -27,9 +28,10 @@ final class PatternOrigin: Sendable {
     let port: Int
     private let replies = LockedValue([String: Reply]())
     private let received = LockedValue([String: Int]())
-    private let released = LockedValue(false)
+    /// Whether paused bodies may go on, and the bodies waiting for it.
+    private let gate = LockedValue((released: false, waiting: [CheckedContinuation<Void, Never>]()))
     /// Whether a paused body has been let go on; read by tests to see what arrived first.
-    var isReleased: Bool { released.withLock { $0 } }
+    var isReleased: Bool { gate.withLock { $0.released } }
     private let task: LockedValue<Task<Void, any Error>?> = LockedValue(nil)
 
     private init(seed: UInt64, port: Int) {
@@ -44,10 +46,32 @@ final class PatternOrigin: Sendable {
     /// How many requests `path` has received.
     func requests(_ path: String) -> Int { received.withLock { $0[path] ?? 0 } }
 
-    /// Lets paused bodies go on.
-    func release() { released.withLock { $0 = true } }
+    /// Lets paused bodies go on: those waiting now and any that pause later.
+    func release() {
+        let waiting = gate.withLock { gate in
+            gate.released = true
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        for body in waiting { body.resume() }
+    }
 
-    func stop() { task.withLock { $0?.cancel() } }
+    /// Lets paused bodies go on and stops the server.
+    func stop() {
+        release()
+        task.withLock { $0?.cancel() }
+    }
+
+    /// Returns once ``release()`` has been called.
+    private func paused() async {
+        await withCheckedContinuation { (body: CheckedContinuation<Void, Never>) in
+            let goOn = gate.withLock { gate in
+                if !gate.released { gate.waiting.append(body) }
+                return gate.released
+            }
+            if goOn { body.resume() }
+        }
+    }
 
     /// Block `index` of the pattern for `seed`.
     static func block(_ index: Int, seed: UInt64) -> [UInt8] {
@@ -119,11 +143,7 @@ final class PatternOrigin: Sendable {
                         try await writer.write(ByteBuffer(bytes: block))
                         sent += block.count
                         index += 1
-                        var waited = 0
-                        while !origin.isReleased, waited < 6000 {
-                            try await Task.sleep(for: .milliseconds(10))
-                            waited += 1
-                        }
+                        await origin.paused()
                         continue
                     }
                     try await writer.write(ByteBuffer(bytes: block))

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdCore
 import NIOCore
 import StashCore
+import StashHTTPTestSupport
 @testable import StashHTTP
 
 /// A real HTTP origin on 127.0.0.1 whose answers the test sets, and which records every

@@ -1,11 +1,9 @@
 import Foundation
 import HTTPTypes
 import HummingbirdCore
-import Logging
 import NIOCore
-import NIOPosix
-import ServiceLifecycle
 import StashCore
+import StashHTTPTestSupport
 
 /// A real HTTP origin on 127.0.0.1 that counts the requests it receives, for the tests of
 /// HTTP caches on a shared cache. Every `GET` answer is fresh for 300 seconds and its body
@@ -33,29 +31,16 @@ final class CountingOrigin: Sendable {
 
     /// Starts an origin on a free port; `stop()` ends it.
     static func start() async throws -> CountingOrigin {
-        let ready = AsyncStream<Int>.makeStream()
         let holder = LockedValue<CountingOrigin?>(nil)
-        let server = try HTTPServerBuilder.http1().buildServer(
-            configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: {
-                var logger = Logger(label: "counting-origin")
-                logger.logLevel = .critical
-                return logger
-            }(),
-            responder: { request, writer, _ in
-                for try await _ in request.body {}
-                guard let origin = holder.withLock({ $0 }) else { return }
-                let (response, body) = origin.answer(request.head)
-                try await writer.write(response: response, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-            },
-            onServerRunning: { channel in ready.continuation.yield(channel.localAddress?.port ?? 0) }
-        )
-        let task = Task { try await server.run() }
-        var iterator = ready.stream.makeAsyncIterator()
-        let origin = CountingOrigin(port: await iterator.next() ?? 0)
+        let server = try await LoopbackServer.start(label: "counting-origin") { request, writer, _ in
+            for try await _ in request.body {}
+            guard let origin = holder.withLock({ $0 }) else { return }
+            let (response, body) = origin.answer(request.head)
+            try await writer.write(response: response, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        }
+        let origin = CountingOrigin(port: server.port)
         holder.withLock { $0 = origin }
-        origin.task.withLock { $0 = task }
+        origin.task.withLock { $0 = server.task }
         return origin
     }
 
