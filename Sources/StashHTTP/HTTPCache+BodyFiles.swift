@@ -30,15 +30,28 @@ extension HTTPCache {
         _ store: @escaping @Sendable (HTTPBodyStream.CompleteBody) async -> Void
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
+        if body.wholeData == nil, length == nil, !Self.isChunked(response) {
+            // Ended by the connection closing: a cut connection would end it just the same,
+            // so whatever arrives cannot be told complete (RFC 9111 §3.3), and is not stored.
+            decided()
+            return body
+        }
         guard inFiles, let disk = hybrid?.disk else {
             // A body larger than a memory-only cache's capacity would not be kept anyway.
             let limit = sharedStorage == nil && hybrid == nil ? min(memoryCapacity, Self.largestStreamedBodyInMemory) : Self.largestStreamedBodyInMemory
             return await body.storing(memoryLimit: limit, spool: nil, fileLimit: 0, expectedLength: length, decided: decided, store)
         }
         return await body.storing(
-            memoryLimit: Self.streamedBodyKeptInMemory, spool: { try? BodySpool(url: disk.makeIncomingFile()) },
+            memoryLimit: Self.streamedBodyKeptInMemory, spool: { (try? disk.openIncomingFile()).map { BodySpool($0.file, descriptor: $0.descriptor) } },
             fileLimit: diskCapacity / Self.largestBodyShareOfDisk, expectedLength: length, decided: decided, store
         )
+    }
+
+    /// Whether `response`'s body is framed by chunked transfer coding (its last chunk marks
+    /// the end).
+    static func isChunked(_ response: HTTPResponse) -> Bool {
+        response.headerFields[values: .transferEncoding].last?.split(separator: ",").last?
+            .trimmingCharacters(in: .whitespaces).lowercased() == "chunked"
     }
 
     /// `stored` with `body` as its content: in memory, or a file the disk cache adopts under

@@ -39,16 +39,30 @@ struct HTTPCacheBodyFilesTests {
             return Data((0..<size).map { UInt8(truncatingIfNeeded: $0 / 4096) &+ seed })
         }
 
-        /// Asks for `path`, whose origin sends `size` bytes in 256 KiB parts (with a
-        /// `Content-Length` when `announced`), and reads the answer to its end.
+        /// How the origin's body says where it ends.
+        enum Framing: CaseIterable {
+            /// `Content-Length`.
+            case length
+            /// `Transfer-Encoding: chunked`.
+            case chunked
+            /// Neither: the connection's close ends it.
+            case close
+        }
+
+        /// Asks for `path`, whose origin sends `size` bytes in 256 KiB parts framed as
+        /// `framing` says, and reads the answer to its end.
         @discardableResult
-        func get(_ path: String, size: Int, announced: Bool = true, range: String? = nil) async throws -> (StreamedHTTPResponse, Data) {
+        func get(_ path: String, size: Int, framing: Framing = .length, range: String? = nil) async throws -> (StreamedHTTPResponse, Data) {
             var request = HTTPRequest(method: .get, scheme: "https", authority: "origin.test", path: path)
             if let range { request.headerFields[.range] = range }
             let answer = try await cache.streamResponse(to: request) { request, _ in
                 trips.withLock { $0[path, default: 0] += 1 }
                 var fields: HTTPFields = [.cacheControl: "max-age=86400"]
-                if announced { fields[.contentLength] = String(size) }
+                switch framing {
+                case .length: fields[.contentLength] = String(size)
+                case .chunked: fields[.transferEncoding] = "chunked"
+                case .close: break
+                }
                 let content = Self.content(path, size: size)
                 let offset = LockedValue(0)
                 return (HTTPResponse(status: .ok, headerFields: fields), HTTPBodyStream(next: {
@@ -159,21 +173,36 @@ struct HTTPCacheBodyFilesTests {
     /// One body may take an eighth of the disk capacity: a longer one passes through whole
     /// and is not stored, whether its length is announced or found while it streams; one
     /// within the limit is.
-    @Test(arguments: [true, false])
-    func aBodyOverAnEighthOfTheDiskPassesThroughUnstored(announced: Bool) async throws {
+    @Test(arguments: [Fixture.Framing.length, .chunked])
+    func aBodyOverAnEighthOfTheDiskPassesThroughUnstored(framing: Fixture.Framing) async throws {
         let fixture = try Fixture(diskCapacity: 16 << 20)
         let size = (2 << 20) + 1
-        let (miss, body) = try await fixture.get("/huge", size: size, announced: announced)
+        let (miss, body) = try await fixture.get("/huge", size: size, framing: framing)
         #expect(miss.outcome == .network)
         #expect(body == Fixture.content("/huge", size: size))
-        let (again, _) = try await fixture.get("/huge", size: size, announced: announced)
+        let (again, _) = try await fixture.get("/huge", size: size, framing: framing)
         #expect(again.outcome == .network)
         #expect(fixture.trips("/huge") == 2)
         #expect(try fixture.incomingFiles().isEmpty)
 
-        try await fixture.get("/fits", size: 2 << 20, announced: announced)
-        let (hit, _) = try await fixture.get("/fits", size: 2 << 20, announced: announced)
+        try await fixture.get("/fits", size: 2 << 20, framing: framing)
+        let (hit, _) = try await fixture.get("/fits", size: 2 << 20, framing: framing)
         #expect(hit.outcome == .cache)
+        try fixture.cache.close()
+    }
+
+    /// A body only the connection's close ends is passed on whole but not stored, small or
+    /// large: a cut connection would have ended it the same way.
+    @Test func aCloseDelimitedBodyIsNotStored() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        for (path, size) in [("/small", 10_000), ("/large", 3 << 20)] {
+            let (miss, body) = try await fixture.get(path, size: size, framing: .close)
+            #expect(miss.outcome == .network)
+            #expect(body == Fixture.content(path, size: size))
+            let (again, _) = try await fixture.get(path, size: size, framing: .close)
+            #expect(again.outcome == .network, "\(path) was stored")
+        }
+        #expect(try fixture.incomingFiles().isEmpty)
         try fixture.cache.close()
     }
 

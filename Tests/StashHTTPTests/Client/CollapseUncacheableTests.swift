@@ -41,7 +41,7 @@ struct CollapseUncacheableTests {
         let request = HTTPRequest(method: .get, scheme: "http", authority: "origin.test", path: "/public")
         let send: HTTPStreamingSend = { _, _ in
             let parts = LockedValue(["one ", "two"].map { Data($0.utf8) })
-            return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]), HTTPBodyStream(next: {
+            return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600", .contentLength: "7"]), HTTPBodyStream(next: {
                 parts.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             }))
         }
