@@ -15,24 +15,43 @@ extension HTTPCache {
     /// memory, where its capacity is also a limit) holds to store it; longer bodies pass
     /// through unstored.
     static let largestStreamedBodyInMemory = 64 << 20
+    /// The share of ``diskCapacity`` one stored body may take at most (1/8, as nginx's and
+    /// Squid's per-object limits keep one object from evicting everything else); longer
+    /// bodies pass through unstored.
+    static let largestBodyShareOfDisk = 8
 
     /// `body` of `response`, handed to `store` once read whole and correctly framed; with
     /// `inFiles` and a directory, bodies over ``streamedBodyKeptInMemory`` go to a file on
-    /// their way (bodies larger than the disk capacity are not stored).
+    /// their way (bodies over `diskCapacity / largestBodyShareOfDisk` are not stored).
+    /// `decided` runs once it is known whether the response is stored (see
+    /// ``HTTPBodyStream/storing(memoryLimit:spool:fileLimit:expectedLength:decided:_:)``).
     func storing(
-        _ body: HTTPBodyStream, of response: HTTPResponse, inFiles: Bool,
+        _ body: HTTPBodyStream, of response: HTTPResponse, inFiles: Bool, decided: @escaping @Sendable () -> Void = {},
         _ store: @escaping @Sendable (HTTPBodyStream.CompleteBody) async -> Void
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
+        if body.wholeData == nil, length == nil, !Self.isChunked(response) {
+            // Ended by the connection closing: a cut connection would end it just the same,
+            // so whatever arrives cannot be told complete (RFC 9111 §3.3), and is not stored.
+            decided()
+            return body
+        }
         guard inFiles, let disk = hybrid?.disk else {
             // A body larger than a memory-only cache's capacity would not be kept anyway.
             let limit = sharedStorage == nil && hybrid == nil ? min(memoryCapacity, Self.largestStreamedBodyInMemory) : Self.largestStreamedBodyInMemory
-            return await body.storing(memoryLimit: limit, spool: nil, fileLimit: 0, expectedLength: length, store)
+            return await body.storing(memoryLimit: limit, spool: nil, fileLimit: 0, expectedLength: length, decided: decided, store)
         }
         return await body.storing(
-            memoryLimit: Self.streamedBodyKeptInMemory, spool: { try? BodySpool(url: disk.makeIncomingFile()) },
-            fileLimit: diskCapacity, expectedLength: length, store
+            memoryLimit: Self.streamedBodyKeptInMemory, spool: { (try? disk.openIncomingFile()).map { BodySpool($0.file, descriptor: $0.descriptor) } },
+            fileLimit: diskCapacity / Self.largestBodyShareOfDisk, expectedLength: length, decided: decided, store
         )
+    }
+
+    /// Whether `response`'s body is framed by chunked transfer coding (its last chunk marks
+    /// the end).
+    static func isChunked(_ response: HTTPResponse) -> Bool {
+        response.headerFields[values: .transferEncoding].last?.split(separator: ",").last?
+            .trimmingCharacters(in: .whitespaces).lowercased() == "chunked"
     }
 
     /// `stored` with `body` as its content: in memory, or a file the disk cache adopts under
@@ -42,13 +61,10 @@ extension HTTPCache {
         switch body {
         case let .data(data):
             complete.body = data
-        case let .file(url, length):
-            guard let disk = hybrid?.disk else {
-                try? FileManager.default.removeItem(at: url)
-                return nil
-            }
+        case let .file(file, length):
+            // Only a cache with a disk cache makes files (`storing`).
             let key = Self.bodyFileKeyPrefix + UUID().uuidString
-            guard (try? disk.adoptFile(at: url, forKey: key)) != nil else { return nil }
+            guard let disk = hybrid?.disk, (try? disk.adoptFile(at: file, forKey: key)) != nil else { return nil }
             complete.bodyFile = StoredResponse.BodyFile(key: key, length: length)
         }
         return complete
@@ -58,13 +74,6 @@ extension HTTPCache {
     /// ``PrimaryCacheKey/storageKey``, which never starts so).
     static let bodyFileKeyPrefix = "http-body:"
 
-    /// `variants` without those whose body file the disk cache no longer has (trimmed, or
-    /// lost in a crash).
-    func withBodyFilesPresent(_ variants: [StoredResponse]) -> [StoredResponse] {
-        guard let disk = hybrid?.disk, variants.contains(where: { $0.bodyFile != nil }) else { return variants }
-        return variants.filter { variant in variant.bodyFile.map { disk.fileURL(for: $0.key) != nil } ?? true }
-    }
-
     /// Removes the body files of `old` variants that `new` no longer refers to.
     func removeBodyFiles(of old: [StoredResponse], keeping new: [StoredResponse]) {
         guard let disk = hybrid?.disk else { return }
@@ -72,35 +81,39 @@ extension HTTPCache {
         for key in old.compactMap({ $0.bodyFile?.key }) where !kept.contains(key) { disk.removeValue(forKey: key) }
     }
 
-    /// `stored` as an answer to `request` (``serve(_:to:outcome:now:)``), a body kept in a
-    /// file streamed from it, range included; a file that is gone makes the body throw.
-    func serveStreamed(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> StreamedHTTPResponse {
-        guard let file = stored.bodyFile, request.method != .head, !Validation.clientConditionMatches(request, stored: stored) else {
-            return StreamedHTTPResponse(serve(stored, to: request, outcome: outcome, now: now))
+    /// `stored` as an answer to `request` (``serve(_:to:outcome:now:)``) with its body as a
+    /// stream: a body kept in a file is opened now (counting an access to it, which keeps a
+    /// popular body from being trimmed first) and read as the stream is; `nil` when that
+    /// file is gone (trimmed, deleted), the caller then drops the variant
+    /// (``dropVariant(_:key:)``) and treats the request as a miss.
+    func streamed(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> StreamedHTTPResponse? {
+        let (response, body) = serve(stored, to: request, outcome: outcome, now: now)
+        switch body {
+        case let .data(data):
+            return StreamedHTTPResponse(response: response, body: HTTPBodyStream(data), outcome: outcome)
+        case let .file(key, range):
+            guard let file = hybrid?.disk.openFile(forKey: key) else { return nil }
+            return StreamedHTTPResponse(response: response, body: BodyFileReader(file, key: key, range: range).body, outcome: outcome)
         }
-        let answer = ByteRange.answer(request, stored: stored)
-        let response = ByteRange.head(answer, from: stored, age: stored.currentAge(now: now))
-        let range: Range<Int>
-        switch answer {
-        case .whole: range = 0..<file.length
-        case let .partial(bytes): range = bytes.lowerBound..<(bytes.upperBound + 1)
-        case .unsatisfiable: return StreamedHTTPResponse(response: response, body: HTTPBodyStream(Data()), outcome: outcome)
-        }
-        guard let path = hybrid?.disk.fileURL(for: file.key)?.path, let reader = BodyFileReader(path: path, range: range) else {
-            let missing = StashError(.notFound, "the stored body of \(request.path ?? "/") is gone")
-            return StreamedHTTPResponse(response: response, body: HTTPBodyStream(next: { throw missing }), outcome: outcome)
-        }
-        return StreamedHTTPResponse(response: response, body: reader.body, outcome: outcome)
     }
 
-    /// `stored` with a body kept in a file read into memory, for the answers that hand out
-    /// a whole body; `nil` when the file is gone.
-    func loadingBody(_ stored: StoredResponse) -> StoredResponse? {
-        guard let file = stored.bodyFile else { return stored }
-        guard let url = hybrid?.disk.fileURL(for: file.key), let data = try? FileStore.read(url), data.count == file.length else { return nil }
-        var loaded = stored
-        loaded.bodyFile = nil
-        loaded.body = data
-        return loaded
+    /// The bytes of `body` in memory, reading only its range of a body file; `nil` when
+    /// that file is gone or shorter than it should be.
+    func loaded(_ body: BodySource) -> Data? {
+        switch body {
+        case let .data(data):
+            return data
+        case let .file(key, range):
+            guard let file = hybrid?.disk.openFile(forKey: key), (try? file.seek(toOffset: UInt64(range.lowerBound))) != nil,
+                  let data = range.isEmpty ? Data() : try? file.read(upToCount: range.count), data.count == range.count else { return nil }
+            return data
+        }
+    }
+
+    /// Removes `stored` from the variants of `key` in this process's storage, after its
+    /// body file was found gone.
+    func dropVariant(_ stored: StoredResponse, key: PrimaryCacheKey) {
+        let current = localVariants(for: key)
+        setLocalVariants(current.filter { $0 != stored }, replacing: current, for: key)
     }
 }

@@ -59,7 +59,11 @@ package struct FreshHit: Sendable {
     package var body: Data { stored.body }
 
     /// The answer `respond(to:…)` gives the same request at the same moment.
-    package func answer() -> CachedHTTPResponse { cache.serve(stored, to: request, outcome: .cache, now: now) }
+    package func answer() -> CachedHTTPResponse {
+        // A fresh hit's body is in memory (``HTTPCache/freshHit(for:)`` leaves out bodies kept in files).
+        let (response, body) = cache.serve(stored, to: request, outcome: .cache, now: now)
+        return CachedHTTPResponse(response: response, body: cache.loaded(body) ?? Data(), outcome: .cache)
+    }
 
     /// What a server prepared for sending this stored response, made by `make` the first
     /// time and kept with the response (until it is replaced, freshened or evicted). Copies

@@ -17,26 +17,26 @@ extension HTTPCache {
         if let modified = fields[.lastModified] { matches = matches && HTTPDate.parse(modified) == stored.lastModified }
         if let length = fields[.contentLength] { matches = matches && Int(length) == stored.bodyLength }
         guard matches else {
-            await setVariants(await variants(for: key).filter { $0 != stored }, for: key)
+            let current = await variants(for: key)
+            await setVariants(current.filter { $0 != stored }, replacing: current, for: key)
             return
         }
         await replace(Validation.freshen(stored, with: fields, requestTime: requestTime, responseTime: responseTime, mode: mode), key: key)
     }
 
-    /// Stores the response to a `POST` for later `GET`s of the same URI when it carries
-    /// explicit freshness and a `Content-Location` naming that URI (RFC 9110 §9.3.3).
-    func storeIfRepresentation(
-        _ response: HTTPResponse, body: Data, post request: HTTPRequest, key: PrimaryCacheKey,
-        requestTime: Date, responseTime: Date
-    ) async {
+    /// The `GET` a response to `request` may later answer, when it is a `POST` response
+    /// that says it is the current representation of the target: `200` or `203`, explicit
+    /// freshness, and a `Content-Location` naming the request URI (RFC 9110 §9.3.3); `nil`
+    /// otherwise, and then its body need not be kept to store it.
+    func representationToStore(_ response: HTTPResponse, post request: HTTPRequest, key: PrimaryCacheKey) -> HTTPRequest? {
         guard request.method == .post, response.status.code == 200 || response.status.code == 203,
-              let location = response.headerFields[.contentLocation], key.resolving(location) == key else { return }
+              let location = response.headerFields[.contentLocation], key.resolving(location) == key else { return nil }
         let directives = CacheControl.governing(response.headerFields, mode: mode)
         let explicit = directives.contains("max-age") || (mode == .shared && directives.contains("s-maxage"))
             || response.headerFields[.expires] != nil
-        guard explicit else { return }
+        guard explicit else { return nil }
         var get = request
         get.method = .get
-        _ = await store(response, body: body, for: get, key: key, requestTime: requestTime, responseTime: responseTime)
+        return get
     }
 }

@@ -64,14 +64,20 @@ extension HTTPCache {
     ///
     /// The answer comes back once the origin's response head has arrived. A response the
     /// cache may store is stored when its body has been read to its end and was correctly
-    /// framed (as long as its `Content-Length` says, when it has one); a body that fails part
-    /// way, or is not read to its end, stores nothing. With a directory, a body over 1 MiB
+    /// framed: as long as its `Content-Length` says, or chunked (`Transfer-Encoding`) to its
+    /// last chunk. A body with neither, which only the connection's close ends (HTTP/1.0
+    /// style, or an HTTP/2 response without `Content-Length`), is passed on but never stored,
+    /// since a cut connection ends it the same way. A body that fails part way, or is not
+    /// read to its end, stores nothing. With a directory, a body over 1 MiB
     /// is written to a file of the disk cache as it arrives (never held whole in memory),
     /// adopted by the disk cache when complete, and streamed from that file on later hits
-    /// (ranges included); bodies larger than ``diskCapacity`` are not stored. Without a
-    /// directory (memory only, or shared storage) bodies up to 64 MiB are stored.
-    /// Concurrent identical misses wait for the first one's body to be over, then use what
-    /// it stored.
+    /// (ranges included); one body may take at most an eighth of ``diskCapacity`` (as
+    /// nginx and Squid cap one object, so that it cannot evict everything else), and longer
+    /// ones pass through unstored. Without a directory (memory only, or shared storage)
+    /// bodies up to 64 MiB are stored. A hit whose body file is gone (trimmed, deleted) is
+    /// a miss: the variant is dropped and the origin asked. Concurrent identical misses
+    /// wait until it is decided whether the first one's response is stored (at once when
+    /// it may not be, else when its body is stored or abandoned), then use what it stored.
     ///
     /// **Durability:** a response is stored only once its body is whole; a crash before that
     /// stores nothing, and an incoming body file it leaves is deleted when the cache next
@@ -91,11 +97,15 @@ extension HTTPCache {
             let requestTime = clock.now
             let (response, data) = try await send(request, body)
             for target in Invalidation.keys(request: request, response: response, key: key) {
-                await setVariants([], for: target)
+                await setVariants([], replacing: nil, for: target)
+            }
+            // Only a response that may be stored is kept while it streams.
+            guard let get = representationToStore(response, post: request, key: key) else {
+                return StreamedHTTPResponse(response: response, body: data, outcome: .network)
             }
             let stored = await storing(data, of: response, inFiles: false) { complete in
                 guard case let .data(data) = complete else { return }
-                await self.storeIfRepresentation(response, body: data, post: request, key: key, requestTime: requestTime, responseTime: self.clock.now)
+                _ = await self.store(response, body: data, for: get, key: key, requestTime: requestTime, responseTime: self.clock.now)
             }
             return StreamedHTTPResponse(response: response, body: stored, outcome: .network)
         }
@@ -114,9 +124,9 @@ extension HTTPCache {
         switch policy {
         case .returnCacheDataDontLoad:
             guard let stored else { return StreamedHTTPResponse(unavailable()) }
-            return hit(stored, trip, now: now)
+            return try await hit(stored, trip, now: now)
         case .returnCacheDataElseLoad:
-            if let stored { return hit(stored, trip, now: now) }
+            if let stored { return try await hit(stored, trip, now: now) }
             return try await fetch(trip, stored: nil)
         case .reloadIgnoringLocalCacheData, .reloadRevalidatingCacheData:
             return try await fetch(trip, stored: stored)
@@ -124,7 +134,7 @@ extension HTTPCache {
             if let stored {
                 switch Reuse.decide(stored, request: request, directives: directives, mode: mode, now: now) {
                 case .fresh, .staleAllowed:
-                    return hit(stored, trip, now: now)
+                    return try await hit(stored, trip, now: now)
                 case .staleWhileRevalidate where revalidatesInBackground:
                     Task {
                         // Only a new response from the origin is read, so that its body is
@@ -132,7 +142,7 @@ extension HTTPCache {
                         guard let answer = try? await self.exchange(trip, stored: stored), answer.outcome == .network else { return }
                         try? await answer.body.drain()
                     }
-                    return hit(stored, trip, now: now)
+                    return try await hit(stored, trip, now: now)
                 case .mustValidate, .staleWhileRevalidate:
                     break
                 }
@@ -155,8 +165,15 @@ extension HTTPCache {
         var sharedVariants: [StoredResponse]? = nil
     }
 
-    private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date) -> StreamedHTTPResponse {
-        let answer = serveStreamed(stored, to: trip.request, outcome: .cache, now: now)
+    /// `stored` as the answer to `trip`, its body file (if any) opened now; when that file
+    /// is gone, the variant is dropped and the request is a miss (never a `200` whose body
+    /// fails).
+    private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date) async throws -> StreamedHTTPResponse {
+        guard let answer = streamed(stored, to: trip.request, outcome: .cache, now: now) else {
+            dropVariant(stored, key: trip.key)
+            if trip.policy == .returnCacheDataDontLoad { return StreamedHTTPResponse(unavailable()) }
+            return try await fetch(trip, stored: nil)
+        }
         record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
         return answer
     }
@@ -169,8 +186,9 @@ extension HTTPCache {
     /// Goes to the origin, sharing the trip with identical concurrent misses when
     /// ``collapsesRequests`` is on. Waiting requests then use the stored response if the
     /// first one left a reusable one, and go to the origin themselves otherwise. They wait
-    /// until the first one's body is over (read to its end and stored, failed, or dropped),
-    /// so a streamed body is not fetched again while it is still arriving, but at most
+    /// until it is decided whether the first one's response is stored: at once when it may
+    /// not be, else when its body is stored or abandoned (failed, dropped, too large), so a
+    /// streamed body is not fetched again while it is still arriving, but at most
     /// ``collapseWait`` (a slow reader of the first one holds no one else back).
     private func fetch(_ trip: Trip, stored: StoredResponse?) async throws -> StreamedHTTPResponse {
         guard collapsesRequests, stored == nil, trip.request.method == .get, trip.policy == .useProtocolCachePolicy else {
@@ -184,8 +202,8 @@ extension HTTPCache {
             return (gate, true)
         }
         if isLeader {
-            // The leader's trip runs in its own task, and nothing shared holds its answer: a
-            // body its reader drops releases the followers as surely as one read to its end.
+            // Nothing shared holds the leader's answer: a body its reader drops releases the
+            // followers as surely as one read to its end.
             let release: @Sendable () -> Void = { [inFlight] in
                 inFlight.withLock { running in
                     if running[collapseKey] === gate { running[collapseKey] = nil }
@@ -193,7 +211,7 @@ extension HTTPCache {
                 gate.open()
             }
             do {
-                return try await exchange(trip, stored: nil).finishing(release)
+                return try await exchange(trip, stored: nil, decided: release)
             } catch {
                 release()
                 throw error
@@ -206,7 +224,7 @@ extension HTTPCache {
         trip.sharedVariants = nil
         if let fresh = await lookup(trip.request, key: trip.key),
            Reuse.decide(fresh, request: trip.request, directives: trip.directives, mode: mode, now: now) == .fresh {
-            return hit(fresh, trip, now: now)
+            return try await hit(fresh, trip, now: now)
         }
         return try await exchange(trip, stored: nil)
     }
@@ -222,8 +240,9 @@ extension HTTPCache {
 
     /// One exchange with the origin: conditional when `stored` has validators, then a 304
     /// freshens the stored response, a server error or failure may fall back to stale
-    /// content, and anything else is stored when allowed.
-    func exchange(_ trip: Trip, stored: StoredResponse?) async throws -> StreamedHTTPResponse {
+    /// content, and anything else is stored when allowed. `decided` runs once it is known
+    /// whether a response is stored (at once when none will be).
+    func exchange(_ trip: Trip, stored: StoredResponse?, decided: @escaping @Sendable () -> Void = {}) async throws -> StreamedHTTPResponse {
         let request = trip.request
         let conditional = request.method == .get ? stored.flatMap { Validation.conditionalRequest(request, for: $0) } : nil
         let requestTime = clock.now
@@ -232,6 +251,7 @@ extension HTTPCache {
         do {
             (response, data) = try await trip.send(conditional ?? request, trip.body)
         } catch {
+            decided()
             if let stale = staleFallback(stored, trip, disconnected: true) { return stale }
             throw error
         }
@@ -240,7 +260,7 @@ extension HTTPCache {
             // A 304 has no content; reading its end frees the connection for the next request.
             try? await data.drain()
             guard Validation.notModified(response.headerFields, describes: stored) else {
-                return try await exchange(trip, stored: nil)
+                return try await exchange(trip, stored: nil, decided: decided)
             }
             let freshened = Validation.freshen(
                 stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode
@@ -248,13 +268,22 @@ extension HTTPCache {
             if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
                 await replace(freshened, key: trip.key, in: trip.sharedVariants)
             }
+            guard let answer = streamed(freshened, to: request, outcome: .revalidated, now: responseTime) else {
+                // Its body file went meanwhile: fetched again, whole.
+                dropVariant(freshened, key: trip.key)
+                return try await exchange(trip, stored: nil, decided: decided)
+            }
+            decided()
             record { $0.revalidations += 1; $0.bytesSaved += stored.bodyLength }
-            return serveStreamed(freshened, to: request, outcome: .revalidated, now: responseTime)
+            return answer
         }
-        if response.status.code >= 500, let stale = staleFallback(stored, trip, disconnected: false) { return stale }
+        if response.status.code >= 500, let stale = staleFallback(stored, trip, disconnected: false) {
+            decided()
+            return stale
+        }
         record { $0.misses += 1 }
         if request.method == .get, let storable = storable(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
-            let body = await storing(data, of: response, inFiles: true) { body in
+            let body = await storing(data, of: response, inFiles: true, decided: decided) { body in
                 guard let complete = self.completing(storable, with: body) else { return }
                 await self.replace(complete, key: trip.key, in: trip.sharedVariants)
             }
@@ -262,6 +291,7 @@ extension HTTPCache {
         } else if request.method == .head {
             await update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
         }
+        decided()
         return StreamedHTTPResponse(response: response, body: data, outcome: .network)
     }
 
@@ -271,7 +301,11 @@ extension HTTPCache {
         let allowed = trip.policy == .returnCacheDataElseLoad
             || Reuse.mayServeStaleOnError(stored, directives: trip.directives, mode: mode, now: now, disconnected: disconnected)
         guard allowed else { return nil }
+        guard let answer = streamed(stored, to: trip.request, outcome: .staleAfterNetworkFailure, now: now) else {
+            dropVariant(stored, key: trip.key)
+            return nil
+        }
         record { $0.staleServed += 1; $0.bytesSaved += stored.bodyLength }
-        return serveStreamed(stored, to: trip.request, outcome: .staleAfterNetworkFailure, now: now)
+        return answer
     }
 }

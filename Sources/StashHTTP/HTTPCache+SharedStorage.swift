@@ -52,7 +52,8 @@ extension HTTPCache {
         /// try await storage.removeValues(withKeyPrefix: "http-cache:")
         /// ```
         func removeValues(withKeyPrefix prefix: String) async throws
-        /// The longest key the storage takes, in bytes of UTF-8 (`SharedCache`: 1024).
+        /// The longest key the storage takes, in bytes of UTF-8 (`SharedCache`: 1024; 900 when
+        /// a storage does not say, the limit every storage had before it could).
         ///
         /// ```swift
         /// let fits = key.utf8.count <= storage.maximumKeyBytes
@@ -171,4 +172,15 @@ extension HTTPCache {
         var last: [String: (generation: UInt64, task: Task<Void, Never>)] = [:]
         var nextGeneration: UInt64 = 0
     }
+}
+
+extension HTTPCache.SharedStorage {
+    /// 900 bytes: a storage that does not say how long a key it takes gets the limit every
+    /// storage had before ``maximumKeyBytes`` existed (longer URLs are keyed by their
+    /// SHA-256), so its keys do not move.
+    ///
+    /// ```swift
+    /// let fits = key.utf8.count <= storage.maximumKeyBytes // 900 unless the storage says
+    /// ```
+    public var maximumKeyBytes: Int { 900 }
 }

@@ -13,19 +13,17 @@ extension HTTPCache {
         return localVariants(for: key)
     }
 
-    /// Replaces the variants of `key`; an empty array removes them.
-    func setVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey) async {
-        if let sharedStorage { return await setSharedVariants(variants, for: key, in: sharedStorage) }
-        setLocalVariants(variants, for: key)
+    /// Replaces `old`, the variants of `key` as the caller read them (`nil`: not read),
+    /// with `new`; an empty array removes them.
+    func setVariants(_ new: [StoredResponse], replacing old: [StoredResponse]?, for key: PrimaryCacheKey) async {
+        if let sharedStorage { return await setSharedVariants(new, for: key, in: sharedStorage) }
+        setLocalVariants(new, replacing: old ?? localVariants(for: key), for: key)
     }
 
     /// The variants of `key` in this process's memory or disk.
     func localVariants(for key: PrimaryCacheKey) -> [StoredResponse] {
         guard let hybrid else { return memory.value(forKey: key.storageKey) ?? [] }
-        let variants = hybrid.value(forKey: key.storageKey) ?? []
-        let present = withBodyFilesPresent(variants)
-        if present.count != variants.count { setLocalVariants(present, for: key) }
-        return present
+        return hybrid.value(forKey: key.storageKey) ?? []
     }
 
     /// The variants of `key` in this process's memory; the disk is not read (memory is the
@@ -34,20 +32,25 @@ extension HTTPCache {
         memory.value(forKey: key.storageKey) ?? []
     }
 
-    /// Replaces the variants of `key` in this process's memory or disk; the body files of
-    /// the variants replaced or removed go with them.
-    func setLocalVariants(_ variants: [StoredResponse], for key: PrimaryCacheKey) {
+    /// Replaces `old`, the variants of `key` in this process's memory or disk as the caller
+    /// read them, with `new`; the body files of the variants replaced or removed go with
+    /// them, and when the disk refuses the write (full, closed), the body files of both.
+    /// Two stores of one URL at once may each miss the other's body file, which then stays
+    /// until trimming removes it.
+    func setLocalVariants(_ new: [StoredResponse], replacing old: [StoredResponse], for key: PrimaryCacheKey) {
         guard let hybrid else {
-            if variants.isEmpty { memory.removeValue(forKey: key.storageKey) } else { memory.set(variants, forKey: key.storageKey) }
+            if new.isEmpty { memory.removeValue(forKey: key.storageKey) } else { memory.set(new, forKey: key.storageKey) }
             return
         }
-        let old = hybrid.value(forKey: key.storageKey) ?? []
-        defer { removeBodyFiles(of: old, keeping: variants) }
-        if variants.isEmpty {
+        if new.isEmpty {
             hybrid.removeValue(forKey: key.storageKey)
+        } else if (try? hybrid.set(new, forKey: key.storageKey)) == nil {
+            // A store the disk refuses must not leave an older variant behind, nor a body
+            // file nothing refers to.
+            hybrid.removeValue(forKey: key.storageKey)
+            removeBodyFiles(of: old + new, keeping: [])
             return
         }
-        // A store the disk refuses (full, closed) must not leave an older variant behind.
-        if (try? hybrid.set(variants, forKey: key.storageKey)) == nil { hybrid.removeValue(forKey: key.storageKey) }
+        removeBodyFiles(of: old, keeping: new)
     }
 }

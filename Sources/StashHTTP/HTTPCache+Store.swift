@@ -27,7 +27,8 @@ extension HTTPCache {
         if sharedStorage != nil {
             writeInBackground(for: key) { await self.replace(stored, key: key) }
         } else {
-            setLocalVariants(Self.replacing(stored, in: localVariants(for: key)), for: key)
+            let current = localVariants(for: key)
+            setLocalVariants(Self.replacing(stored, in: current), replacing: current, for: key)
         }
         return true
     }
@@ -43,10 +44,15 @@ extension HTTPCache {
     /// the storage: send the request through ``respond(to:body:policy:revalidatesInBackground:send:)``
     /// with `Cache-Control: only-if-cached` to get a stored response or a `504`.
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
-        // Decided before a body file is read: a response that must be validated reads nothing.
-        guard let (candidate, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate,
-              let stored = loadingBody(candidate) else { return nil }
-        return serve(stored, to: request, outcome: .cache, now: now)
+        // Decided before a body file is read: a response that must be validated reads nothing,
+        // and the answer reads only what it sends (a range its range, HEAD and 304 nothing).
+        guard let (stored, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate else { return nil }
+        let (response, body) = serve(stored, to: request, outcome: .cache, now: now)
+        guard let data = loaded(body) else {
+            if let key = PrimaryCacheKey(request) { dropVariant(stored, key: key) }
+            return nil
+        }
+        return CachedHTTPResponse(response: response, body: data, outcome: .cache)
     }
 
     /// The variant of this process's storage that `request` selects and how it may be
@@ -81,16 +87,14 @@ extension HTTPCache {
         return best
     }
 
-    /// Stores `response` if allowed, replacing the variant with the same secondary key;
-    /// `variants` are the URL's variants when the caller has just read them.
+    /// Stores `response` if allowed, replacing the variant with the same secondary key.
     func store(
-        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey,
-        requestTime: Date, responseTime: Date, variants: [StoredResponse]? = nil
+        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date
     ) async -> StoredResponse? {
         guard let stored = storable(response, body: body, for: request, requestTime: requestTime, responseTime: responseTime) else {
             return nil
         }
-        await replace(stored, key: key, in: variants)
+        await replace(stored, key: key)
         return stored
     }
 
@@ -115,13 +119,12 @@ extension HTTPCache {
     /// variant: writing back other variants read seconds ago could revive what an
     /// invalidation removed meanwhile (RFC 9111 §4.4) or drop what another instance added.
     func replace(_ stored: StoredResponse, key: PrimaryCacheKey, in known: [StoredResponse]? = nil) async {
-        let current: [StoredResponse]
         if let known, known.allSatisfy({ $0.selectingFields == stored.selectingFields }) {
-            current = []
-        } else {
-            current = await variants(for: key)
+            await setVariants([stored], replacing: known, for: key)
+            return
         }
-        await setVariants(Self.replacing(stored, in: current), for: key)
+        let current = await variants(for: key)
+        await setVariants(Self.replacing(stored, in: current), replacing: current, for: key)
     }
 
     /// `variants` with `stored` in place of the one with the same selecting fields, the
@@ -136,17 +139,36 @@ extension HTTPCache {
     /// How many variants of one URL are kept; the oldest go first.
     static let maximumVariants = 16
 
+    /// Where the body of an answer made from a stored response is.
+    enum BodySource: Equatable {
+        /// In memory (empty for `HEAD`, `304`, `416`).
+        case data(Data)
+        /// These bytes of the body file under this disk cache key.
+        case file(key: String, range: Range<Int>)
+    }
+
     /// `stored` as an answer to `request`: a `304` when the request's own conditions
     /// match, no body for `HEAD`, the requested bytes (`206`) for a `Range` request, and a
-    /// current `Age`.
-    func serve(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> CachedHTTPResponse {
+    /// current `Age`. Nothing is read: a body kept in a file is named by its key and range,
+    /// for ``streamed(_:to:outcome:now:)`` to stream or ``loaded(_:)`` to read.
+    func serve(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> (HTTPResponse, BodySource) {
         let age = stored.currentAge(now: now)
         if Validation.clientConditionMatches(request, stored: stored) {
-            return CachedHTTPResponse(response: Validation.notModifiedResponse(from: stored, age: age), body: Data(), outcome: outcome)
+            return (Validation.notModifiedResponse(from: stored, age: age), .data(Data()))
         }
-        if request.method == .head { return CachedHTTPResponse(response: stored.response(age: age), body: Data(), outcome: outcome) }
-        let (response, body) = ByteRange.response(ByteRange.answer(request, stored: stored), from: stored, age: age)
-        return CachedHTTPResponse(response: response, body: body, outcome: outcome)
+        if request.method == .head { return (stored.response(age: age), .data(Data())) }
+        let answer = ByteRange.answer(request, stored: stored)
+        let response = ByteRange.head(answer, from: stored, age: age)
+        let bytes: Range<Int>
+        switch answer {
+        case .whole: bytes = 0..<stored.bodyLength
+        case let .partial(range): bytes = range.lowerBound..<(range.upperBound + 1)
+        case .unsatisfiable: return (response, .data(Data()))
+        }
+        if let file = stored.bodyFile { return (response, .file(key: file.key, range: bytes)) }
+        let body = stored.body
+        if bytes.count == body.count { return (response, .data(body)) }
+        return (response, .data(body.subdata(in: (body.startIndex + bytes.lowerBound)..<(body.startIndex + bytes.upperBound))))
     }
 
     /// The `504` a cache answers when it may not contact the origin and holds nothing usable.

@@ -207,7 +207,7 @@ public final class HTTPCache: Sendable {
         if let sharedStorage {
             writeInBackground(for: key) { await self.setSharedVariants([], for: key, in: sharedStorage) }
         } else {
-            setLocalVariants([], for: key)
+            setLocalVariants([], replacing: localVariants(for: key), for: key)
         }
     }
 

@@ -1,12 +1,5 @@
 public import Foundation
-import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+package import StashCore
 
 /// Values too large to hold in memory: written part by part into a file in the cache's own
 /// folder, then made a value with one rename.
@@ -29,13 +22,17 @@ extension DiskCache {
     /// - throws: ``StashCore/StashError/Code/readOnly``, ``StashCore/StashError/Code/closed``,
     ///   ``StashCore/StashError/Code/diskFull``, or the error creating the file.
     public func makeIncomingFile() throws -> URL {
-        let url = filesDirectory.appendingPathComponent(".incoming.\(UUID().uuidString).tmp", isDirectory: false)
-        try state.withLock { state throws(StashError) in try checkAccepts(state, key: url.lastPathComponent, isWrite: true) }
-        if isReadOnly { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StashError.posix("create an incoming file", path: url.path) }
-        _ = SystemCalls.close(fd)
-        return url
+        let (file, fd) = try openIncomingFile()
+        SystemCalls.close(fd)
+        return URL(fileURLWithPath: file.temporaryPath, isDirectory: false)
+    }
+
+    /// A new incoming file (as ``makeIncomingFile()``), open for writing: the caller writes
+    /// it, closes the descriptor, then adopts the file's `temporaryPath` or discards it.
+    package func openIncomingFile() throws -> (file: FileStore.StagedFile, descriptor: Int32) {
+        // Its temporary name, `.incoming.RANDOM.tmp`, is what `adoptFile` and `reconcile` know.
+        let placeholder = filesDirectory.appendingPathComponent("incoming", isDirectory: false)
+        return try inFilesFolder(key: "incoming") { try FileStore.StagedFile.create(for: placeholder, durability: .processSafe) }
     }
 
     /// Makes the finished file at `url`, made by ``makeIncomingFile()``, the value of `key`
@@ -71,14 +68,8 @@ extension DiskCache {
                 removeValue(forKey: key)
                 return
             }
-            let destination = filePath(named: name)
-            try files.withLock {
-                // As in a file-backed `set`: checked again just before the rename, and the
-                // row staged with the file, so that no flush deletes it.
-                try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
-                guard rename(url.path, destination) == 0 else { throw StashError.posix("rename", path: destination) }
-                try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) }
-            }
+            let file = FileStore.StagedFile(temporaryPath: url.path, for: URL(fileURLWithPath: filePath(named: name)), durability: .processSafe)
+            try commitStaged(file, key: key) { try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) } }
         } catch {
             unlink(url.path)
             throw error

@@ -35,12 +35,68 @@ extension DiskCache {
     private func read(_ key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         if isReadOnly { return readOnlyEntry(forKey: key) }
-        let now = self.now
-        enum Source {
-            case staged(Data)
-            case manifest
-            case file(String)
+        guard let (record, source) = access(key, onlyFiles: false) else { return nil }
+        let data: Data?
+        switch source {
+        case .staged(let value): data = value
+        case .manifest: data = reader.inlineValue(forKey: key)
+        case .file(let name): data = try? FileStore.read(atPath: filePath(named: name))
         }
+        guard let data else {
+            // The value vanished: removed meanwhile, or its file deleted behind our back.
+            forget(key, ifStill: record)
+            return nil
+        }
+        return (data, record, key)
+    }
+
+    /// Opens the file holding the value of `key` for reading, counting a hit as
+    /// ``data(forKey:)`` does (the last-access date that trimming orders by, a sliding
+    /// expiry), without reading it; `nil` when the value is missing, expired, stored inline
+    /// (see ``fileURL(for:)``) or its file is gone.
+    ///
+    /// ```swift
+    /// if let handle = cache.openFile(forKey: "movie.mp4") {
+    ///     while let part = try handle.read(upToCount: 1 << 16) { try await output.write(part) }
+    /// }
+    /// ```
+    ///
+    /// The handle reads the value as it was when opened: a later removal, replacement or
+    /// trim of the key does not change what it reads (the file is unlinked or renamed over,
+    /// not rewritten). The handle closes when released. Thread-safe.
+    public func openFile(forKey key: String) -> FileHandle? {
+        guard let key = try? StoredKey.normalized(key) else { return nil }
+        let name: String
+        var record: DiskRecord?
+        if isReadOnly {
+            guard let row = reader.row(forKey: key), isLive(row.record, at: now), let file = row.record.file else { return nil }
+            name = file
+        } else {
+            guard let (found, source) = access(key, onlyFiles: true), case .file(let file) = source else { return nil }
+            name = file
+            record = found
+        }
+        let fd = SystemCalls.open(filePath(named: name), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if let record { forget(key, ifStill: record) }
+            return nil
+        }
+        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    }
+
+    /// Where a hit's value is.
+    private enum Source {
+        case staged(Data)
+        case manifest
+        case file(String)
+    }
+
+    /// The live record of the normalized `key` and where its value is, counting the hit (or
+    /// the miss): its last-access date and sliding deadline move, in steps of
+    /// ``accessDateResolution``, and a flush is scheduled to record them. `onlyFiles` looks
+    /// only for file-backed values: an inline one is neither returned nor counted.
+    private func access(_ key: String, onlyFiles: Bool) -> (DiskRecord, Source)? {
+        let now = self.now
         let delay = configuration.flushDelay
         let found = state.withLock { state -> (DiskRecord, Source, TimeInterval?)? in
             guard !state.isClosed, let position = state.index.index(forKey: key) else {
@@ -48,6 +104,7 @@ extension DiskCache {
                 return nil
             }
             var record = state.index.values[position]
+            if onlyFiles, record.file == nil { return nil }
             if !isLive(record, at: now) {
                 state.stageRemoval(key)
                 state.recordMiss()
@@ -79,18 +136,7 @@ extension DiskCache {
         }
         guard let (record, source, flushDelay) = found else { return nil }
         if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
-        let data: Data?
-        switch source {
-        case .staged(let value): data = value
-        case .manifest: data = reader.inlineValue(forKey: key)
-        case .file(let name): data = try? FileStore.read(atPath: filePath(named: name))
-        }
-        guard let data else {
-            // The value vanished: removed meanwhile, or its file deleted behind our back.
-            forget(key, ifStill: record)
-            return nil
-        }
-        return (data, record, key)
+        return (record, source)
     }
 
     /// Whether `key` has a value that has not expired. Does not count as an access.

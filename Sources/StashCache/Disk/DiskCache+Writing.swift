@@ -140,23 +140,33 @@ extension DiskCache {
     }
 
     /// Writes a file-backed value with ``StashCore/FileStore/StagedFile``: a temporary file,
-    /// then, with ``files`` held, the rename to its final name and the staging of its row,
-    /// so that no flush deletes the new file.
+    /// then the commit of ``commitStaged(_:key:thenStage:)``.
     private func writeFile(_ data: Data, named name: String, key: String, thenStage stageRow: () throws -> Void) throws {
-        try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
         let destination = filesDirectory.appendingPathComponent(name, isDirectory: false)
-        let file: FileStore.StagedFile
+        let file = try inFilesFolder(key: key) { try FileStore.StagedFile(data, for: destination, durability: .processSafe) }
+        try commitStaged(file, key: key, thenStage: stageRow)
+    }
+
+    /// `make`'s new file in the files folder, once the cache takes writes; a files folder
+    /// someone deleted under a running cache is made again.
+    func inFilesFolder<File>(key: String, _ make: () throws -> File) throws -> File {
+        try checkWritable(key: key)
+        try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
         do {
-            file = try FileStore.StagedFile(data, for: destination, durability: .processSafe)
+            return try make()
         } catch StashError.Code.notFound {
-            // Someone deleted the files folder under a running cache: make it again.
             try FileStore.createFolder(filesDirectory)
-            file = try FileStore.StagedFile(data, for: destination, durability: .processSafe)
+            return try make()
         }
+    }
+
+    /// Renames `file` into place and stages its row with ``files`` held, so that no flush
+    /// deletes the new file; checked again just before the rename, since a file must not
+    /// replace the one of the current row unless the new row is staged with it. On error
+    /// the file is deleted and the previous value kept.
+    func commitStaged(_ file: FileStore.StagedFile, key: String, thenStage stageRow: () throws -> Void) throws {
         do {
             try files.withLock {
-                // Checked again just before the rename: a file must not replace the one of
-                // the current row unless the new row is staged with it.
                 try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
                 try file.commit()
                 try stageRow()

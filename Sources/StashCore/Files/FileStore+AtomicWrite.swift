@@ -76,25 +76,53 @@ extension FileStore {
         ///   folder is missing, ``StashError/Code/permissionDenied``, ``StashError/Code/io``,
         ///   each naming `url`.
         package init(_ data: Data, for url: URL, permissions: mode_t = 0o600, durability: Durability) throws {
-            let destination = url.path
-            let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + FileStore.randomSuffix() + ".tmp"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-            guard fd >= 0 else { throw StashError.posix("create temporary file", path: destination) }
+            let (file, fd) = try Self.create(for: url, permissions: permissions, durability: durability)
             var closed = false
             do {
                 defer { if !closed { close(fd) } }
-                try FileStore.writeAll(fd, data, path: destination)
+                try FileStore.writeAll(fd, data, path: url.path)
                 if durability == .powerSafe, fsync(fd) != 0 {
-                    throw StashError.posix("fsync", path: destination)
+                    throw StashError.posix("fsync", path: url.path)
                 }
                 closed = true
-                if close(fd) != 0 { throw StashError.posix("close", path: destination) }
+                if close(fd) != 0 { throw StashError.posix("close", path: url.path) }
             } catch {
-                unlink(temporary)
+                file.discard()
                 throw error
             }
+            self = file
+        }
+
+        /// Creates an empty temporary file for `url` and returns it open for writing, for
+        /// content written part by part (`FileStore.writeAll`). The caller closes the
+        /// descriptor before ``commit()``, and calls ``discard()`` when it gives up.
+        ///
+        /// ```swift
+        /// let (file, fd) = try FileStore.StagedFile.create(for: url, durability: .processSafe)
+        /// for part in parts { try FileStore.writeAll(fd, part, path: url.path) }
+        /// SystemCalls.close(fd)
+        /// try file.commit()
+        /// ```
+        ///
+        /// - throws: As ``init(_:for:permissions:durability:)``.
+        package static func create(
+            for url: URL, permissions: mode_t = 0o600, durability: Durability
+        ) throws -> (file: StagedFile, descriptor: Int32) {
+            let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + FileStore.randomSuffix() + ".tmp"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            guard fd >= 0 else { throw StashError.posix("create temporary file", path: url.path) }
+            return (StagedFile(temporaryPath: temporary, for: url, durability: durability), fd)
+        }
+
+        /// The temporary file already written at `temporaryPath`, to be committed to `url`:
+        /// for content staged before its final name was known.
+        ///
+        /// ```swift
+        /// let file = FileStore.StagedFile(temporaryPath: incoming.path, for: destination, durability: .processSafe)
+        /// ```
+        package init(temporaryPath: String, for url: URL, durability: Durability) {
             self.destination = url
-            self.temporaryPath = temporary
+            self.temporaryPath = temporaryPath
             self.durability = durability
         }
 

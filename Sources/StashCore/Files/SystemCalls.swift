@@ -6,8 +6,15 @@ import Glibc
 import Musl
 #endif
 
-/// The C library's `read(2)` and `close(2)`, reachable from types that have methods of the
-/// same names (`FileStore.read`, `LogFile.close`), without an `#if` at every call site.
+/// The C library's `open(2)`, `read(2)`, `pread(2)` and `close(2)`, reachable from types
+/// that have methods of the same names (`FileStore.read`, `LogFile.close`), without an `#if`
+/// at every call site.
+///
+/// ```swift
+/// let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
+/// defer { SystemCalls.close(fd) }
+/// let count = SystemCalls.pread(fd, buffer, 4096, at: 0)
+/// ```
 package enum SystemCalls {
     @inline(__always)
     package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
@@ -17,6 +24,31 @@ package enum SystemCalls {
         return Glibc.read(fd, buffer, count)
         #else
         return Musl.read(fd, buffer, count)
+        #endif
+    }
+
+    /// Opens the existing file at `path` with `flags`; the descriptor, or -1 with `errno` set.
+    @inline(__always)
+    package static func open(_ path: String, _ flags: Int32) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.open(path, flags)
+        #elseif canImport(Glibc)
+        return Glibc.open(path, flags)
+        #else
+        return Musl.open(path, flags)
+        #endif
+    }
+
+    /// Reads up to `count` bytes at `offset` of `fd` without moving its position; the
+    /// number read (0 at the end), or -1 with `errno` set.
+    @inline(__always)
+    package static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, at offset: Int) -> Int {
+        #if canImport(Darwin)
+        return Darwin.pread(fd, buffer, count, off_t(offset))
+        #elseif canImport(Glibc)
+        return Glibc.pread(fd, buffer, count, off_t(offset))
+        #else
+        return Musl.pread(fd, buffer, count, off_t(offset))
         #endif
     }
 

@@ -57,22 +57,8 @@ enum ByteRange {
         return tag.strongMatches(storedTag)
     }
 
-    /// The response of `answer` cut from `stored`, with a current `Age`.
-    static func response(_ answer: Answer, from stored: StoredResponse, age: TimeInterval) -> (HTTPResponse, Data) {
-        let response = head(answer, from: stored, age: age)
-        switch answer {
-        case .whole:
-            return (response, stored.body)
-        case .partial(let range):
-            let start = stored.body.startIndex
-            return (response, stored.body.subdata(in: (start + range.lowerBound)..<(start + range.upperBound + 1)))
-        case .unsatisfiable:
-            return (response, Data())
-        }
-    }
-
     /// The response head of `answer` from `stored`, with a current `Age`, whatever holds
-    /// the body.
+    /// the body (``HTTPCache/serve(_:to:outcome:now:)`` names the bytes).
     static func head(_ answer: Answer, from stored: StoredResponse, age: TimeInterval) -> HTTPResponse {
         var response = stored.response(age: age)
         switch answer {

@@ -19,13 +19,14 @@ struct StoredResponse: Sendable, Equatable {
     private var storage: Storage
 
     init(
-        status: Int, reasonPhrase: String, headerFields: HTTPFields, body: Data,
+        status: Int, reasonPhrase: String, headerFields: HTTPFields, body: Data, bodyFile: BodyFile? = nil,
         requestTime: Date, responseTime: Date, selectingFields: [String: String?]
     ) {
         storage = Storage(
             status: status, reasonPhrase: reasonPhrase, headerFields: headerFields, body: body,
             requestTime: requestTime, responseTime: responseTime, selectingFields: selectingFields
         )
+        storage.bodyFile = bodyFile
         derive()
     }
 

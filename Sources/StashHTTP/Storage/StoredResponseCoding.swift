@@ -103,14 +103,12 @@ struct StoredResponseCoding: CacheCodec {
                 guard length <= UInt64(Int.max) else { throw StashError(.corruptFile, "a body file of \(length) bytes") }
                 bodyFile = StoredResponse.BodyFile(key: key, length: Int(length))
             }
-            var variant = StoredResponse(
-                status: Int(status), reasonPhrase: reason, headerFields: fields, body: body,
+            variants.append(StoredResponse(
+                status: Int(status), reasonPhrase: reason, headerFields: fields, body: body, bodyFile: bodyFile,
                 requestTime: Date(timeIntervalSince1970: Double(bitPattern: requestBits)),
                 responseTime: Date(timeIntervalSince1970: Double(bitPattern: responseBits)),
                 selectingFields: selecting
-            )
-            if let bodyFile { variant.bodyFile = bodyFile }
-            variants.append(variant)
+            ))
         }
         guard reader.isAtEnd else { throw StashError(.corruptFile, "\(reader.remaining) bytes after a stored HTTP response") }
         return (key, variants)

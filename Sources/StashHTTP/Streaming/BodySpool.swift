@@ -1,54 +1,46 @@
 import Foundation
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
-/// A body arriving in parts, written to a file of the disk cache's folder
-/// (`DiskCache.makeIncomingFile()`) instead of memory. The file is deleted when the spool
+/// A body arriving in parts, written to an incoming file of the disk cache's folder
+/// (`DiskCache.openIncomingFile()`) instead of memory. The file is deleted when the spool
 /// goes away unfinished (the body failed or was dropped); ``finish()`` hands it over.
+/// Written by one task at a time, as every ``HTTPBodyStream`` is read.
 final class BodySpool: Sendable {
-    let url: URL
-    /// The open file, `nil` once finished or discarded.
-    private let descriptor: LockedValue<Int32?>
+    private let file: FileStore.StagedFile
+    private let descriptor: Int32
+    /// Whether the file is still open (not yet finished or given up).
+    private let isOpen = LockedValue(true)
 
-    /// Opens `url`, an empty file, for writing.
-    init(url: URL) throws {
-        let fd = open(url.path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            unlink(url.path)
-            throw StashError.posix("open an incoming file", path: url.path)
-        }
-        self.url = url
-        descriptor = LockedValue(fd)
+    /// Takes over `file`, open for writing as `descriptor`.
+    init(_ file: FileStore.StagedFile, descriptor: Int32) {
+        self.file = file
+        self.descriptor = descriptor
     }
 
     /// Appends `data`.
     func write(_ data: Data) throws {
-        try descriptor.withLock { fd in
-            guard let fd else { throw StashError(.closed, "the body spool was finished", path: url.path) }
-            try FileStore.writeAll(fd, data, path: url.path)
-        }
+        // The lock is not held across the write: the spool has one writer.
+        guard isOpen.withLock({ $0 }) else { throw StashError(.closed, "the body spool was finished", path: file.temporaryPath) }
+        try FileStore.writeAll(descriptor, data, path: file.temporaryPath)
     }
 
     /// Closes the file and gives it up to the caller, who adopts or deletes it.
     func finish() throws -> URL {
-        let fd = descriptor.withLock { fd in defer { fd = nil }; return fd }
-        guard let fd, close(fd) == 0 else {
-            unlink(url.path)
-            throw StashError.posix("close an incoming file", path: url.path)
+        guard isOpen.withLock({ isOpen in defer { isOpen = false }; return isOpen }) else {
+            throw StashError(.closed, "the body spool was finished", path: file.temporaryPath)
         }
-        return url
+        guard SystemCalls.close(descriptor) == 0 else {
+            let error = StashError.posix("close an incoming file", path: file.temporaryPath)
+            file.discard()
+            throw error
+        }
+        return URL(fileURLWithPath: file.temporaryPath, isDirectory: false)
     }
 
     deinit {
-        if let fd = descriptor.withLock({ $0 }) {
-            close(fd)
-            unlink(url.path)
+        if isOpen.withLock({ $0 }) {
+            SystemCalls.close(descriptor)
+            file.discard()
         }
     }
 }

@@ -1,8 +1,9 @@
 import StashCore
 
 /// What identical concurrent misses wait on while the first one's trip to the origin runs:
-/// opened once, when that response's body is over (read to its end, failed, or dropped) or
-/// the trip failed. A waiter stops waiting when it is cancelled or after its time limit (a
+/// opened once, when it is decided whether that response is stored (at once when it may not
+/// be; else when its body is stored, or failed, outgrew the limits or was dropped) or the
+/// trip failed. A waiter stops waiting when it is cancelled or after its time limit (a
 /// slow client of the first request must not hold the others back: they then go to the
 /// origin themselves, as nginx's `proxy_cache_lock_timeout` does). Thread-safe.
 final class CollapseGate: Sendable {

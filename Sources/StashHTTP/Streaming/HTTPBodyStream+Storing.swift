@@ -2,7 +2,7 @@ import Foundation
 import StashCore
 
 extension HTTPBodyStream {
-    /// A body read whole, as ``storing(memoryLimit:spool:fileLimit:expectedLength:_:)`` hands
+    /// A body read whole, as ``storing(memoryLimit:spool:fileLimit:expectedLength:decided:_:)`` hands
     /// it to be stored: in memory, or in a file of the disk cache's folder.
     enum CompleteBody: Sendable {
         case data(Data)
@@ -18,34 +18,50 @@ extension HTTPBodyStream {
     /// (when given) and written there as it arrives, up to `fileLimit` bytes. A body that
     /// fails, is dropped part way or outgrows what it may take keeps nothing and stores
     /// nothing (its file is deleted).
+    ///
+    /// `decided` runs once, as soon as the outcome is known: after `store` returns, or when
+    /// nothing will be stored (at once when `expectedLength` is over the limits; when the
+    /// body fails, outgrows them or is dropped).
     func storing(
         memoryLimit: Int, spool: (@Sendable () -> BodySpool?)?, fileLimit: Int, expectedLength: Int?,
-        _ store: @escaping @Sendable (CompleteBody) async -> Void
+        decided: @escaping @Sendable () -> Void = {}, _ store: @escaping @Sendable (CompleteBody) async -> Void
     ) async -> HTTPBodyStream {
         let parts: @Sendable () async throws -> Data?
         switch source {
         case let .whole(data):
             await store(.data(data))
+            decided()
             return self
         case let .parts(next):
             parts = next
         }
-        if let expectedLength, expectedLength > Swift.max(memoryLimit, spool == nil ? 0 : fileLimit) { return self }
+        if let expectedLength, expectedLength > Swift.max(memoryLimit, spool == nil ? 0 : fileLimit) {
+            decided()
+            return self
+        }
         let kept = LockedValue(Kept.memory(Data()))
+        let decision = StoreDecision(decided)
         return HTTPBodyStream(next: {
             let part: Data?
             do {
                 part = try await parts()
             } catch {
                 kept.withLock { $0 = .nothing }
+                decision.made()
                 throw error
             }
             guard let part else {
                 let complete = kept.withLock { kept in defer { kept = .nothing }; return kept.complete(expectedLength) }
                 if let complete { await store(complete) }
+                decision.made()
                 return nil
             }
-            kept.withLock { $0.append(part, memoryLimit: memoryLimit, spool: spool, fileLimit: fileLimit) }
+            // Taken out of the lock to be appended (a spool file write is I/O): the body has
+            // one reader, so nothing else touches it meanwhile.
+            var current = kept.withLock { kept in defer { kept = .nothing }; return kept }
+            current.append(part, memoryLimit: memoryLimit, spool: spool, fileLimit: fileLimit)
+            if case .nothing = current { decision.made() }
+            kept.withLock { $0 = current }
             return part
         })
     }

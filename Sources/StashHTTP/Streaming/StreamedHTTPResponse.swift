@@ -37,11 +37,6 @@ public struct StreamedHTTPResponse: Sendable {
         self.init(response: whole.response, body: HTTPBodyStream(whole.body), outcome: whole.outcome)
     }
 
-    /// This response, calling `over` once its body is over.
-    func finishing(_ over: @escaping @Sendable () -> Void) -> StreamedHTTPResponse {
-        StreamedHTTPResponse(response: response, body: body.finishing(over), outcome: outcome)
-    }
-
     /// This response with its body read whole.
     ///
     /// ```swift

@@ -15,9 +15,12 @@ struct CollapseDroppedBodyTests {
             let trip = trips.withLock { $0 += 1; return $0 }
             let response = HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"])
             guard trip == 1 else { return (response, HTTPBodyStream(Data("whole".utf8))) }
-            // The first trip's body: one part, then more that never comes.
+            // The first trip's body, framed (so it could be stored): one part, then more
+            // that never comes.
+            var framed = response
+            framed.headerFields[.contentLength] = "1000000"
             let parts = LockedValue(0)
-            return (response, HTTPBodyStream(next: {
+            return (framed, HTTPBodyStream(next: {
                 if parts.withLock({ $0 += 1; return $0 }) == 1 { return Data("first part".utf8) }
                 try await Task.sleep(for: .seconds(3_600))
                 return nil

@@ -3,6 +3,7 @@ import HTTPTypes
 import StashCore
 import StashHTTP
 import AsyncHTTPClient
+import StashTestSupport
 import Testing
 @testable import StashHTTPServer
 

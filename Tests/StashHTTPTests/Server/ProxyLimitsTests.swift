@@ -47,7 +47,9 @@ struct ProxyLimitsTests {
             #expect(stuck.send("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
             // Ten times the limit: the proxy fills the buffers within a few milliseconds.
             try await Task.sleep(for: .seconds(3))
-            let (small, checker) = try await ProxyStreamingTests.fetch("/small", port: running.port, seed: seed)
+            let (small, checker) = try await ProxyStreamingTests.withTransport { transport in
+                try await ProxyStreamingTests.fetch("/small", port: running.port, seed: seed, via: transport)
+            }
             #expect(small.status == .ok && checker.count == 1_000 && checker.mismatchAt == nil)
             #expect(await stuck.response() == nil, "the whole body arrived: the connection was never cut")
         }

@@ -78,7 +78,7 @@ struct ProxyStreamingTests {
             let size = 80_000_000
             origin.set("/big", .init(size: size))
             let folder = TemporaryFolder("proxy-large")
-            let cache = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 256 << 20, directory: folder.url, mode: .shared)
+            let cache = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 1 << 30, directory: folder.url, mode: .shared)
             let firstPort = LockedValue(0)
             try await ProxyTests.Running.with(upstream: origin.base, cache: cache) { running in
                 firstPort.withLock { $0 = running.port }
@@ -104,7 +104,7 @@ struct ProxyStreamingTests {
             try cache.close()
             // The entry is keyed by the authority the client used, the first proxy's: asked
             // directly, the reopened cache streams it from the file without the origin.
-            let reopened = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 256 << 20, directory: folder.url, mode: .shared)
+            let reopened = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 1 << 30, directory: folder.url, mode: .shared)
             let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(firstPort.withLock { $0 })", path: "/big")
             let answer = try await reopened.streamResponse(to: request) { _, _ in throw StashError(.io, "the origin was asked") }
             #expect(answer.outcome == .cache)
@@ -127,6 +127,7 @@ struct ProxyStreamingTests {
             let folder = TemporaryFolder("proxy-killed")
             let child = try ChildProcess(BuiltProducts.executable("stash"), [
                 "http-proxy", "--listen", "127.0.0.1:0", "--upstream", origin.base, "--root", folder.url.path,
+                "--disk-capacity", String(2 << 30), // one body may take an eighth of it
             ])
             let port = try Self.port(from: child)
             let cacheFolder = try #require(child.readLine()?.split(separator: ":", maxSplits: 1).last.map {
@@ -235,6 +236,7 @@ struct ProxyStreamingTests {
             let folder = TemporaryFolder("proxy-memory")
             let child = try ChildProcess(BuiltProducts.executable("stash"), [
                 "http-proxy", "--listen", "127.0.0.1:0", "--upstream", origin.base, "--root", folder.url.path,
+                "--disk-capacity", String(2 << 30), // one body may take an eighth of it
             ])
             defer {
                 child.kill()

@@ -5,8 +5,8 @@ import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
+import StashTestSupport
 import Testing
-import NIOCore
 
 /// The reverse proxy: forwarding of methods and fields, hop-by-hop fields, upstream failure.
 struct ProxyTests {

@@ -7,22 +7,22 @@ import Glibc
 /// An origin on 127.0.0.1 that speaks HTTP/1.1 byte for byte: it records each request line
 /// and answers the n-th request of the whole run with the n-th scripted reply, verbatim, so
 /// tests can send what a well-behaved server never would (more bytes than `Content-Length`).
-final class RawOrigin: @unchecked Sendable {
+public final class RawOrigin: @unchecked Sendable {
     /// Written inside a reply: the origin waits 300 ms before sending the rest, so the rest
     /// arrives after the client considers the response complete.
-    static let pause = "<pause>"
+    public static let pause = "<pause>"
     /// Ending a reply: the origin closes the connection once the reply is sent.
-    static let hangUp = "<hang-up>"
+    public static let hangUp = "<hang-up>"
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let replies: [String]
     private let seen = LockedValue<[String]>([])
 
     /// The request lines received so far, in order.
-    var requestLines: [String] { seen.withLock { $0 } }
+    public var requestLines: [String] { seen.withLock { $0 } }
 
-    init(replies: [String]) throws {
+    public init(replies: [String]) throws {
         self.replies = replies
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -47,7 +47,7 @@ final class RawOrigin: @unchecked Sendable {
     }
 
     /// Stops accepting; open connections end when their peer closes them.
-    func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+    public func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
 
     private func acceptLoop() {
         while true {

@@ -1,0 +1,84 @@
+import Foundation
+import StashCache
+import StashCore
+import StashTestSupport
+import Testing
+
+/// `openFile(forKey:)`: a file-backed value opened for reading, counted as an access as a
+/// read of its data is, so that trimming keeps the values read that way.
+struct DiskCacheOpenFileTests {
+    @Test func anOpenedFileReadsTheValueAndCountsAnAccess() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        try cache.set(.filled(1, 5_000), forKey: "movie")
+        let created = try #require(cache.info(forKey: "movie")).lastAccessedAt
+        fixture.clock.advance(by: 60)
+        let handle = try #require(cache.openFile(forKey: "movie"))
+        #expect(try handle.readToEnd() == .filled(1, 5_000))
+        let accessed = try #require(cache.info(forKey: "movie")).lastAccessedAt
+        #expect(accessed == created.addingTimeInterval(60))
+        #expect(try cache.statistics().hits == 1)
+        try cache.close()
+    }
+
+    @Test func missingInlineAndExpiredValuesOpenNothing() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        try cache.set(.filled(2, 10), forKey: "small")           // inline: no file
+        try cache.set(.filled(3, 30_000), forKey: "old", expiry: .after(5))
+        #expect(cache.openFile(forKey: "small") == nil)
+        #expect(cache.openFile(forKey: "absent") == nil)
+        #expect(cache.openFile(forKey: "bad\u{0}key") == nil)
+        fixture.clock.advance(by: 10)
+        #expect(cache.openFile(forKey: "old") == nil)
+        #expect(cache.data(forKey: "small") == .filled(2, 10))
+        try cache.close()
+    }
+
+    /// A file deleted behind the cache's back opens nothing, and its entry is forgotten.
+    @Test func aFileDeletedBehindTheCachesBackOpensNothing() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        try cache.set(.filled(4, 30_000), forKey: "gone")
+        let url = try #require(cache.fileURL(for: "gone"))
+        try FileManager.default.removeItem(at: url)
+        #expect(cache.openFile(forKey: "gone") == nil)
+        #expect(!cache.contains("gone"))
+        try cache.close()
+    }
+
+    /// What an open handle reads does not change when the value is replaced or removed.
+    @Test func anOpenHandleKeepsReadingTheValueItOpened() async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        try cache.set(.filled(5, 30_000), forKey: "k")
+        let handle = try #require(cache.openFile(forKey: "k"))
+        try cache.set(.filled(6, 40_000), forKey: "k")
+        try await cache.flush()
+        cache.removeValue(forKey: "k")
+        try await cache.flush()
+        #expect(try handle.readToEnd() == .filled(5, 30_000))
+        try cache.close()
+    }
+
+    /// Trimming removes the least recently used values first: a value read through its file
+    /// is recent, and stays while colder ones go.
+    @Test func aValueReadThroughItsFileSurvivesATrimOfColderOnes() async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.limits = DiskCache.Limits(maxBytes: 100_000); $0.trimRatio = 0.8; $0.inlineThreshold = 0 }
+        try cache.set(.filled(7, 20_000), forKey: "popular")
+        for index in 0..<3 {
+            fixture.clock.advance(by: 10)
+            try cache.set(.filled(8, 20_000), forKey: "cold-\(index)")
+        }
+        fixture.clock.advance(by: 10)
+        #expect(cache.openFile(forKey: "popular") != nil)
+        fixture.clock.advance(by: 10)
+        try cache.set(.filled(9, 20_000), forKey: "new")
+        try cache.set(.filled(9, 20_000), forKey: "newer")
+        try await cache.trim()
+        #expect(cache.contains("popular"))
+        #expect(!cache.contains("cold-0"))
+        try cache.close()
+    }
+}

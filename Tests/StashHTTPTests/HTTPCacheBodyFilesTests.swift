@@ -1,0 +1,241 @@
+import Foundation
+import HTTPTypes
+import StashCache
+import StashCore
+@testable import StashHTTP
+import StashTestSupport
+import Testing
+
+/// Bodies kept in files of the disk cache: a hit opens the file during the lookup and counts
+/// the access, a file gone makes a miss (never a 200 whose body fails), one body takes at
+/// most an eighth of the disk capacity, and a store the disk refuses leaves no body file.
+struct HTTPCacheBodyFilesTests {
+    /// A cache over a real disk cache in a temporary folder, on a manual clock shared by
+    /// both (trimming orders by the disk cache's access dates).
+    struct Fixture {
+        let folder = TemporaryFolder("http-body-files")
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+        let disk: DiskCache
+        let cache: HTTPCache
+        /// Trips to the origin, by path.
+        let trips = LockedValue<[String: Int]>([:])
+
+        init(diskCapacity: Int, collapses: Bool = false) throws {
+            var configuration = DiskCache.Configuration()
+            configuration.limits = DiskCache.Limits(maxBytes: diskCapacity)
+            configuration.trimRatio = 0.8
+            configuration.clock = clock
+            configuration.log = { _ in }
+            disk = try DiskCache(directory: folder.url, configuration: configuration)
+            cache = HTTPCache(
+                storage: .local(memoryCapacity: 1 << 20, directory: folder.url, diskCapacity: diskCapacity, disk: disk),
+                mode: .private, collapsesRequests: collapses, clock: clock
+            )
+        }
+
+        /// The bytes the origin sends for `path`: `size` of them, seeded by the path.
+        static func content(_ path: String, size: Int) -> Data {
+            let seed = UInt8(truncatingIfNeeded: path.utf8.reduce(0) { $0 &+ Int($1) })
+            return Data((0..<size).map { UInt8(truncatingIfNeeded: $0 / 4096) &+ seed })
+        }
+
+        /// How the origin's body says where it ends.
+        enum Framing: CaseIterable {
+            /// `Content-Length`.
+            case length
+            /// `Transfer-Encoding: chunked`.
+            case chunked
+            /// Neither: the connection's close ends it.
+            case close
+        }
+
+        /// Asks for `path`, whose origin sends `size` bytes in 256 KiB parts framed as
+        /// `framing` says, and reads the answer to its end.
+        @discardableResult
+        func get(_ path: String, size: Int, framing: Framing = .length, range: String? = nil) async throws -> (StreamedHTTPResponse, Data) {
+            var request = HTTPRequest(method: .get, scheme: "https", authority: "origin.test", path: path)
+            if let range { request.headerFields[.range] = range }
+            let answer = try await cache.streamResponse(to: request) { request, _ in
+                trips.withLock { $0[path, default: 0] += 1 }
+                var fields: HTTPFields = [.cacheControl: "max-age=86400"]
+                switch framing {
+                case .length: fields[.contentLength] = String(size)
+                case .chunked: fields[.transferEncoding] = "chunked"
+                case .close: break
+                }
+                let content = Self.content(path, size: size)
+                let offset = LockedValue(0)
+                return (HTTPResponse(status: .ok, headerFields: fields), HTTPBodyStream(next: {
+                    offset.withLock { offset -> Data? in
+                        guard offset < content.count else { return nil }
+                        defer { offset = min(content.count, offset + (256 << 10)) }
+                        return content.subdata(in: offset..<min(content.count, offset + (256 << 10)))
+                    }
+                }))
+            }
+            return (answer, try await answer.body.collect())
+        }
+
+        func trips(_ path: String) -> Int { trips.withLock { $0[path] ?? 0 } }
+
+        func request(_ path: String) -> HTTPRequest {
+            HTTPRequest(method: .get, scheme: "https", authority: "origin.test", path: path)
+        }
+
+        /// The disk cache key of the body file of `path`'s stored response.
+        func bodyFileKey(_ path: String) -> String? {
+            PrimaryCacheKey(request(path)).flatMap { cache.localVariants(for: $0).first?.bodyFile?.key }
+        }
+
+        /// Files of the disk cache's folder still being written (none once bodies are over).
+        func incomingFiles() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("files").path)
+                .filter { $0.hasPrefix(".incoming.") }
+        }
+    }
+
+    /// A large body read often outlives colder ones when the disk cache trims: its hits
+    /// count as accesses of its file.
+    @Test func aPopularLargeBodySurvivesATrimOfColderOnes() async throws {
+        let fixture = try Fixture(diskCapacity: 24 << 20)
+        let size = 2 << 20
+        try await fixture.get("/popular", size: size)
+        #expect(fixture.bodyFileKey("/popular") != nil, "a 2 MiB body is kept in a file")
+        for index in 0..<8 {
+            fixture.clock.advance(by: 10)
+            try await fixture.get("/cold-\(index)", size: size)
+        }
+        fixture.clock.advance(by: 10)
+        let (hit, body) = try await fixture.get("/popular", size: size)
+        #expect(hit.outcome == .cache)
+        #expect(body == Fixture.content("/popular", size: size))
+        fixture.clock.advance(by: 10)
+        for index in 0..<4 { try await fixture.get("/new-\(index)", size: size) }
+        try await fixture.disk.trim()
+        #expect(fixture.disk.totalSize <= 24 << 20)
+        let (again, served) = try await fixture.get("/popular", size: size)
+        #expect(again.outcome == .cache, "the popular body was trimmed before colder ones")
+        #expect(served == Fixture.content("/popular", size: size))
+        #expect(fixture.trips("/popular") == 1)
+        #expect(fixture.cache.cachedResponse(for: fixture.request("/cold-0")) == nil, "the coldest body was kept")
+        try fixture.cache.close()
+    }
+
+    /// A body file deleted between the store and the hit: the hit is a miss that fetches
+    /// the response again and answers it whole, and the lookup without the origin finds
+    /// nothing (never a 200 whose body fails).
+    @Test func aBodyFileDeletedBeforeTheHitMakesAMiss() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let size = 3 << 20
+        try await fixture.get("/video", size: size)
+        try await fixture.get("/other", size: size)
+        for path in ["/video", "/other"] {
+            let key = try #require(fixture.bodyFileKey(path))
+            let file = try #require(fixture.disk.fileURL(for: key))
+            try FileManager.default.removeItem(at: file)
+        }
+        let (answer, body) = try await fixture.get("/video", size: size)
+        #expect(answer.outcome == .network)
+        #expect(answer.response.status == .ok)
+        #expect(body == Fixture.content("/video", size: size))
+        #expect(fixture.trips("/video") == 2)
+        let (again, stored) = try await fixture.get("/video", size: size, range: "bytes=100-199")
+        #expect(again.outcome == .cache, "the body fetched again is stored again")
+        #expect(stored == Fixture.content("/video", size: size).subdata(in: 100..<200))
+
+        #expect(fixture.cache.cachedResponse(for: fixture.request("/other")) == nil)
+        #expect(fixture.bodyFileKey("/other") == nil, "the variant without its file is dropped")
+        try fixture.cache.close()
+    }
+
+    /// `cachedResponse(for:)` of a body kept in a file reads what the answer sends: the
+    /// whole body, the requested range, nothing for `HEAD`.
+    @Test func aDirectLookupReadsOnlyWhatItAnswers() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let size = 3 << 20
+        let content = Fixture.content("/file", size: size)
+        try await fixture.get("/file", size: size)
+        let whole = try #require(fixture.cache.cachedResponse(for: fixture.request("/file")))
+        #expect(whole.body == content)
+        var ranged = fixture.request("/file")
+        ranged.headerFields[.range] = "bytes=-10"
+        let part = try #require(fixture.cache.cachedResponse(for: ranged))
+        #expect(part.response.status == .partialContent)
+        #expect(part.body == content.suffix(10))
+        var head = fixture.request("/file")
+        head.method = .head
+        let headAnswer = try #require(fixture.cache.cachedResponse(for: head))
+        #expect(headAnswer.body.isEmpty)
+        #expect(headAnswer.response.headerFields[.contentLength] == String(size))
+        try fixture.cache.close()
+    }
+
+    /// One body may take an eighth of the disk capacity: a longer one passes through whole
+    /// and is not stored, whether its length is announced or found while it streams; one
+    /// within the limit is.
+    @Test(arguments: [Fixture.Framing.length, .chunked])
+    func aBodyOverAnEighthOfTheDiskPassesThroughUnstored(framing: Fixture.Framing) async throws {
+        let fixture = try Fixture(diskCapacity: 16 << 20)
+        let size = (2 << 20) + 1
+        let (miss, body) = try await fixture.get("/huge", size: size, framing: framing)
+        #expect(miss.outcome == .network)
+        #expect(body == Fixture.content("/huge", size: size))
+        let (again, _) = try await fixture.get("/huge", size: size, framing: framing)
+        #expect(again.outcome == .network)
+        #expect(fixture.trips("/huge") == 2)
+        #expect(try fixture.incomingFiles().isEmpty)
+
+        try await fixture.get("/fits", size: 2 << 20, framing: framing)
+        let (hit, _) = try await fixture.get("/fits", size: 2 << 20, framing: framing)
+        #expect(hit.outcome == .cache)
+        try fixture.cache.close()
+    }
+
+    /// A body only the connection's close ends is passed on whole but not stored, small or
+    /// large: a cut connection would have ended it the same way.
+    @Test func aCloseDelimitedBodyIsNotStored() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        for (path, size) in [("/small", 10_000), ("/large", 3 << 20)] {
+            let (miss, body) = try await fixture.get(path, size: size, framing: .close)
+            #expect(miss.outcome == .network)
+            #expect(body == Fixture.content(path, size: size))
+            let (again, _) = try await fixture.get(path, size: size, framing: .close)
+            #expect(again.outcome == .network, "\(path) was stored")
+        }
+        #expect(try fixture.incomingFiles().isEmpty)
+        try fixture.cache.close()
+    }
+
+    /// A store the disk cache refuses (here a URL longer than any disk cache key) leaves no
+    /// body file behind: the one adopted for it is removed with the variant.
+    @Test func aStoreTheDiskRefusesLeavesNoBodyFile() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let path = "/" + String(repeating: "long-", count: 1_000)
+        let size = 3 << 20
+        let (miss, body) = try await fixture.get(path, size: size)
+        #expect(miss.outcome == .network)
+        #expect(body == Fixture.content(path, size: size))
+        #expect(fixture.bodyFileKey(path) == nil)
+        #expect(fixture.disk.totalSize(ofKeysWithPrefix: HTTPCache.bodyFileKeyPrefix) == 0, "an orphan body file was kept")
+        #expect(try fixture.incomingFiles().isEmpty)
+        try fixture.cache.close()
+    }
+
+    /// Only a `POST` response that says it is the target's current representation may be
+    /// stored, so only such a response's body is kept while it streams.
+    @Test func onlyARepresentationOfThePostTargetIsKept() throws {
+        let cache = try HTTPCache(diskCapacity: 0)
+        let post = HTTPRequest(method: .post, scheme: "https", authority: "origin.test", path: "/form")
+        let key = try #require(PrimaryCacheKey(post))
+        func response(_ status: HTTPResponse.Status, _ fields: HTTPFields) -> HTTPResponse { HTTPResponse(status: status, headerFields: fields) }
+        let representation: HTTPFields = [.contentLocation: "/form", .cacheControl: "max-age=60"]
+        #expect(cache.representationToStore(response(.ok, representation), post: post, key: key)?.method == .get)
+        #expect(cache.representationToStore(response(.ok, [.contentLocation: "/form"]), post: post, key: key) == nil)
+        #expect(cache.representationToStore(response(.ok, [.cacheControl: "max-age=60"]), post: post, key: key) == nil)
+        #expect(cache.representationToStore(response(.ok, [.contentLocation: "/other", .cacheControl: "max-age=60"]), post: post, key: key) == nil)
+        #expect(cache.representationToStore(response(.created, representation), post: post, key: key) == nil)
+        var put = post
+        put.method = .put
+        #expect(cache.representationToStore(response(.ok, representation), post: put, key: key) == nil)
+    }
+}
