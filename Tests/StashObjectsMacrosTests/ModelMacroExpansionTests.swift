@@ -50,6 +50,9 @@ struct ModelMacroExpansionTests {
                     self.mood = try row.value(CodingKeys.mood.stringValue)
                     self.`default` = try row.value(CodingKeys.`default`.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.name: CodingKeys.name.stringValue, \\.born: CodingKeys.born.stringValue, \\.nickname: CodingKeys.nickname.stringValue, \\.mood: CodingKeys.mood.stringValue, \\.`default`: CodingKeys.`default`.stringValue]
+                }
             }
             """
         )
@@ -76,6 +79,9 @@ struct ModelMacroExpansionTests {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
+                public static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.body: CodingKeys.body.stringValue, \\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
             }
             """
         )
@@ -92,6 +98,9 @@ struct ModelMacroExpansionTests {
             extension Tag: StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value(CodingKeys.id.stringValue)
+                }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue]
                 }
             }
             """,
@@ -158,6 +167,9 @@ struct ModelMacroExpansionTests {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
             }
             """
         )
@@ -177,6 +189,9 @@ struct ModelMacroExpansionTests {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.total = try row.value(CodingKeys.total.stringValue)
+                }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.total: CodingKeys.total.stringValue]
                 }
             }
             """
@@ -257,6 +272,9 @@ struct ModelMacroExpansionTests {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
             }
             """
         )
@@ -304,6 +322,9 @@ struct ModelMacroExpansionTests {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value(CodingKeys.id.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue]
+                }
             }
             """
         )
@@ -339,6 +360,9 @@ struct ModelMacroExpansionTests {
                     self.g = try row.value(CodingKeys.g.stringValue)
                     self.h = try row.value(CodingKeys.h.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.a: CodingKeys.a.stringValue, \\.b: CodingKeys.b.stringValue, \\.c: CodingKeys.c.stringValue, \\.d: CodingKeys.d.stringValue, \\.e: CodingKeys.e.stringValue, \\.f: CodingKeys.f.stringValue, \\.g: CodingKeys.g.stringValue, \\.h: CodingKeys.h.stringValue]
+                }
             }
             """
         )
@@ -358,6 +382,9 @@ struct ModelMacroExpansionTests {
             extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value(CodingKeys.id.stringValue)
+                }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue]
                 }
             }
             """
