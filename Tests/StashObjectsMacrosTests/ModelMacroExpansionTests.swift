@@ -10,6 +10,18 @@ import Testing
 struct ModelMacroExpansionTests {
     private static let bothConformances = ["StashObjects.Model", "StashObjects.ColumnDecodable"]
 
+    /// What `@Model` adds to a `struct Tag` whose one column is `id`.
+    private static let tagReadingItsIDOnly = """
+        extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
+            init(row: StashObjects.ObjectRow) throws {
+                self.id = try row.value(CodingKeys.id.stringValue)
+            }
+            static var columnNames: [PartialKeyPath<Self>: String] {
+                [\\.id: CodingKeys.id.stringValue]
+            }
+        }
+        """
+
     /// Expands `attribute` + `declaration` and expects the declaration followed by `added`
     /// (nothing added when `nil`), with `diagnostics` (lines count from the attribute's).
     private func expect(
@@ -317,16 +329,7 @@ struct ModelMacroExpansionTests {
                 #endif
             }
             """,
-            adds: """
-            extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
-                init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value(CodingKeys.id.stringValue)
-                }
-                static var columnNames: [PartialKeyPath<Self>: String] {
-                    [\\.id: CodingKeys.id.stringValue]
-                }
-            }
-            """
+            adds: Self.tagReadingItsIDOnly
         )
     }
 
@@ -378,16 +381,7 @@ struct ModelMacroExpansionTests {
                 let (low, high) = (1, 9)
             }
             """,
-            adds: """
-            extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
-                init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value(CodingKeys.id.stringValue)
-                }
-                static var columnNames: [PartialKeyPath<Self>: String] {
-                    [\\.id: CodingKeys.id.stringValue]
-                }
-            }
-            """
+            adds: Self.tagReadingItsIDOnly
         )
         expect(
             """
