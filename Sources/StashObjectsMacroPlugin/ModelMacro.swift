@@ -19,6 +19,9 @@ public import SwiftSyntaxMacros
 /// //         self.id = try row.value(CodingKeys.id.stringValue)
 /// //         self.label = try row.value(CodingKeys.label.stringValue)
 /// //     }
+/// //     static var columnNames: [PartialKeyPath<Self>: String] {
+/// //         [\.id: CodingKeys.id.stringValue, \.label: CodingKeys.label.stringValue]
+/// //     }
 /// // }
 /// ```
 public struct ModelMacro: ExtensionMacro {
@@ -55,6 +58,11 @@ public struct ModelMacro: ExtensionMacro {
             // Each column is named by its key's string, so keys declared in an extension (or
             // synthesized) are honoured, and a key missing from them is a compile error.
             lines += columns.map { "        self.\($0.property) = try row.value(CodingKeys.\($0.property).stringValue)" }
+            lines.append("    }")
+            // The same columns by key path, so that queries on a renamed property reach its column.
+            lines.append("    \(access)static var columnNames: [PartialKeyPath<Self>: String] {")
+            let entries = columns.map { "\\.\($0.property): CodingKeys.\($0.property).stringValue" }
+            lines.append("        [" + (entries.isEmpty ? ":" : entries.joined(separator: ", ")) + "]")
             lines.append("    }")
         }
         lines.append("}")

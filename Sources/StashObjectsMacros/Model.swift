@@ -32,6 +32,9 @@
 ///         self.name = try row.value(CodingKeys.name.stringValue)
 ///         // …
 ///     }
+///     static var columnNames: [PartialKeyPath<Self>: String] {
+///         [\.id: CodingKeys.id.stringValue, \.name: CodingKeys.name.stringValue, /* … */]
+///     }
 /// }
 /// ```
 ///
@@ -40,6 +43,10 @@
 /// (`case createdAt = "created_at"` reads column `created_at`). When the struct body declares
 /// `CodingKeys`, only the properties it names are columns; a property left out keeps its
 /// default value. Computed, `static` and `let`-with-a-value properties are not columns.
+///
+/// ``StashObjects/ColumnDecodable/columnNames`` gives key paths their columns, so queries,
+/// sorts, `unique`, `indexed` and relationships name a renamed property by its key path as
+/// any other (`Note.query().sorted(\.createdAt)` sorts on `created_at`).
 ///
 /// The macro sees only the struct's own body, so write these there:
 /// - a custom `init(from:)`: in the body, the macro leaves the model on the `Codable` path
@@ -75,5 +82,5 @@
 /// The macro lives in its own library, `StashObjectsMacros`, because it compiles
 /// swift-syntax: an app that writes its models as plain `Codable` structs conforming to
 /// ``StashObjects/Model`` does not depend on it (and fetches slower).
-@attached(extension, conformances: StashObjects.Model, StashObjects.ColumnDecodable, names: named(init(row:)))
+@attached(extension, conformances: StashObjects.Model, StashObjects.ColumnDecodable, names: named(init(row:)), named(columnNames))
 public macro Model() = #externalMacro(module: "StashObjectsMacroPlugin", type: "ModelMacro")

@@ -10,6 +10,18 @@ import Testing
 struct ModelMacroExpansionTests {
     private static let bothConformances = ["StashObjects.Model", "StashObjects.ColumnDecodable"]
 
+    /// What `@Model` adds to a `struct Tag` whose one column is `id`.
+    private static let tagReadingItsIDOnly = """
+        extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
+            init(row: StashObjects.ObjectRow) throws {
+                self.id = try row.value(CodingKeys.id.stringValue)
+            }
+            static var columnNames: [PartialKeyPath<Self>: String] {
+                [\\.id: CodingKeys.id.stringValue]
+            }
+        }
+        """
+
     /// Expands `attribute` + `declaration` and expects the declaration followed by `added`
     /// (nothing added when `nil`), with `diagnostics` (lines count from the attribute's).
     private func expect(
@@ -50,6 +62,9 @@ struct ModelMacroExpansionTests {
                     self.mood = try row.value(CodingKeys.mood.stringValue)
                     self.`default` = try row.value(CodingKeys.`default`.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.name: CodingKeys.name.stringValue, \\.born: CodingKeys.born.stringValue, \\.nickname: CodingKeys.nickname.stringValue, \\.mood: CodingKeys.mood.stringValue, \\.`default`: CodingKeys.`default`.stringValue]
+                }
             }
             """
         )
@@ -76,6 +91,9 @@ struct ModelMacroExpansionTests {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
+                public static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.body: CodingKeys.body.stringValue, \\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
             }
             """
         )
@@ -92,6 +110,9 @@ struct ModelMacroExpansionTests {
             extension Tag: StashObjects.ColumnDecodable {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value(CodingKeys.id.stringValue)
+                }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue]
                 }
             }
             """,
@@ -158,6 +179,9 @@ struct ModelMacroExpansionTests {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
             }
             """
         )
@@ -177,6 +201,9 @@ struct ModelMacroExpansionTests {
                 init(row: StashObjects.ObjectRow) throws {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.total = try row.value(CodingKeys.total.stringValue)
+                }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.total: CodingKeys.total.stringValue]
                 }
             }
             """
@@ -257,6 +284,9 @@ struct ModelMacroExpansionTests {
                     self.id = try row.value(CodingKeys.id.stringValue)
                     self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
             }
             """
         )
@@ -299,13 +329,7 @@ struct ModelMacroExpansionTests {
                 #endif
             }
             """,
-            adds: """
-            extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
-                init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value(CodingKeys.id.stringValue)
-                }
-            }
-            """
+            adds: Self.tagReadingItsIDOnly
         )
     }
 
@@ -339,6 +363,9 @@ struct ModelMacroExpansionTests {
                     self.g = try row.value(CodingKeys.g.stringValue)
                     self.h = try row.value(CodingKeys.h.stringValue)
                 }
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.a: CodingKeys.a.stringValue, \\.b: CodingKeys.b.stringValue, \\.c: CodingKeys.c.stringValue, \\.d: CodingKeys.d.stringValue, \\.e: CodingKeys.e.stringValue, \\.f: CodingKeys.f.stringValue, \\.g: CodingKeys.g.stringValue, \\.h: CodingKeys.h.stringValue]
+                }
             }
             """
         )
@@ -354,13 +381,7 @@ struct ModelMacroExpansionTests {
                 let (low, high) = (1, 9)
             }
             """,
-            adds: """
-            extension Tag: StashObjects.Model, StashObjects.ColumnDecodable {
-                init(row: StashObjects.ObjectRow) throws {
-                    self.id = try row.value(CodingKeys.id.stringValue)
-                }
-            }
-            """
+            adds: Self.tagReadingItsIDOnly
         )
         expect(
             """

@@ -13,7 +13,7 @@ struct Receipt: Equatable {
     var paidAt: Date
     var totalCents: Int
     var note: String?
-    static let entity = ObjectEntity<Receipt>(table: "receipt")
+    static let entity = ObjectEntity<Receipt>(table: "receipt").unique(\.paidAt)
 }
 
 extension Receipt {
@@ -48,5 +48,18 @@ struct ModelMacroExtensionKeysTests {
         let store = try ObjectStore(url: url, schema: ObjectSchema(Receipt.self))
         #expect(try store.fetch(Receipt.query()).sorted { $0.id! < $1.id! } == receipts)
         #expect(try store.object(Receipt.self, id: receipts[0].id) == receipts[0])
+        // Key paths reach the renamed columns: filters, sorts, aggregates, bulk updates, and
+        // the unique index on `paidAt` (column `paid_at`).
+        #expect(try store.fetch(Receipt.query().filter(\.totalCents == 99)) == [receipts[1]])
+        #expect(try store.fetch(Receipt.query().filter(.isNil(\.note))) == [receipts[1]])
+        #expect(try store.fetch(Receipt.query().sorted(\.paidAt, .descending)).map(\.id) == [receipts[1].id, receipts[0].id])
+        #expect(try store.read { try $0.count(Receipt.query().filter(\.totalCents > 100)) } == 1)
+        try store.write { tx in _ = try tx.updateAll(Receipt.query().filter(.isNil(\.note)), .set(\.note, "coffee")) }
+        #expect(try store.object(Receipt.self, id: receipts[1].id)?.note == "coffee")
+        #expect {
+            try store.write { tx in _ = try tx.insert(Receipt(id: nil, paidAt: receipts[0].paidAt, totalCents: 1, note: nil)) }
+        } throws: { error in
+            (error as? StashError)?.code == .uniqueViolation
+        }
     }
 }

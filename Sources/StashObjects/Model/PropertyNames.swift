@@ -2,8 +2,9 @@
 import StashCore
 
 /// The stored property each key path of a model reaches, read from the type's metadata once
-/// per type (no instance needed). Only direct stored properties have names: `\.address.city`
-/// has none.
+/// per type (no instance needed), named by its column when the model's
+/// ``ColumnDecodable/columnNames`` says `CodingKeys` renamed it. Only direct stored
+/// properties have names: `\.address.city` has none.
 enum PropertyNames {
     private static let cache = LockedValue<[ObjectIdentifier: [AnyKeyPath: String]]>([:])
 
@@ -18,6 +19,11 @@ enum PropertyNames {
         _ = _forEachFieldWithKeyPath(of: type) { name, keyPath in
             names[keyPath] = String(cString: name)
             return true
+        }
+        // A model that says where `CodingKeys` put its properties (`@Model` does) names them
+        // by their columns.
+        if let decodable = type as? any ColumnDecodable.Type {
+            names.merge(decodable.columnsByKeyPath) { _, column in column }
         }
         cache.withLock { $0[id] = names }
         return names
