@@ -35,8 +35,10 @@ public final class RawClient: @unchecked Sendable {
 
     private let socket: Int32
 
-    /// Connects; every receive gives up after `patience` (the test then fails, never hangs).
-    public init(port: Int, patience: Int = 10) throws {
+    /// Connects; every receive gives up after `patience` seconds (the test then fails, never
+    /// hangs). `receiveBuffer` shrinks the socket's receive buffer (`SO_RCVBUF`), so that a
+    /// client that stops reading holds the server back after a few kilobytes.
+    public init(port: Int, patience: Int = 10, receiveBuffer: Int32? = nil) throws {
         let socket = openStreamSocket()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -44,6 +46,7 @@ public final class RawClient: @unchecked Sendable {
         address.sin_port = UInt16(port).bigEndian
         var limit = timeval(tv_sec: patience, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        if var receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connectSocket(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0

@@ -8,8 +8,8 @@ import Glibc
 /// and answers the n-th request of the whole run with the n-th scripted reply, verbatim, so
 /// tests can send what a well-behaved server never would (more bytes than `Content-Length`).
 public final class RawOrigin: @unchecked Sendable {
-    /// Written inside a reply: the origin waits 300 ms before sending the rest, so the rest
-    /// arrives after the client considers the response complete.
+    /// Written inside a reply: the origin waits (``pauseLength``, 300 ms unless set) before
+    /// sending the rest, so the rest arrives after the client considers the response complete.
     public static let pause = "<pause>"
     /// Ending a reply: the origin closes the connection once the reply is sent.
     public static let hangUp = "<hang-up>"
@@ -17,13 +17,16 @@ public final class RawOrigin: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private let replies: [String]
+    /// How long each ``pause`` in a reply lasts.
+    public let pauseLength: Duration
     private let seen = LockedValue<[String]>([])
 
     /// The request lines received so far, in order.
     public var requestLines: [String] { seen.withLock { $0 } }
 
-    public init(replies: [String]) throws {
+    public init(replies: [String], pauseLength: Duration = .milliseconds(300)) throws {
         self.replies = replies
+        self.pauseLength = pauseLength
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -77,7 +80,7 @@ public final class RawOrigin: @unchecked Sendable {
                 }
                 let reply = replies[min(index, replies.count - 1)]
                 for (position, part) in reply.replacingOccurrences(of: Self.hangUp, with: "").components(separatedBy: Self.pause).enumerated() {
-                    if position > 0 { usleep(300_000) }
+                    if position > 0 { usleep(UInt32(pauseLength / .microseconds(1))) }
                     let bytes = Array(part.utf8)
                     _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }

@@ -33,19 +33,20 @@ struct ProxyLimitsTests {
 
     /// A client that stops reading a large miss is disconnected once the proxy could send it
     /// nothing for the send timeout: it then finds the connection ended well before the
-    /// body's 32 MB (the socket buffers on both sides hold a few MB), where without the limit
-    /// it would get the whole body whenever it read again. Other clients are served meanwhile.
+    /// body's 8 MB (its 4 KB receive buffer and the proxy's socket hold a few hundred KB at
+    /// most), where without the limit it would get the whole body whenever it read again.
+    /// Other clients are served meanwhile.
     @Test func clientThatStopsReadingIsDisconnectedAfterTheSendTimeout() async throws {
         let seed = SeededGenerator.freshSeed(for: "clientThatStopsReadingIsDisconnectedAfterTheSendTimeout")
         let origin = try await PatternOrigin.start(seed: seed)
         defer { origin.stop() }
-        origin.set("/big", .init(size: 32_000_000, cacheControl: "no-store"))
+        origin.set("/big", .init(size: 8_000_000, cacheControl: "no-store"))
         origin.set("/small", .init(size: 1_000))
         let configuration = HTTPCachingProxy.Configuration(headerTimeout: Self.long, idleTimeout: Self.long, sendTimeout: .milliseconds(300))
         try await ProxyTests.Running.with(upstream: origin.base, configuration: configuration) { running in
-            let stuck = try RawClient(port: running.port)
+            let stuck = try RawClient(port: running.port, receiveBuffer: 4096)
             #expect(stuck.send("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
-            // Ten times the limit: the proxy fills the buffers within a few milliseconds.
+            // Ten times the limit: filling a few hundred KB of buffers takes milliseconds.
             try await Task.sleep(for: .seconds(3))
             let (small, checker) = try await ProxyStreamingTests.withTransport { transport in
                 try await ProxyStreamingTests.fetch("/small", port: running.port, seed: seed, via: transport)
@@ -70,14 +71,15 @@ struct ProxyLimitsTests {
     }
 
     /// An upstream that stalls before its head is cut after the read timeout: `504`, not
-    /// stored, and the next request goes upstream again. (Without the timeout the 300 ms
-    /// pause would end in a whole `200`.)
+    /// stored, and the next request goes upstream again. (Without the timeout the 5 s pause
+    /// would end in a whole `200`; the 1 s timeout leaves a loaded machine time to pass on a
+    /// head that comes at once.)
     @Test func upstreamStallingBeforeItsHeadIsGatewayTimeout() async throws {
         let origin = try RawOrigin(replies: [
             "\(RawOrigin.pause)HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 10\r\n\r\nhelloworld",
-        ])
+        ], pauseLength: .seconds(5))
         defer { origin.stop() }
-        let configuration = HTTPCachingProxy.Configuration(upstreamReadTimeout: .milliseconds(100))
+        let configuration = HTTPCachingProxy.Configuration(upstreamReadTimeout: .seconds(1))
         try await ProxyTests.Running.with(upstream: "http://127.0.0.1:\(origin.port)", configuration: configuration) { running in
             let (response, body) = try await running.send(.get, "/stall")
             #expect(response.status == .gatewayTimeout)
@@ -94,9 +96,9 @@ struct ProxyLimitsTests {
     @Test func upstreamStallingMidBodyClosesTheClient() async throws {
         let origin = try RawOrigin(replies: [
             "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nContent-Length: 10\r\n\r\nhello\(RawOrigin.pause)world",
-        ])
+        ], pauseLength: .seconds(5))
         defer { origin.stop() }
-        let configuration = HTTPCachingProxy.Configuration(upstreamReadTimeout: .milliseconds(100))
+        let configuration = HTTPCachingProxy.Configuration(upstreamReadTimeout: .seconds(1))
         try await ProxyTests.Running.with(upstream: "http://127.0.0.1:\(origin.port)", configuration: configuration) { running in
             await #expect(throws: (any Error).self) { try await running.send(.get, "/stall") }
             await #expect(throws: (any Error).self) { try await running.send(.get, "/stall") }
