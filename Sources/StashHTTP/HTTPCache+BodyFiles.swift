@@ -104,9 +104,8 @@ extension HTTPCache {
         case let .data(data):
             return data
         case let .file(key, range):
-            guard let file = hybrid?.disk.openFile(forKey: key), (try? file.seek(toOffset: UInt64(range.lowerBound))) != nil,
-                  let data = range.isEmpty ? Data() : try? file.read(upToCount: range.count), data.count == range.count else { return nil }
-            return data
+            guard let file = hybrid?.disk.openFile(forKey: key) else { return nil }
+            return try? BodyFileReader(file, key: key, range: range).remaining()
         }
     }
 

@@ -44,6 +44,16 @@ final class BodyFileReader: Sendable {
         return Data(bytesNoCopy: buffer, count: read, deallocator: .free)
     }
 
+    /// The rest of the range in one piece, for an answer handed out whole.
+    ///
+    /// - throws: As ``next()``.
+    func remaining() throws -> Data {
+        var data = Data()
+        data.reserveCapacity(end - position.withLock { $0 })
+        while let part = try next() { data.append(part) }
+        return data
+    }
+
     /// The parts as a body.
     var body: HTTPBodyStream { HTTPBodyStream(next: { try self.next() }) }
 }

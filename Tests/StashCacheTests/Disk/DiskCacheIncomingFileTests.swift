@@ -57,4 +57,19 @@ struct DiskCacheIncomingFileTests {
         #expect(try reopened.entries().isEmpty)
         try reopened.close()
     }
+
+    /// Like a file-backed `set`, an incoming file makes the files folder again when someone
+    /// deleted it under the running cache, and a closed cache makes none.
+    @Test func anIncomingFileRecreatesADeletedFilesFolderAndAClosedCacheMakesNone() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("files"))
+        let incoming = try cache.makeIncomingFile()
+        #expect(incoming.lastPathComponent.hasPrefix(".incoming."))
+        try Data.filled(7, 64).write(to: incoming)
+        try cache.adoptFile(at: incoming, forKey: "k")
+        #expect(cache.data(forKey: "k") == .filled(7, 64))
+        try cache.close()
+        expectError(.closed) { _ = try cache.makeIncomingFile() }
+    }
 }
