@@ -76,6 +76,16 @@ public final class RawClient: @unchecked Sendable {
     /// runs out, without sending anything.
     public func isClosedByPeer() async -> Bool { await offThePool { self.blockingIsClosedByPeer() } }
 
+    /// Waits, without reading them, until at least `count` bytes have arrived and wait to be
+    /// read; false when the connection ends or `patience` runs out first.
+    ///
+    /// ```swift
+    /// let stuck = try RawClient(port: port, receiveBuffer: 4096)
+    /// stuck.send("GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+    /// #expect(await stuck.waitForUnreadBytes(2048)) // the server is sending
+    /// ```
+    public func waitForUnreadBytes(_ count: Int) async -> Bool { await offThePool { self.blockingWaitForUnreadBytes(count) } }
+
     /// One HTTP/1.1 exchange on a connection of its own: `method path` for `host`, with
     /// `Connection: close`, read until the server closes (every receive gives up after 30 s).
     ///
@@ -146,6 +156,19 @@ public final class RawClient: @unchecked Sendable {
             received.append(contentsOf: chunk[..<count])
         }
         return String(decoding: received, as: UTF8.self)
+    }
+
+    private func blockingWaitForUnreadBytes(_ count: Int) -> Bool {
+        var peeked = [UInt8](repeating: 0, count: count)
+        // Each peek blocks until something arrived (at most `patience`); a short one means
+        // more is on its way.
+        for _ in 0..<1_000 {
+            let waiting = recv(socket, &peeked, count, Int32(MSG_PEEK))
+            if waiting >= count { return true }
+            if waiting <= 0 { return false }
+            usleep(10_000)
+        }
+        return false
     }
 
     private func blockingIsClosedByPeer() -> Bool {

@@ -46,7 +46,10 @@ struct ProxyLimitsTests {
         try await ProxyTests.Running.with(upstream: origin.base, configuration: configuration) { running in
             let stuck = try RawClient(port: running.port, receiveBuffer: 4096)
             #expect(stuck.send("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
-            // Ten times the limit: filling a few hundred KB of buffers takes milliseconds.
+            // The answer is flowing once its first kilobytes wait in the client's buffer; the
+            // proxy then fills the rest of the buffers in milliseconds, and a wait of ten
+            // times the limit leaves the timeout time to act however busy the machine is.
+            #expect(await stuck.waitForUnreadBytes(2048))
             try await Task.sleep(for: .seconds(3))
             let (small, checker) = try await ProxyStreamingTests.withTransport { transport in
                 try await ProxyStreamingTests.fetch("/small", port: running.port, seed: seed, via: transport)
