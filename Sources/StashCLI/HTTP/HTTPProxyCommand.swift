@@ -35,7 +35,7 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Bytes of responses kept in memory.")
     var memoryCapacity = 32 << 20
 
-    @Option(name: .long, help: "Bytes of responses kept on disk (0: memory only).")
+    @Option(name: .long, help: "Bytes of responses kept on disk (0: memory only); one response body may take an eighth of it, larger ones pass through unstored.")
     var diskCapacity = 256 << 20
 
     @Option(name: .long, help: "Seconds a client has to send a whole request head once it started (default 30).")
