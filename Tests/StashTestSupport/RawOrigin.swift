@@ -7,6 +7,15 @@ import Glibc
 /// An origin on 127.0.0.1 that speaks HTTP/1.1 byte for byte: it records each request line
 /// and answers the n-th request of the whole run with the n-th scripted reply, verbatim, so
 /// tests can send what a well-behaved server never would (more bytes than `Content-Length`).
+/// Each connection is served on a thread of its own; the class is safe to use from any task.
+///
+/// ```swift
+/// let origin = try RawOrigin(replies: [
+///     "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello\(RawOrigin.pause)world",
+/// ], pauseLength: .seconds(5))
+/// defer { origin.stop() }
+/// // … point a proxy at "http://127.0.0.1:\(origin.port)" …
+/// ```
 public final class RawOrigin: @unchecked Sendable {
     /// Written inside a reply: the origin waits (``pauseLength``, 300 ms unless set) before
     /// sending the rest, so the rest arrives after the client considers the response complete.

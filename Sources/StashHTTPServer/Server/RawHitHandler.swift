@@ -49,8 +49,8 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Bytes read and neither answered nor handed on: the start of a head not yet whole, or
     /// requests held while the channel is not writable.
     private var held: ByteBuffer?
-    /// For a head not yet whole in `held`: where its end is looked for, and how many of the
-    /// held bytes were looked at.
+    /// For a head found not whole in `held`: where its end is looked for, and how many of
+    /// the held bytes were looked at.
     private var split: (end: RequestHeadEnd, scanned: Int)?
     /// Whether answering waits for the channel to be writable again.
     private var waitingForWritable = false
@@ -107,7 +107,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Answers the requests at the start of `buffer` while they are fresh hits and the
-    /// channel takes them; holds what must wait, hands on the rest.
+    /// channel takes them; holds what must wait, hands on the rest. Each head is read once.
     private func serve(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         var buffer = bytes
         while buffer.readableBytes > 0 {
@@ -118,19 +118,31 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 flushIfNeeded(context)
                 return
             }
-            guard wholeHeadIsHeld(buffer) else {
+            guard !stillArriving(buffer) else {
                 held = buffer
                 return
             }
             let reading = buffer.withUnsafeReadableBytes { PlainRequestHead.read($0) }
-            if case .request(let request, let length) = reading, let (head, body) = answer(request) {
-                context.write(wrapOutboundOut(head), promise: nil)
-                if let body { context.write(wrapOutboundOut(body), promise: nil) }
-                unflushed = true
-                buffer.moveReaderIndex(forwardBy: length)
-                continue
+            let wasSplit = split != nil
+            split = nil
+            switch reading {
+            case .request(let request, let length):
+                if let (head, body) = answer(request) {
+                    context.write(wrapOutboundOut(head), promise: nil)
+                    if let body { context.write(wrapOutboundOut(body), promise: nil) }
+                    unflushed = true
+                    buffer.moveReaderIndex(forwardBy: length)
+                    continue
+                }
+            case .incomplete where !wasSplit:
+                // From now on only the bytes that arrive are looked at, for the head's end.
+                split = (RequestHeadEnd(), 0)
+                held = buffer
+                return
+            case .incomplete, .other:
+                // An incomplete head whose end was found cannot be read strictly either.
+                break
             }
-            // `.incomplete` after a whole head was found cannot be read strictly either.
             handOn(buffer, context: context)
             return
         }
@@ -153,23 +165,16 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Whether `buffer` starts with a whole head, or with bytes that will not be one this
-    /// handler reads (which then go to the decoder); `false` while a head that may qualify
-    /// is still arriving. Only the bytes not looked at before are looked at.
-    private func wholeHeadIsHeld(_ buffer: ByteBuffer) -> Bool {
-        if split == nil {
-            // The usual case: a head whole in one read is read at once.
-            guard case .incomplete = buffer.withUnsafeReadableBytes({ PlainRequestHead.read($0) }) else { return true }
-            split = (RequestHeadEnd(), 0)
-        }
-        guard var end = split?.end, let scanned = split?.scanned else { return true }
+    /// Whether `buffer` starts with a head, found not whole at an earlier read, that is still
+    /// arriving and may still qualify: its end is looked for only in the bytes not looked at
+    /// before, and it stops qualifying once a line ends in a bare LF or it grows past
+    /// ``PlainRequestHead/maximumLength`` (then it is read, and goes to the decoder).
+    private func stillArriving(_ buffer: ByteBuffer) -> Bool {
+        guard var (end, scanned) = split else { return false }
         let found = end.find(in: buffer.readableBytesView.dropFirst(scanned)) != nil
-        if found || !end.isStrict || buffer.readableBytes > PlainRequestHead.maximumLength {
-            split = nil
-            return true
-        }
-        split = (end, buffer.readableBytes)
-        return false
+        scanned = buffer.readableBytes
+        split = (end, scanned)
+        return !found && end.isStrict && scanned <= PlainRequestHead.maximumLength
     }
 
     /// Flushes the answers of the read, and tells the handlers behind only of reads that
