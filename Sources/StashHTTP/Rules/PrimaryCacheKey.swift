@@ -10,7 +10,7 @@ import StashCore
 /// and after a reopen, and a URI holding NUL is never cached.
 ///
 /// A key is built on every lookup, so it is one string: an ASCII URI (nearly all of them)
-/// is lowercased and joined in one pass into a buffer of the right size, and only a URI with
+/// is lowercased and joined in one pass into one buffer of the right size, and only a URI with
 /// other characters goes through Unicode lowercasing and normalization.
 struct PrimaryCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// What the storage is keyed by: `scheme://authority` lowercased, then the path and
@@ -22,16 +22,10 @@ struct PrimaryCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// `nil` when the URI holds a NUL character.
     init?(scheme: String, authority: String, path: String) {
         let path = path.isEmpty ? "/" : path
-        var key = String()
-        key.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
-        if Self.appendASCIILowercased(scheme, to: &key), Self.append("://", to: &key),
-           Self.appendASCIILowercased(authority, to: &key) {
-            let originLength = key.utf8.count
-            if Self.append(path, to: &key) {
-                storageKey = key
-                self.originLength = originLength
-                return
-            }
+        if let (key, originLength) = Self.plainASCIIKey(scheme: scheme, authority: authority, path: path) {
+            storageKey = key
+            self.originLength = originLength
+            return
         }
         let origin = scheme.lowercased() + "://" + authority.lowercased()
         guard let normalizedOrigin = try? StoredKey.normalized(origin),
@@ -64,30 +58,40 @@ struct PrimaryCacheKey: Hashable, Sendable, CustomStringConvertible {
         return PrimaryCacheKey(scheme: scheme, authority: authority, path: path)
     }
 
-    /// Appends `part` with ASCII letters lowercased; `false` (and `key` left partly
-    /// written) when `part` holds NUL or a non-ASCII byte.
-    private static func appendASCIILowercased(_ part: String, to key: inout String) -> Bool {
-        var part = part
-        let uppercase: Bool? = part.withUTF8 { bytes in
-            var uppercase = false
-            for byte in bytes {
-                if byte == 0 || byte >= 0x80 { return nil }
-                if byte >= 0x41, byte <= 0x5A { uppercase = true }
+    /// The key of an ASCII URI, written in one pass into one buffer of the right size (scheme
+    /// and authority lowercased on the way), with the length of its origin; `nil` when a part
+    /// holds NUL or a non-ASCII byte.
+    private static func plainASCIIKey(scheme: String, authority: String, path: String) -> (String, Int)? {
+        var scheme = scheme, authority = authority, path = path
+        let originLength = scheme.utf8.count + 3 + authority.utf8.count
+        let capacity = originLength + path.utf8.count
+        var plain = true
+        let key = scheme.withUTF8 { scheme in
+            authority.withUTF8 { authority in
+                path.withUTF8 { path in
+                    String(unsafeUninitializedCapacity: capacity) { buffer in
+                        var end = 0
+                        func copy(_ part: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+                            for byte in part {
+                                guard byte != 0, byte < 0x80 else { return false }
+                                buffer[end] = lowercasing && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                                end += 1
+                            }
+                            return true
+                        }
+                        plain = copy(scheme, lowercasing: true)
+                        if plain {
+                            for byte in "://".utf8 {
+                                buffer[end] = byte
+                                end += 1
+                            }
+                            plain = copy(authority, lowercasing: true) && copy(path, lowercasing: false)
+                        }
+                        return plain ? end : 0
+                    }
+                }
             }
-            return uppercase
         }
-        switch uppercase {
-        case nil: return false
-        case false?: key.append(part)
-        case true?: key.append(part.lowercased())
-        }
-        return true
-    }
-
-    /// Appends `part` unchanged; `false` when it holds NUL or a non-ASCII byte.
-    private static func append(_ part: String, to key: inout String) -> Bool {
-        guard StoredKey.isPlainASCII(part) else { return false }
-        key.append(part)
-        return true
+        return plain ? (key, originLength) : nil
     }
 }

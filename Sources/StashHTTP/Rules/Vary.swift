@@ -85,7 +85,10 @@ enum Vary {
             }
         }
         guard let single else { return nil }
-        let unordered = unorderedCaseInsensitiveFields.contains(name.canonicalName)
+        // Accept-Language and Accept-Encoding members are case-insensitive and weighted by
+        // `q` rather than by position (RFC 9110 §12.5.3, §12.5.4), so `en, DE` and `de, en`
+        // select the same variant.
+        let unordered = name == .acceptLanguage || name == .acceptEncoding
         if several.isEmpty, isPlainMember(single, lowercaseOnly: unordered) { return single }
         let lines = several.isEmpty ? [single] : several
         guard unordered else { return FieldList.normalized(lines) }
@@ -107,8 +110,4 @@ enum Vary {
         }
         return true
     }
-
-    /// Fields whose members are case-insensitive and weighted by `q` rather than by position
-    /// (RFC 9110 §12.5.3, §12.5.4), so `en, DE` and `de, en` select the same variant.
-    private static let unorderedCaseInsensitiveFields: Set<String> = ["accept-language", "accept-encoding"]
 }
