@@ -11,11 +11,11 @@ import NIOCore
 /// measured between two moments when the client drained enough to make the connection
 /// writable again, so a slow but steady reader is never cut.
 ///
-/// It sits first in the pipeline, on raw bytes, because the HTTP decoder only reports a head
-/// once it is complete: it starts the head clock on the first byte received while a head is
-/// awaited, stops it at the empty line that ends the head (``RequestHeadEnd``), and awaits
-/// the next head once a response is being written. Event-loop confined, like every channel
-/// handler.
+/// It sees the raw bytes, because the HTTP decoder only reports a head once it is complete:
+/// it sits first in the pipeline, or is driven by ``RawHitHandler``, which does. It starts
+/// the head clock on the first byte received while a head is awaited, stops it at the empty
+/// line that ends the head (``RequestHeadEnd``), and awaits the next head once a response is
+/// being written. Event-loop confined, like every channel handler.
 final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -33,37 +33,17 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if awaitingHead {
-            let bytes = unwrapInboundIn(data).readableBytesView
-            if headEnd.find(in: bytes) != nil {
-                // A head that arrives whole in one read (the usual case) never starts the clock.
-                awaitingHead = false
-                stop(&headClock)
-            } else if headClock == nil, !bytes.isEmpty {
-                headClock = context.eventLoop.assumeIsolated().scheduleTask(in: headerTimeout) { [context] in
-                    context.close(promise: nil)
-                }
-            }
-        }
+        noteRead(unwrapInboundIn(data).readableBytesView, context: context)
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if !awaitingHead {
-            awaitingHead = true
-            headEnd = RequestHeadEnd()
-        }
+        noteResponse()
         context.write(data, promise: promise)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
-            stop(&sendClock)
-        } else if sendClock == nil {
-            sendClock = context.eventLoop.assumeIsolated().scheduleTask(in: sendTimeout) { [context] in
-                context.close(promise: nil)
-            }
-        }
+        noteWritability(context: context)
         context.fireChannelWritabilityChanged()
     }
 
@@ -74,7 +54,48 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) { stopClocks() }
 
-    private func stopClocks() {
+    // MARK: Driven by the handler that sees the raw bytes
+
+    // ``RawHitHandler``, first in the pipeline of a connection whose hits are answered on
+    // the event loop, drives the clocks through these, so that a hit's read and write do
+    // not pass through one more handler; elsewhere this handler's own events do.
+
+    /// `bytes` arrived from the client: starts the head clock at the first byte of a head,
+    /// stops it at the head's end.
+    func noteRead(_ bytes: ByteBufferView, context: ChannelHandlerContext) {
+        guard awaitingHead else { return }
+        if headEnd.find(in: bytes) != nil {
+            // A head that arrives whole in one read (the usual case) never starts the clock.
+            awaitingHead = false
+            stop(&headClock)
+        } else if headClock == nil, !bytes.isEmpty {
+            headClock = context.eventLoop.assumeIsolated().scheduleTask(in: headerTimeout) { [context] in
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// A response is being written: the next bytes start the next head.
+    func noteResponse() {
+        if !awaitingHead {
+            awaitingHead = true
+            headEnd = RequestHeadEnd()
+        }
+    }
+
+    /// Starts the send clock when the channel becomes unwritable, stops it when it drains.
+    func noteWritability(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stop(&sendClock)
+        } else if sendClock == nil {
+            sendClock = context.eventLoop.assumeIsolated().scheduleTask(in: sendTimeout) { [context] in
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Stops both clocks (the connection is closing).
+    func stopClocks() {
         stop(&headClock)
         stop(&sendClock)
     }
@@ -82,29 +103,5 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     private func stop(_ clock: inout Scheduled<Void>?) {
         clock?.cancel()
         clock = nil
-    }
-}
-
-extension ClientTimeouts {
-    /// Puts a ``ClientTimeouts`` first in the pipeline. HummingbirdCore adds extra handlers
-    /// after its HTTP decoder, where only whole heads are seen; this one then steps out of the
-    /// pipeline.
-    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = Never
-
-        private let headerTimeout: TimeAmount
-        private let sendTimeout: TimeAmount
-
-        init(headerTimeout: TimeAmount, sendTimeout: TimeAmount) {
-            self.headerTimeout = headerTimeout
-            self.sendTimeout = sendTimeout
-        }
-
-        func handlerAdded(context: ChannelHandlerContext) {
-            let timeouts = ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout)
-            let pipeline = context.pipeline.syncOperations
-            try? pipeline.addHandler(timeouts, position: .first)
-            pipeline.removeHandler(context: context, promise: nil)
-        }
     }
 }

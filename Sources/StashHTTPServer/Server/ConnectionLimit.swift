@@ -17,58 +17,32 @@ final class ConnectionLimit: Sendable {
     /// The connections admitted and not yet closed.
     var count: Int { open.withLock { $0 } }
 
-    fileprivate func admit() -> Bool {
-        open.withLock { count in
+    /// Admits `channel`, a connection just accepted, and frees its slot when it closes; or,
+    /// past the cap, puts the one handler in its pipeline that closes it as soon as it is
+    /// active, and answers `false` (nothing else is to be set up on it). An admitted
+    /// connection carries no handler of the cap's, so its reads and writes do not pass one.
+    func admit(_ channel: any Channel) throws -> Bool {
+        let admitted = open.withLock { count in
             guard count < maximum else { return false }
             count += 1
             return true
         }
+        guard admitted else {
+            try channel.pipeline.syncOperations.addHandler(Refusal())
+            return false
+        }
+        channel.closeFuture.whenComplete { _ in self.open.withLock { $0 -= 1 } }
+        return true
     }
 
-    fileprivate func release() { open.withLock { $0 -= 1 } }
-
-    /// The handler to put in each connection's pipeline.
-    func handler() -> Handler { Handler(limit: self) }
-
-    /// Admits its connection when it becomes active, or closes it; releases the slot when
-    /// the connection closes. Passes every event through untouched.
-    final class Handler: ChannelInboundHandler, RemovableChannelHandler {
+    /// Closes its connection, refused, as soon as it is active, before any of its bytes is read.
+    private final class Refusal: ChannelInboundHandler {
         typealias InboundIn = Never
 
-        private let limit: ConnectionLimit
-        private var admitted = false
-        private var decided = false
-
-        fileprivate init(limit: ConnectionLimit) { self.limit = limit }
-
         func handlerAdded(context: ChannelHandlerContext) {
-            if context.channel.isActive { decide(context) }
+            if context.channel.isActive { context.close(promise: nil) }
         }
 
-        func channelActive(context: ChannelHandlerContext) {
-            decide(context)
-            if admitted { context.fireChannelActive() }
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            releaseSlot()
-            context.fireChannelInactive()
-        }
-
-        func handlerRemoved(context: ChannelHandlerContext) { releaseSlot() }
-
-        private func decide(_ context: ChannelHandlerContext) {
-            guard !decided else { return }
-            decided = true
-            admitted = limit.admit()
-            if !admitted { context.close(promise: nil) }
-        }
-
-        private func releaseSlot() {
-            if admitted {
-                admitted = false
-                limit.release()
-            }
-        }
+        func channelActive(context: ChannelHandlerContext) { context.close(promise: nil) }
     }
 }

@@ -6,17 +6,19 @@ import NIOHTTP1
 
 /// How the proxy sets up each client connection for HummingbirdCore's server.
 ///
-/// With hits answered on the event loop, a connection starts with three handlers:
-/// ``ClientTimeouts``, the connection cap's, and ``RawHitHandler``, which answers fresh hits
-/// from the raw bytes. A connection that only ever asks for fresh hits (the hot path) never
+/// With hits answered on the event loop, a connection starts with one handler,
+/// ``RawHitHandler``, which answers fresh hits from the raw bytes and drives the
+/// connection's ``ClientTimeouts`` (the connection cap, ``ConnectionLimit``, adds no handler
+/// to a connection it admits). A connection that only ever asks for fresh hits (the hot path) never
 /// has more: no HTTP decoder or encoder, no HummingbirdCore handler, nothing for each read to
 /// walk through. Its first request that is not such a hit installs HummingbirdCore's HTTP/1
 /// pipeline behind the raw handler, with ``FreshHitHandler`` right after NIO's decoder, and
 /// only then does the connection's task (``handle(value:logger:)``) start serving it through
 /// HummingbirdCore's responder loop.
 ///
-/// Without the event-loop path (tests comparing the two paths), the HTTP/1 pipeline is
-/// installed at once and HummingbirdCore keeps the idle timeout.
+/// Without the event-loop path (tests comparing the two paths), ``ClientTimeouts`` is the
+/// first handler, the HTTP/1 pipeline is installed at once and HummingbirdCore keeps the
+/// idle timeout.
 struct ProxyChildChannel: ServerChildChannel {
     /// A connection and the HTTP/1 channel installed on it, when it is.
     struct Connection: ServerChildChannelValue {
@@ -42,16 +44,20 @@ struct ProxyChildChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Connection> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
-            try pipeline.addHandler(ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout))
-            if let connectionLimit { try pipeline.addHandler(connectionLimit.handler()) }
             let installed = channel.eventLoop.makePromise(of: HTTP1Channel.Value.self)
+            if let connectionLimit, try !connectionLimit.admit(channel) {
+                installed.fail(ChannelError.ioOnClosedChannel)
+                return Connection(channel: channel, http1: installed.futureResult)
+            }
+            let timeouts = ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout)
             guard let hits else {
+                try pipeline.addHandler(timeouts)
                 installed.completeWith(http1.setup(channel: channel, logger: logger))
                 return Connection(channel: channel, http1: installed.futureResult)
             }
             channel.closeFuture.whenComplete { _ in installed.fail(ChannelError.ioOnClosedChannel) }
             let idle = IdleTimeout(timeout: hits.idleTimeout)
-            let raw = RawHitHandler(idle: idle, answer: hits.raw) { context in
+            let raw = RawHitHandler(timeouts: timeouts, idle: idle, answer: hits.raw) { context in
                 // HTTP1Channel's set-up runs at once on the connection's event loop, so its
                 // future is complete when it returns and its callback runs right here.
                 let value = http1.setup(channel: context.channel, logger: logger)

@@ -7,8 +7,10 @@ import NIOCore
 /// prepared head bytes and body (one `writev` for all the answers of a read, nothing
 /// allocated per request but the request itself) and never reaches the decoder.
 ///
-/// A connection starts with this handler alone (after ``ClientTimeouts`` and the connection
-/// cap): no HTTP decoder, no HummingbirdCore handler, so a hit costs no trip through them.
+/// A connection starts with this handler alone: no HTTP decoder, no HummingbirdCore handler,
+/// so a hit costs no trip through them. It drives the connection's ``ClientTimeouts`` itself
+/// (the clocks see every byte read and every response written here), so that no other
+/// handler stands between the socket and the hit either.
 /// The first request it does not answer (a miss, a request with a body, a head it does not
 /// read strictly) has the decoder and the rest of HummingbirdCore's HTTP/1 pipeline
 /// installed behind it (``ProxyChildChannel``); that request and every byte after it go
@@ -21,8 +23,7 @@ import NIOCore
 /// answered at once).
 ///
 /// A head split across reads is held here until it is whole (at most
-/// ``PlainRequestHead/maximumLength`` bytes, under the server's header timeout, which sits
-/// before this handler); its end is looked for in each new piece only (``RequestHeadEnd``),
+/// ``PlainRequestHead/maximumLength`` bytes, under the server's header timeout); its end is looked for in each new piece only (``RequestHeadEnd``),
 /// so a head sent a byte at a time costs its length, not its length squared.
 ///
 /// It answers only while the client takes what it is sent: once the channel is not
@@ -41,6 +42,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias Answer = (head: ByteBuffer, body: ByteBuffer?)
 
     private let answer: (HTTPRequest) -> Answer?
+    private let timeouts: ClientTimeouts
     private let idle: IdleTimeout?
     /// Puts the decoder and the handlers behind it after this handler.
     private let installDecoder: (ChannelHandlerContext) throws -> Void
@@ -62,9 +64,10 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var handedOn = false
 
     init(
-        idle: IdleTimeout?, answer: @escaping (HTTPRequest) -> Answer?,
+        timeouts: ClientTimeouts, idle: IdleTimeout?, answer: @escaping (HTTPRequest) -> Answer?,
         installDecoder: @escaping (ChannelHandlerContext) throws -> Void
     ) {
+        self.timeouts = timeouts
         self.idle = idle
         self.answer = answer
         self.installDecoder = installDecoder
@@ -80,13 +83,19 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        idle?.stop()
+        stopClocks()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { idle?.stop() }
+    func handlerRemoved(context: ChannelHandlerContext) { stopClocks() }
+
+    private func stopClocks() {
+        idle?.stop()
+        timeouts.stopClocks()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        timeouts.noteRead(unwrapInboundIn(data).readableBytesView, context: context)
         if passing {
             handedOn = true
             context.fireChannelRead(data)
@@ -130,6 +139,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 if let (head, body) = answer(request) {
                     context.write(wrapOutboundOut(head), promise: nil)
                     if let body { context.write(wrapOutboundOut(body), promise: nil) }
+                    timeouts.noteResponse()
                     unflushed = true
                     buffer.moveReaderIndex(forwardBy: length)
                     continue
@@ -188,6 +198,12 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// A response from the handlers behind (the decoder's side) is being written.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        timeouts.noteResponse()
+        context.write(data, promise: promise)
+    }
+
     /// Reads from the socket only while answers are not waiting for the channel to be
     /// writable.
     func read(context: ChannelHandlerContext) {
@@ -200,6 +216,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Goes on answering the held requests once the channel is writable again.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        timeouts.noteWritability(context: context)
         if waitingForWritable, context.channel.isWritable {
             waitingForWritable = false
             if let buffer = held {

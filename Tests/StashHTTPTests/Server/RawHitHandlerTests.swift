@@ -20,11 +20,15 @@ struct RawHitHandlerTests {
             var count = 0
         }
 
-        init(highWatermark: Int = .max, idleTimeout: TimeAmount? = nil) throws {
+        init(
+            highWatermark: Int = .max, idleTimeout: TimeAmount? = nil, headerTimeout: TimeAmount = .seconds(600),
+            sendTimeout: TimeAmount = .seconds(600)
+        ) throws {
             channel = EmbeddedChannel()
             socket = EmbeddedProbes.Socket(highWatermark: highWatermark)
             let installs = installs
-            let raw = RawHitHandler(idle: idleTimeout.map(IdleTimeout.init(timeout:))) { request in
+            let timeouts = ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout)
+            let raw = RawHitHandler(timeouts: timeouts, idle: idleTimeout.map(IdleTimeout.init(timeout:))) { request in
                 guard let path = request.path, path.hasPrefix("/hit") else { return nil }
                 return (ByteBuffer(string: "\(request.method) \(path);"), request.method == .head ? nil : ByteBuffer(string: "body;"))
             } installDecoder: { _ in
@@ -107,6 +111,48 @@ struct RawHitHandlerTests {
             try harness.read(Self.head("/hit\(index)"))
         }
         harness.channel.embeddedEventLoop.advanceTime(by: .seconds(10) - .nanoseconds(1))
+        #expect(harness.channel.isActive)
+        harness.channel.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
+        #expect(!harness.channel.isActive)
+    }
+
+    /// The raw handler drives the connection's client clocks (no handler of their own sits
+    /// before it): a head that stalls is cut at the header timeout, counted from its first
+    /// byte, and a hit answered here re-arms the clock for the next head.
+    @Test func headerTimeoutRunsFromTheRawBytes() throws {
+        let harness = try Harness(headerTimeout: .seconds(10))
+        try harness.read(Self.head("/hit1"))
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(harness.channel.isActive)
+        try harness.read("GET /hit2 HTTP/1.1\r\n")
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(5))
+        try harness.read("Host: a\r\n")
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(5) - .nanoseconds(1))
+        #expect(harness.channel.isActive)
+        harness.channel.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
+        #expect(!harness.channel.isActive)
+    }
+
+    /// After a miss, the decoder's side writes its responses through the raw handler, which
+    /// re-arms the head clock for the next head as well.
+    @Test func headerTimeoutCoversHeadsAfterTheDecoderIsInstalled() throws {
+        let harness = try Harness(headerTimeout: .seconds(10))
+        try harness.read(Self.head("/miss"))
+        try harness.channel.writeOutbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n"))
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(harness.channel.isActive)
+        try harness.read("GET /next HTTP/1.1\r\n")
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!harness.channel.isActive)
+    }
+
+    /// A client that stops reading what it is sent is cut at the send timeout, counted here too.
+    @Test func sendTimeoutRunsWhileAnswersWait() throws {
+        let harness = try Harness(highWatermark: 2, sendTimeout: .seconds(60))
+        try harness.read(Self.head("/hit1") + Self.head("/hit2"))
+        #expect(!harness.channel.isWritable)
+        harness.channel.pipeline.fireChannelWritabilityChanged()
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(60) - .nanoseconds(1))
         #expect(harness.channel.isActive)
         harness.channel.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
         #expect(!harness.channel.isActive)
