@@ -149,20 +149,19 @@ public final class HTTPCachingProxy: Sendable {
     /// without hop-by-hop fields. The one construction both the event-loop hit path and
     /// ``respond(to:body:)`` use, so both find the same stored response.
     func cacheRequest(for request: HTTPRequest) -> HTTPRequest {
+        let forwardsAll = !request.headerFields.contains { Self.droppedRequestFields.contains($0.name.canonicalName) }
+        if forwardsAll, upstreamPrefix.isEmpty, request.scheme == "http", request.authority != nil, request.path != nil,
+           request.method.rawValue != "MSEARCH" {
+            // Already in the cache's terms (a request read on the event loop, nearly always).
+            return request
+        }
         let clientAuthority = request.authority ?? request.headerFields[.hostField] ?? upstreamAuthority
         var outgoing = HTTPRequest(
             method: Self.wireMethod(request.method), scheme: "http", authority: clientAuthority,
             path: upstreamPrefix.isEmpty ? (request.path ?? "/") : upstreamPrefix + (request.path ?? "/")
         )
-        outgoing.headerFields = Self.forwardedFields(request.headerFields)
+        outgoing.headerFields = forwardsAll ? request.headerFields : HopByHop.removing(from: request.headerFields, also: Self.endToEndFieldsNotForwarded)
         return outgoing
-    }
-
-    /// `fields` without hop-by-hop fields, `Host`, `Content-Length` and `Proxy-Authorization`;
-    /// the same fields, uncopied, when they hold none of those (the common case).
-    private static func forwardedFields(_ fields: HTTPFields) -> HTTPFields {
-        guard fields.contains(where: { droppedRequestFields.contains($0.name.canonicalName) }) else { return fields }
-        return HopByHop.removing(from: fields, also: endToEndFieldsNotForwarded)
     }
 
     /// Request fields the proxy sets itself or keeps from the upstream.

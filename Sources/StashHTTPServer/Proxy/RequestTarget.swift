@@ -5,7 +5,16 @@ enum RequestTarget {
     /// as separators. Such targets are refused with `400`, as nginx does: forwarding them
     /// would let a client climb out of the proxied prefix at an origin that resolves them.
     static func hasDotSegment(_ target: String) -> Bool {
-        let bytes = Array(target.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
+        var target = target
+        return target.withUTF8 { utf8 in
+            let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.count
+            return hasDotSegment(path: UnsafeBufferPointer(rebasing: utf8[..<end]))
+        }
+    }
+
+    private static func hasDotSegment(path bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Nearly every path has neither a dot nor an escape: nothing to decode.
+        guard bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }) else { return false }
         var dots = 0
         var length = 0
         var index = 0
