@@ -23,10 +23,13 @@ extension HTTPCachingProxy {
 
     /// The answer to `request`, read from a connection's raw bytes by ``PlainRequestHead``,
     /// when it is a fresh hit (``RawHitHandler``): the bytes of its head and its body, as
-    /// ``freshAnswer(to:)`` would have them written.
+    /// ``freshAnswer(to:)`` would have them written (a small body joined to its head).
     func freshWire(to request: HTTPRequest) -> RawHitHandler.Answer? {
         guard let (form, hit) = freshForm(for: request, on: .raw) else { return nil }
-        return (form.head(for: hit).bytes, request.method == .head ? nil : form.body)
+        let head = form.head(for: hit)
+        if request.method == .head { return (head.bytes, nil) }
+        if let whole = head.whole { return (whole, nil) }
+        return (head.bytes, form.body)
     }
 
     /// The prepared form of the fresh hit that answers `request`, a plain `GET` or `HEAD`.
