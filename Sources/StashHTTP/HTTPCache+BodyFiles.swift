@@ -83,36 +83,56 @@ extension HTTPCache {
 
     /// `stored` as an answer to `request` (``serve(_:to:outcome:now:)``) with its body as a
     /// stream: a body kept in a file is opened now (counting an access to it, which keeps a
-    /// popular body from being trimmed first) and read as the stream is; `nil` when that
-    /// file is gone (trimmed, deleted), the caller then drops the variant
-    /// (``dropVariant(_:key:)``) and treats the request as a miss.
-    func streamed(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> StreamedHTTPResponse? {
+    /// popular body from being trimmed first) and read as the stream is. `nil` when that
+    /// file cannot be opened, and the caller treats the request as a miss: when the file is
+    /// gone (trimmed, deleted) the variant is dropped from `key`'s variants; when it is
+    /// there but cannot be opened now (the process out of file descriptors, permission) the
+    /// variant stays for later requests.
+    func streamed(_ stored: StoredResponse, to request: HTTPRequest, key: PrimaryCacheKey, outcome: HTTPCacheOutcome, now: Date) -> StreamedHTTPResponse? {
         let (response, body) = serve(stored, to: request, outcome: outcome, now: now)
         switch body {
         case let .data(data):
             return StreamedHTTPResponse(response: response, body: HTTPBodyStream(data), outcome: outcome)
-        case let .file(key, range):
-            guard let file = hybrid?.disk.openFile(forKey: key) else { return nil }
-            return StreamedHTTPResponse(response: response, body: BodyFileReader(file, key: key, range: range).body, outcome: outcome)
+        case let .file(bodyFile, range):
+            guard let file = openBodyFile(bodyFile, of: key) else { return nil }
+            return StreamedHTTPResponse(response: response, body: BodyFileReader(file, key: bodyFile, range: range).body, outcome: outcome)
         }
     }
 
     /// The bytes of `body` in memory, reading only its range of a body file; `nil` when
-    /// that file is gone or shorter than it should be.
-    func loaded(_ body: BodySource) -> Data? {
+    /// that file cannot be opened (dropping the variant from `key`'s when it is gone, as
+    /// ``streamed(_:to:key:outcome:now:)`` does) or is shorter than it should be.
+    func loaded(_ body: BodySource, of key: PrimaryCacheKey) -> Data? {
         switch body {
         case let .data(data):
             return data
-        case let .file(key, range):
-            guard let file = hybrid?.disk.openFile(forKey: key) else { return nil }
-            return try? BodyFileReader(file, key: key, range: range).remaining()
+        case let .file(bodyFile, range):
+            guard let file = openBodyFile(bodyFile, of: key) else { return nil }
+            return try? BodyFileReader(file, key: bodyFile, range: range).remaining()
         }
     }
 
-    /// Removes `stored` from the variants of `key` in this process's storage, after its
-    /// body file was found gone.
-    func dropVariant(_ stored: StoredResponse, key: PrimaryCacheKey) {
+    /// The body file under the disk cache key `bodyFile`, opened; `nil` when it cannot be,
+    /// after dropping the variants of `key` that refer to it when it is gone.
+    private func openBodyFile(_ bodyFile: String, of key: PrimaryCacheKey) -> FileHandle? {
+        guard let disk = hybrid?.disk else { return nil }
+        do {
+            if let file = try disk.openFileReportingFailure(forKey: bodyFile) { return file }
+        } catch {
+            // There, but not to be opened now: a miss that keeps the variant and its file.
+            return nil
+        }
+        dropVariant(bodyFile: bodyFile, key: key)
+        return nil
+    }
+
+    /// Removes the variants of `key` in this process's storage whose body is the file under
+    /// the disk cache key `bodyFile`, after that file was found gone. By the file, not the
+    /// whole variant: a variant freshened since (a `304`) still names the same file.
+    func dropVariant(bodyFile: String, key: PrimaryCacheKey) {
         let current = localVariants(for: key)
-        setLocalVariants(current.filter { $0 != stored }, replacing: current, for: key)
+        let kept = current.filter { $0.bodyFile?.key != bodyFile }
+        guard kept.count != current.count else { return }
+        setLocalVariants(kept, replacing: current, for: key)
     }
 }
