@@ -31,8 +31,15 @@ extension DiskCache {
     /// it, closes the descriptor, then adopts the file's `temporaryPath` or discards it.
     package func openIncomingFile() throws -> (file: FileStore.StagedFile, descriptor: Int32) {
         // Its temporary name, `.incoming.RANDOM.tmp`, is what `adoptFile` and `reconcile` know.
+        // The destination is a placeholder (the file's final name comes with its key), so
+        // errors name the files folder, and no key.
         let placeholder = filesDirectory.appendingPathComponent("incoming", isDirectory: false)
-        return try inFilesFolder(key: "incoming") { try FileStore.StagedFile.create(for: placeholder, durability: .processSafe) }
+        do {
+            return try inFilesFolder(key: nil) { try FileStore.StagedFile.create(for: placeholder, durability: .processSafe) }
+        } catch var error as StashError where error.path == placeholder.path {
+            error.path = filesDirectory.path
+            throw error
+        }
     }
 
     /// Makes the finished file at `url`, made by ``makeIncomingFile()``, the value of `key`

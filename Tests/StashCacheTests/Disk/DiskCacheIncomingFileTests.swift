@@ -72,4 +72,30 @@ struct DiskCacheIncomingFileTests {
         try cache.close()
         expectError(.closed) { _ = try cache.makeIncomingFile() }
     }
+
+    /// An incoming file has no key and no final name yet: its errors name neither a key
+    /// nor a made-up path, but the files folder (or the cache's folder).
+    @Test func incomingFileErrorsNameNoPlaceholder() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        let files = fixture.directory.appendingPathComponent("files")
+        try FileManager.default.removeItem(at: files)
+        try Data("not a folder".utf8).write(to: files)
+        do {
+            _ = try cache.makeIncomingFile()
+            Issue.record("an incoming file was made in a files folder that is a file")
+        } catch let error as StashError {
+            #expect(error.key == nil)
+            #expect(error.path == files.path || error.path == fixture.directory.path, "\(error)")
+        }
+        try FileManager.default.removeItem(at: files)
+        try cache.close()
+        do {
+            _ = try cache.makeIncomingFile()
+            Issue.record("a closed cache made an incoming file")
+        } catch let error as StashError {
+            #expect(error.code == .closed)
+            #expect(error.key == nil)
+        }
+    }
 }
