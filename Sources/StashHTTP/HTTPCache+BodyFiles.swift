@@ -30,7 +30,7 @@ extension HTTPCache {
         _ store: @escaping @Sendable (HTTPBodyStream.CompleteBody) async -> Void
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
-        if body.wholeData == nil, length == nil, !Self.isChunked(response) {
+        if body.wholeData == nil, length == nil, !Self.isChunked(response), !Self.hasNoContent(response) {
             // Ended by the connection closing: a cut connection would end it just the same,
             // so whatever arrives cannot be told complete (RFC 9111 §3.3), and is not stored.
             decided()
@@ -45,6 +45,12 @@ extension HTTPCache {
             memoryLimit: Self.streamedBodyKeptInMemory, spool: { (try? disk.openIncomingFile()).map { BodySpool($0.file, descriptor: $0.descriptor) } },
             fileLimit: diskCapacity / Self.largestBodyShareOfDisk, expectedLength: length, decided: decided, store
         )
+    }
+
+    /// Whether `response` has no content by definition (`1xx`, `204`, `304`: RFC 9112
+    /// §6.3), so that it ends with its head, framed, whatever its fields say.
+    static func hasNoContent(_ response: HTTPResponse) -> Bool {
+        response.status.kind == .informational || response.status == .noContent || response.status == .notModified
     }
 
     /// Whether `response`'s body is framed by chunked transfer coding (its last chunk marks

@@ -65,7 +65,7 @@ extension HTTPCache {
     /// The answer comes back once the origin's response head has arrived. A response the
     /// cache may store is stored when its body has been read to its end and was correctly
     /// framed: as long as its `Content-Length` says, or chunked (`Transfer-Encoding`) to its
-    /// last chunk. A body with neither, which only the connection's close ends (HTTP/1.0
+    /// last chunk; a `204` (or `304`, `1xx`) has no content and ends with its head. A body with neither, which only the connection's close ends (HTTP/1.0
     /// style, or an HTTP/2 response without `Content-Length`), is passed on but never stored,
     /// since a cut connection ends it the same way. A body that fails part way, or is not
     /// read to its end, stores nothing. With a directory, a body over 1 MiB

@@ -317,6 +317,27 @@ struct HTTPCacheBodyFilesTests {
         try fixture.cache.close()
     }
 
+    /// A `204` has no content by definition: it ends with its head, framed without a
+    /// `Content-Length` or chunks, and one that may be stored is.
+    @Test func aNoContentResponseIsStoredWithoutALength() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let trips = LockedValue(0)
+        func get() async throws -> StreamedHTTPResponse {
+            let answer = try await fixture.cache.streamResponse(to: fixture.request("/empty")) { _, _ in
+                trips.withLock { $0 += 1 }
+                return (HTTPResponse(status: .noContent, headerFields: [.cacheControl: "max-age=600"]), HTTPBodyStream(next: { nil }))
+            }
+            #expect(try await answer.body.collect().isEmpty)
+            return answer
+        }
+        #expect(try await get().outcome == .network)
+        let hit = try await get()
+        #expect(hit.outcome == .cache)
+        #expect(hit.response.status == .noContent)
+        #expect(trips.withLock { $0 } == 1)
+        try fixture.cache.close()
+    }
+
     /// A store the disk cache refuses (here a URL longer than any disk cache key) leaves no
     /// body file behind: the one adopted for it is removed with the variant.
     @Test func aStoreTheDiskRefusesLeavesNoBodyFile() async throws {
