@@ -47,6 +47,20 @@ extension HTTPCache {
         )
     }
 
+    /// `body` of `response` passed on, and stored as `storable` under `key` once read whole
+    /// and correctly framed (in place of the variant with the same selecting fields;
+    /// `known` as for ``replace(_:key:in:)``): the one way a response is stored while it
+    /// streams, whatever the method (`GET`, or a `POST` that is the target's representation).
+    func storing(
+        _ body: HTTPBodyStream, of response: HTTPResponse, as storable: StoredResponse, key: PrimaryCacheKey, inFiles: Bool,
+        known: [StoredResponse]? = nil, decided: @escaping @Sendable () -> Void = {}
+    ) async -> HTTPBodyStream {
+        await storing(body, of: response, inFiles: inFiles, decided: decided) { body in
+            guard let complete = self.completing(storable, with: body) else { return }
+            await self.replace(complete, key: key, in: known)
+        }
+    }
+
     /// Whether `response` has no content by definition (`1xx`, `204`, `304`: RFC 9112
     /// §6.3), so that it ends with its head, framed, whatever its fields say.
     static func hasNoContent(_ response: HTTPResponse) -> Bool {

@@ -99,15 +99,13 @@ extension HTTPCache {
             for target in Invalidation.keys(request: request, response: response, key: key) {
                 await setVariants([], replacing: nil, for: target)
             }
-            // Only a response that may be stored is kept while it streams.
-            guard let get = representationToStore(response, post: request, key: key) else {
+            // Only a response that may be stored is kept while it streams, decided before a
+            // byte of it is read, as for a GET.
+            guard let storable = representationToStore(response, post: request, key: key, requestTime: requestTime, responseTime: clock.now) else {
                 return StreamedHTTPResponse(response: response, body: data, outcome: .network)
             }
-            let stored = await storing(data, of: response, inFiles: false) { complete in
-                guard case let .data(data) = complete else { return }
-                _ = await self.store(response, body: data, for: get, key: key, requestTime: requestTime, responseTime: self.clock.now)
-            }
-            return StreamedHTTPResponse(response: response, body: stored, outcome: .network)
+            let body = await storing(data, of: response, as: storable, key: key, inFiles: false)
+            return StreamedHTTPResponse(response: response, body: body, outcome: .network)
         }
         guard request.method == .get || request.method == .head else {
             return try await passThrough(request, body: body, send: send)
@@ -307,10 +305,7 @@ extension HTTPCache {
         }
         record { $0.misses += 1 }
         if request.method == .get, let storable = storable(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
-            let body = await storing(data, of: response, inFiles: true, decided: decided) { body in
-                guard let complete = self.completing(storable, with: body) else { return }
-                await self.replace(complete, key: trip.key, in: trip.sharedVariants)
-            }
+            let body = await storing(data, of: response, as: storable, key: trip.key, inFiles: true, known: trip.sharedVariants, decided: decided)
             return StreamedHTTPResponse(response: response, body: body, outcome: .network)
         } else if request.method == .head {
             await update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)

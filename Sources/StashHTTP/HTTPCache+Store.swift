@@ -85,17 +85,6 @@ extension HTTPCache {
         return best
     }
 
-    /// Stores `response` if allowed, replacing the variant with the same secondary key.
-    func store(
-        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date
-    ) async -> StoredResponse? {
-        guard let stored = storable(response, body: body, for: request, requestTime: requestTime, responseTime: responseTime) else {
-            return nil
-        }
-        await replace(stored, key: key)
-        return stored
-    }
-
     /// `response` as the cache would keep it, or `nil` when RFC 9111 does not allow storing it.
     func storable(_ response: HTTPResponse, body: Data, for request: HTTPRequest, requestTime: Date, responseTime: Date) -> StoredResponse? {
         guard StorageRules.canStore(request: request, response: response, mode: mode),

@@ -361,13 +361,19 @@ struct HTTPCacheBodyFilesTests {
         let key = try #require(PrimaryCacheKey(post))
         func response(_ status: HTTPResponse.Status, _ fields: HTTPFields) -> HTTPResponse { HTTPResponse(status: status, headerFields: fields) }
         let representation: HTTPFields = [.contentLocation: "/form", .cacheControl: "max-age=60"]
-        #expect(cache.representationToStore(response(.ok, representation), post: post, key: key)?.method == .get)
-        #expect(cache.representationToStore(response(.ok, [.contentLocation: "/form"]), post: post, key: key) == nil)
-        #expect(cache.representationToStore(response(.ok, [.cacheControl: "max-age=60"]), post: post, key: key) == nil)
-        #expect(cache.representationToStore(response(.ok, [.contentLocation: "/other", .cacheControl: "max-age=60"]), post: post, key: key) == nil)
-        #expect(cache.representationToStore(response(.created, representation), post: post, key: key) == nil)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        func representationToStore(_ response: HTTPResponse, post: HTTPRequest, key: PrimaryCacheKey) -> StoredResponse? {
+            cache.representationToStore(response, post: post, key: key, requestTime: now, responseTime: now)
+        }
+        #expect(representationToStore(response(.ok, representation), post: post, key: key)?.body.isEmpty == true)
+        // A representation that the GET may not store is not kept either.
+        #expect(representationToStore(response(.ok, [.contentLocation: "/form", .cacheControl: "max-age=60, no-store"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.ok, [.contentLocation: "/form"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.ok, [.cacheControl: "max-age=60"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.ok, [.contentLocation: "/other", .cacheControl: "max-age=60"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.created, representation), post: post, key: key) == nil)
         var put = post
         put.method = .put
-        #expect(cache.representationToStore(response(.ok, representation), post: put, key: key) == nil)
+        #expect(representationToStore(response(.ok, representation), post: put, key: key) == nil)
     }
 }
