@@ -84,7 +84,12 @@ extension HTTPCache {
         case let .file(file, length):
             // Only a cache with a disk cache makes files (`storing`).
             let key = Self.bodyFileKeyPrefix + UUID().uuidString
-            guard let disk = hybrid?.disk, (try? disk.adoptFile(at: file, forKey: key)) != nil else { return nil }
+            guard let disk = hybrid?.disk else {
+                file.discard()
+                return nil
+            }
+            // The adoption deletes the file when it fails.
+            guard (try? disk.adopt(file, size: length, forKey: key)) != nil else { return nil }
             complete.bodyFile = StoredResponse.BodyFile(key: key, length: length)
         }
         return complete
