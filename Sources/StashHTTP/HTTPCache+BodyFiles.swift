@@ -30,9 +30,10 @@ extension HTTPCache {
         _ store: @escaping @Sendable (HTTPBodyStream.CompleteBody) async -> Void
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
-        if body.wholeData == nil, length == nil, !Self.isChunked(response), !Self.hasNoContent(response) {
+        if !body.endsFramed, length == nil, !Self.isChunked(response), !Self.hasNoContent(response) {
             // Ended by the connection closing: a cut connection would end it just the same,
             // so whatever arrives cannot be told complete (RFC 9111 §3.3), and is not stored.
+            // (A transport that frames the end itself, HTTP/2's END_STREAM, says so.)
             decided()
             return body
         }

@@ -66,8 +66,9 @@ extension HTTPCache {
     /// cache may store is stored when its body has been read to its end and was correctly
     /// framed: as long as its `Content-Length` says, or chunked (`Transfer-Encoding`) to its
     /// last chunk; a `204` (or `304`, `1xx`) has no content and ends with its head. A body with neither, which only the connection's close ends (HTTP/1.0
-    /// style, or an HTTP/2 response without `Content-Length`), is passed on but never stored,
-    /// since a cut connection ends it the same way. A body that fails part way, or is not
+    /// style), is passed on but never stored, since a cut connection ends it the same way,
+    /// unless the transport says it framed the end itself (``HTTPBodyStream/init(next:endsFramed:)``:
+    /// HTTP/2, as `AsyncHTTPClientTransport` marks it). A body that fails part way, or is not
     /// read to its end, stores nothing. With a directory, a body over 1 MiB
     /// is written to a file of the disk cache as it arrives (never held whole in memory),
     /// adopted by the disk cache when complete, and streamed from that file on later hits

@@ -317,6 +317,29 @@ struct HTTPCacheBodyFilesTests {
         try fixture.cache.close()
     }
 
+    /// A body whose transport framed its end (HTTP/2's END_STREAM) is stored without a
+    /// `Content-Length` or chunks, small (memory) or large (a body file).
+    @Test func aBodyTheTransportFramedIsStoredWithoutALength() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let trips = LockedValue(0)
+        for (path, size) in [("/small", 10_000), ("/large", 3 << 20)] {
+            let content = Fixture.content(path, size: size)
+            func get() async throws -> (HTTPCacheOutcome, Data) {
+                let answer = try await fixture.cache.streamResponse(to: fixture.request(path)) { _, _ in
+                    trips.withLock { $0 += 1 }
+                    let parts = LockedValue([content.prefix(size / 2), content.suffix(from: size / 2)])
+                    let body = HTTPBodyStream(next: { parts.withLock { $0.isEmpty ? nil : Data($0.removeFirst()) } }, endsFramed: true)
+                    return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]), body)
+                }
+                return (answer.outcome, try await answer.body.collect())
+            }
+            #expect(try await get() == (.network, content))
+            #expect(try await get() == (.cache, content), "\(path) was not stored")
+        }
+        #expect(trips.withLock { $0 } == 2)
+        try fixture.cache.close()
+    }
+
     /// A `204` has no content by definition: it ends with its head, framed without a
     /// `Content-Length` or chunks, and one that may be stored is.
     @Test func aNoContentResponseIsStoredWithoutALength() async throws {
