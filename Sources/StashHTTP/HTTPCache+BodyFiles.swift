@@ -30,9 +30,10 @@ extension HTTPCache {
         _ store: @escaping @Sendable (HTTPBodyStream.CompleteBody) async -> Void
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
-        if body.wholeData == nil, length == nil, !Self.isChunked(response) {
+        if !body.endsFramed, length == nil, !Self.isChunked(response), !Self.hasNoContent(response) {
             // Ended by the connection closing: a cut connection would end it just the same,
             // so whatever arrives cannot be told complete (RFC 9111 §3.3), and is not stored.
+            // (A transport that frames the end itself, HTTP/2's END_STREAM, says so.)
             decided()
             return body
         }
@@ -45,6 +46,26 @@ extension HTTPCache {
             memoryLimit: Self.streamedBodyKeptInMemory, spool: { (try? disk.openIncomingFile()).map { BodySpool($0.file, descriptor: $0.descriptor) } },
             fileLimit: diskCapacity / Self.largestBodyShareOfDisk, expectedLength: length, decided: decided, store
         )
+    }
+
+    /// `body` of `response` passed on, and stored as `storable` under `key` once read whole
+    /// and correctly framed (in place of the variant with the same selecting fields;
+    /// `known` as for ``replace(_:key:in:)``): the one way a response is stored while it
+    /// streams, whatever the method (`GET`, or a `POST` that is the target's representation).
+    func storing(
+        _ body: HTTPBodyStream, of response: HTTPResponse, as storable: StoredResponse, key: PrimaryCacheKey, inFiles: Bool,
+        known: [StoredResponse]? = nil, decided: @escaping @Sendable () -> Void = {}
+    ) async -> HTTPBodyStream {
+        await storing(body, of: response, inFiles: inFiles, decided: decided) { body in
+            guard let complete = self.completing(storable, with: body) else { return }
+            await self.replace(complete, key: key, in: known)
+        }
+    }
+
+    /// Whether `response` has no content by definition (`1xx`, `204`, `304`: RFC 9112
+    /// §6.3), so that it ends with its head, framed, whatever its fields say.
+    static func hasNoContent(_ response: HTTPResponse) -> Bool {
+        response.status.kind == .informational || response.status == .noContent || response.status == .notModified
     }
 
     /// Whether `response`'s body is framed by chunked transfer coding (its last chunk marks
@@ -64,7 +85,12 @@ extension HTTPCache {
         case let .file(file, length):
             // Only a cache with a disk cache makes files (`storing`).
             let key = Self.bodyFileKeyPrefix + UUID().uuidString
-            guard let disk = hybrid?.disk, (try? disk.adoptFile(at: file, forKey: key)) != nil else { return nil }
+            guard let disk = hybrid?.disk else {
+                file.discard()
+                return nil
+            }
+            // The adoption deletes the file when it fails.
+            guard (try? disk.adopt(file, size: length, forKey: key)) != nil else { return nil }
             complete.bodyFile = StoredResponse.BodyFile(key: key, length: length)
         }
         return complete
@@ -83,36 +109,56 @@ extension HTTPCache {
 
     /// `stored` as an answer to `request` (``serve(_:to:outcome:now:)``) with its body as a
     /// stream: a body kept in a file is opened now (counting an access to it, which keeps a
-    /// popular body from being trimmed first) and read as the stream is; `nil` when that
-    /// file is gone (trimmed, deleted), the caller then drops the variant
-    /// (``dropVariant(_:key:)``) and treats the request as a miss.
-    func streamed(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> StreamedHTTPResponse? {
+    /// popular body from being trimmed first) and read as the stream is. `nil` when that
+    /// file cannot be opened, and the caller treats the request as a miss: when the file is
+    /// gone (trimmed, deleted) the variant is dropped from `key`'s variants; when it is
+    /// there but cannot be opened now (the process out of file descriptors, permission) the
+    /// variant stays for later requests.
+    func streamed(_ stored: StoredResponse, to request: HTTPRequest, key: PrimaryCacheKey, outcome: HTTPCacheOutcome, now: Date) -> StreamedHTTPResponse? {
         let (response, body) = serve(stored, to: request, outcome: outcome, now: now)
         switch body {
         case let .data(data):
             return StreamedHTTPResponse(response: response, body: HTTPBodyStream(data), outcome: outcome)
-        case let .file(key, range):
-            guard let file = hybrid?.disk.openFile(forKey: key) else { return nil }
-            return StreamedHTTPResponse(response: response, body: BodyFileReader(file, key: key, range: range).body, outcome: outcome)
+        case let .file(bodyFile, range):
+            guard let file = openBodyFile(bodyFile, of: key) else { return nil }
+            return StreamedHTTPResponse(response: response, body: BodyFileReader(file, key: bodyFile, range: range).body, outcome: outcome)
         }
     }
 
     /// The bytes of `body` in memory, reading only its range of a body file; `nil` when
-    /// that file is gone or shorter than it should be.
-    func loaded(_ body: BodySource) -> Data? {
+    /// that file cannot be opened (dropping the variant from `key`'s when it is gone, as
+    /// ``streamed(_:to:key:outcome:now:)`` does) or is shorter than it should be.
+    func loaded(_ body: BodySource, of key: PrimaryCacheKey) -> Data? {
         switch body {
         case let .data(data):
             return data
-        case let .file(key, range):
-            guard let file = hybrid?.disk.openFile(forKey: key) else { return nil }
-            return try? BodyFileReader(file, key: key, range: range).remaining()
+        case let .file(bodyFile, range):
+            guard let file = openBodyFile(bodyFile, of: key) else { return nil }
+            return try? BodyFileReader(file, key: bodyFile, range: range).remaining()
         }
     }
 
-    /// Removes `stored` from the variants of `key` in this process's storage, after its
-    /// body file was found gone.
-    func dropVariant(_ stored: StoredResponse, key: PrimaryCacheKey) {
+    /// The body file under the disk cache key `bodyFile`, opened; `nil` when it cannot be,
+    /// after dropping the variants of `key` that refer to it when it is gone.
+    private func openBodyFile(_ bodyFile: String, of key: PrimaryCacheKey) -> FileHandle? {
+        guard let disk = hybrid?.disk else { return nil }
+        do {
+            if let file = try disk.openFileReportingFailure(forKey: bodyFile) { return file }
+        } catch {
+            // There, but not to be opened now: a miss that keeps the variant and its file.
+            return nil
+        }
+        dropVariant(bodyFile: bodyFile, key: key)
+        return nil
+    }
+
+    /// Removes the variants of `key` in this process's storage whose body is the file under
+    /// the disk cache key `bodyFile`, after that file was found gone. By the file, not the
+    /// whole variant: a variant freshened since (a `304`) still names the same file.
+    func dropVariant(bodyFile: String, key: PrimaryCacheKey) {
         let current = localVariants(for: key)
-        setLocalVariants(current.filter { $0 != stored }, replacing: current, for: key)
+        let kept = current.filter { $0.bodyFile?.key != bodyFile }
+        guard kept.count != current.count else { return }
+        setLocalVariants(kept, replacing: current, for: key)
     }
 }

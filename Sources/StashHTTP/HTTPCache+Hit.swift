@@ -60,9 +60,11 @@ package struct FreshHit: Sendable {
 
     /// The answer `respond(to:…)` gives the same request at the same moment.
     package func answer() -> CachedHTTPResponse {
-        // A fresh hit's body is in memory (``HTTPCache/freshHit(for:)`` leaves out bodies kept in files).
         let (response, body) = cache.serve(stored, to: request, outcome: .cache, now: now)
-        return CachedHTTPResponse(response: response, body: cache.loaded(body) ?? Data(), outcome: .cache)
+        // ``HTTPCache/freshHit(for:)`` leaves out bodies kept in files: answering one with an
+        // empty body under its `Content-Length` would break the connection's framing.
+        guard case let .data(data) = body else { preconditionFailure("a fresh hit's body is kept in a file") }
+        return CachedHTTPResponse(response: response, body: data, outcome: .cache)
     }
 
     /// What a server prepared for sending this stored response, made by `make` the first

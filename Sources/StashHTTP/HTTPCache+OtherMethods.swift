@@ -24,11 +24,14 @@ extension HTTPCache {
         await replace(Validation.freshen(stored, with: fields, requestTime: requestTime, responseTime: responseTime, mode: mode), key: key)
     }
 
-    /// The `GET` a response to `request` may later answer, when it is a `POST` response
-    /// that says it is the current representation of the target: `200` or `203`, explicit
-    /// freshness, and a `Content-Location` naming the request URI (RFC 9110 §9.3.3); `nil`
-    /// otherwise, and then its body need not be kept to store it.
-    func representationToStore(_ response: HTTPResponse, post request: HTTPRequest, key: PrimaryCacheKey) -> HTTPRequest? {
+    /// The response to store (body to come) for the `GET` a response to `request` may later
+    /// answer, when it is a `POST` response that says it is the current representation of
+    /// the target (`200` or `203`, explicit freshness, and a `Content-Location` naming the
+    /// request URI: RFC 9110 §9.3.3) and RFC 9111 lets that `GET` store it (not `no-store`,
+    /// not `private` in a shared cache…); `nil` otherwise, and then its body is not kept.
+    func representationToStore(
+        _ response: HTTPResponse, post request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date
+    ) -> StoredResponse? {
         guard request.method == .post, response.status.code == 200 || response.status.code == 203,
               let location = response.headerFields[.contentLocation], key.resolving(location) == key else { return nil }
         let directives = CacheControl.governing(response.headerFields, mode: mode)
@@ -37,6 +40,6 @@ extension HTTPCache {
         guard explicit else { return nil }
         var get = request
         get.method = .get
-        return get
+        return storable(response, body: Data(), for: get, requestTime: requestTime, responseTime: responseTime)
     }
 }

@@ -65,9 +65,10 @@ extension HTTPCache {
     /// The answer comes back once the origin's response head has arrived. A response the
     /// cache may store is stored when its body has been read to its end and was correctly
     /// framed: as long as its `Content-Length` says, or chunked (`Transfer-Encoding`) to its
-    /// last chunk. A body with neither, which only the connection's close ends (HTTP/1.0
-    /// style, or an HTTP/2 response without `Content-Length`), is passed on but never stored,
-    /// since a cut connection ends it the same way. A body that fails part way, or is not
+    /// last chunk; a `204` (or `304`, `1xx`) has no content and ends with its head. A body with neither, which only the connection's close ends (HTTP/1.0
+    /// style), is passed on but never stored, since a cut connection ends it the same way,
+    /// unless the transport says it framed the end itself (``HTTPBodyStream/init(next:endsFramed:)``:
+    /// HTTP/2, as `AsyncHTTPClientTransport` marks it). A body that fails part way, or is not
     /// read to its end, stores nothing. With a directory, a body over 1 MiB
     /// is written to a file of the disk cache as it arrives (never held whole in memory),
     /// adopted by the disk cache when complete, and streamed from that file on later hits
@@ -99,15 +100,13 @@ extension HTTPCache {
             for target in Invalidation.keys(request: request, response: response, key: key) {
                 await setVariants([], replacing: nil, for: target)
             }
-            // Only a response that may be stored is kept while it streams.
-            guard let get = representationToStore(response, post: request, key: key) else {
+            // Only a response that may be stored is kept while it streams, decided before a
+            // byte of it is read, as for a GET.
+            guard let storable = representationToStore(response, post: request, key: key, requestTime: requestTime, responseTime: clock.now) else {
                 return StreamedHTTPResponse(response: response, body: data, outcome: .network)
             }
-            let stored = await storing(data, of: response, inFiles: false) { complete in
-                guard case let .data(data) = complete else { return }
-                _ = await self.store(response, body: data, for: get, key: key, requestTime: requestTime, responseTime: self.clock.now)
-            }
-            return StreamedHTTPResponse(response: response, body: stored, outcome: .network)
+            let body = await storing(data, of: response, as: storable, key: key, inFiles: false)
+            return StreamedHTTPResponse(response: response, body: body, outcome: .network)
         }
         guard request.method == .get || request.method == .head else {
             return try await passThrough(request, body: body, send: send)
@@ -136,13 +135,7 @@ extension HTTPCache {
                 case .fresh, .staleAllowed:
                     return try await hit(stored, trip, now: now)
                 case .staleWhileRevalidate where revalidatesInBackground:
-                    Task {
-                        // Only a new response from the origin is read, so that its body is
-                        // stored; a 304 or a stale fallback would read the stored file for nothing.
-                        guard let answer = try? await self.exchange(trip, stored: stored), answer.outcome == .network else { return }
-                        try? await answer.body.drain()
-                    }
-                    return try await hit(stored, trip, now: now)
+                    return try await hit(stored, trip, now: now, revalidatesInBackground: true)
                 case .mustValidate, .staleWhileRevalidate:
                     break
                 }
@@ -166,16 +159,45 @@ extension HTTPCache {
     }
 
     /// `stored` as the answer to `trip`, its body file (if any) opened now; when that file
-    /// is gone, the variant is dropped and the request is a miss (never a `200` whose body
-    /// fails).
-    private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date) async throws -> StreamedHTTPResponse {
-        guard let answer = streamed(stored, to: trip.request, outcome: .cache, now: now) else {
-            dropVariant(stored, key: trip.key)
-            if trip.policy == .returnCacheDataDontLoad { return StreamedHTTPResponse(unavailable()) }
+    /// cannot be opened, the request is a miss (never a `200` whose body fails), and the
+    /// variant is dropped if the file is gone. `revalidatesInBackground` (stale-while-
+    /// revalidate) asks the origin about `stored` once the hit stands, never when it turned
+    /// into a miss, which is then the one trip to the origin.
+    private func hit(_ stored: StoredResponse, _ trip: Trip, now: Date, revalidatesInBackground: Bool = false) async throws -> StreamedHTTPResponse {
+        guard let answer = streamed(stored, to: trip.request, key: trip.key, outcome: .cache, now: now) else {
+            if trip.policy == .returnCacheDataDontLoad || trip.directives.onlyIfCached { return StreamedHTTPResponse(unavailable()) }
             return try await fetch(trip, stored: nil)
         }
         record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
+        if revalidatesInBackground { revalidateInBackground(trip, stored: stored) }
         return answer
+    }
+
+    /// Asks the origin about `stored` in a task of its own (stale-while-revalidate), which
+    /// ``flush()`` waits for. Only a new response from the origin is read, so that its body
+    /// is stored; a `304` or a stale fallback would read the stored file for nothing.
+    private func revalidateInBackground(_ trip: Trip, stored: StoredResponse) {
+        backgroundRevalidations.withLock { running in
+            let id = running.nextID
+            running.nextID &+= 1
+            running.tasks[id] = Task {
+                if let answer = try? await self.exchange(trip, stored: stored), answer.outcome == .network {
+                    try? await answer.body.drain()
+                }
+                _ = self.backgroundRevalidations.withLock { $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Waits for the background revalidations started before this call.
+    func waitForBackgroundRevalidations() async {
+        for task in backgroundRevalidations.withLock({ $0.tasks.values }) { await task.value }
+    }
+
+    /// The stale-while-revalidate revalidations still running.
+    struct BackgroundRevalidations {
+        var tasks: [UInt64: Task<Void, Never>] = [:]
+        var nextID: UInt64 = 0
     }
 
     private func passThrough(_ request: HTTPRequest, body: Data, send: HTTPStreamingSend) async throws -> StreamedHTTPResponse {
@@ -265,13 +287,14 @@ extension HTTPCache {
             let freshened = Validation.freshen(
                 stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode
             )
+            // Opened before the freshened response replaces the stored one, so that a body
+            // file gone meanwhile drops the stored variant rather than one just written.
+            guard let answer = streamed(freshened, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
+                // Its body file cannot be opened: fetched again, whole.
+                return try await exchange(trip, stored: nil, decided: decided)
+            }
             if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
                 await replace(freshened, key: trip.key, in: trip.sharedVariants)
-            }
-            guard let answer = streamed(freshened, to: request, outcome: .revalidated, now: responseTime) else {
-                // Its body file went meanwhile: fetched again, whole.
-                dropVariant(freshened, key: trip.key)
-                return try await exchange(trip, stored: nil, decided: decided)
             }
             decided()
             record { $0.revalidations += 1; $0.bytesSaved += stored.bodyLength }
@@ -283,10 +306,7 @@ extension HTTPCache {
         }
         record { $0.misses += 1 }
         if request.method == .get, let storable = storable(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
-            let body = await storing(data, of: response, inFiles: true, decided: decided) { body in
-                guard let complete = self.completing(storable, with: body) else { return }
-                await self.replace(complete, key: trip.key, in: trip.sharedVariants)
-            }
+            let body = await storing(data, of: response, as: storable, key: trip.key, inFiles: true, known: trip.sharedVariants, decided: decided)
             return StreamedHTTPResponse(response: response, body: body, outcome: .network)
         } else if request.method == .head {
             await update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)
@@ -301,10 +321,7 @@ extension HTTPCache {
         let allowed = trip.policy == .returnCacheDataElseLoad
             || Reuse.mayServeStaleOnError(stored, directives: trip.directives, mode: mode, now: now, disconnected: disconnected)
         guard allowed else { return nil }
-        guard let answer = streamed(stored, to: trip.request, outcome: .staleAfterNetworkFailure, now: now) else {
-            dropVariant(stored, key: trip.key)
-            return nil
-        }
+        guard let answer = streamed(stored, to: trip.request, key: trip.key, outcome: .staleAfterNetworkFailure, now: now) else { return nil }
         record { $0.staleServed += 1; $0.bytesSaved += stored.bodyLength }
         return answer
     }

@@ -46,12 +46,10 @@ extension HTTPCache {
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
         // Decided before a body file is read: a response that must be validated reads nothing,
         // and the answer reads only what it sends (a range its range, HEAD and 304 nothing).
-        guard let (stored, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate else { return nil }
+        guard let (stored, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate,
+              let key = PrimaryCacheKey(request) else { return nil }
         let (response, body) = serve(stored, to: request, outcome: .cache, now: now)
-        guard let data = loaded(body) else {
-            if let key = PrimaryCacheKey(request) { dropVariant(stored, key: key) }
-            return nil
-        }
+        guard let data = loaded(body, of: key) else { return nil }
         return CachedHTTPResponse(response: response, body: data, outcome: .cache)
     }
 
@@ -85,17 +83,6 @@ extension HTTPCache {
             }
         }
         return best
-    }
-
-    /// Stores `response` if allowed, replacing the variant with the same secondary key.
-    func store(
-        _ response: HTTPResponse, body: Data, for request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date
-    ) async -> StoredResponse? {
-        guard let stored = storable(response, body: body, for: request, requestTime: requestTime, responseTime: responseTime) else {
-            return nil
-        }
-        await replace(stored, key: key)
-        return stored
     }
 
     /// `response` as the cache would keep it, or `nil` when RFC 9111 does not allow storing it.
@@ -150,7 +137,7 @@ extension HTTPCache {
     /// `stored` as an answer to `request`: a `304` when the request's own conditions
     /// match, no body for `HEAD`, the requested bytes (`206`) for a `Range` request, and a
     /// current `Age`. Nothing is read: a body kept in a file is named by its key and range,
-    /// for ``streamed(_:to:outcome:now:)`` to stream or ``loaded(_:)`` to read.
+    /// for ``streamed(_:to:key:outcome:now:)`` to stream or ``loaded(_:of:)`` to read.
     func serve(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> (HTTPResponse, BodySource) {
         let age = stored.currentAge(now: now)
         if Validation.clientConditionMatches(request, stored: stored) {

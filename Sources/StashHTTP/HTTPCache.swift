@@ -61,6 +61,8 @@ public final class HTTPCache: Sendable {
     let inFlight = LockedValue([String: CollapseGate]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
     let backgroundWrites = LockedValue(BackgroundWrites())
+    /// The stale-while-revalidate revalidations running in tasks of their own.
+    let backgroundRevalidations = LockedValue(BackgroundRevalidations())
 
     /// Opens a cache.
     ///
@@ -172,7 +174,8 @@ public final class HTTPCache: Sendable {
 
     /// Writes stored responses still staged in memory to disk now; with ``sharedStorage``,
     /// waits for the writes that ``storeResponse(_:body:for:requestTime:responseTime:)`` and
-    /// ``removeResponses(for:)`` started.
+    /// ``removeResponses(for:)`` started. Waits first for the background revalidations
+    /// (`stale-while-revalidate`) started before it, so that what they store is written too.
     ///
     /// ```swift
     /// try await cache.flush()
@@ -180,6 +183,7 @@ public final class HTTPCache: Sendable {
     ///
     /// - throws: ``StashCore/StashError`` when the disk cannot be written.
     public func flush() async throws {
+        await waitForBackgroundRevalidations()
         await waitForBackgroundWrites()
         try await hybrid?.disk.flush()
     }

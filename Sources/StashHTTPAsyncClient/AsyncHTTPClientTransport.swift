@@ -79,13 +79,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// `Content-Length`, or a chunked body without its last chunk) or stops sending for the
     /// read timeout; ``timeout`` covers the exchange only until the response head arrives, so
     /// a long body is never cut by it. A body not read to its end is abandoned with its
-    /// connection.
+    /// connection. An HTTP/2 response's body is marked framed (`endsFramed`: its stream's end
+    /// flag ends it), so a cache stores it even without `Content-Length`.
     ///
     /// - throws: `HTTPClientError` (or a NIO error) when no response head arrives.
     public func stream(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, HTTPBodyStream) {
         let response = try await execute(request, body: body)
         let parts = BodyParts(response.body.makeAsyncIterator())
-        return (Self.head(of: response), HTTPBodyStream(next: { try await parts.next() }))
+        // HTTP/2 ends a body with the stream's END_STREAM flag (a reset is an error), so its
+        // end is framed even without `Content-Length`; an HTTP/1 body without one may be
+        // ended by the connection closing, which a cut would do too.
+        return (Self.head(of: response), HTTPBodyStream(next: { try await parts.next() }, endsFramed: response.version.major >= 2))
     }
 
     /// Sends `request`; the response's body is still to be read.

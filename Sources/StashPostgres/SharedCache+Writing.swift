@@ -159,7 +159,7 @@ extension SharedCache {
         let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount), orderRefreshMilliseconds: orderRefreshMilliseconds)
         let key = statement.key.text
         do {
-            let value = try await perform("incrementing '\(key)'") { connection -> Int64 in
+            let value = try await perform("incrementing '\(key)'", key: key) { connection -> Int64 in
                 do {
                     for try await value in try await connection.execute(statement, logger: Self.statementLogger) { return value }
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22P02" {

@@ -86,9 +86,10 @@ public final class SharedCache: Sendable {
 
     /// Runs one PostgreSQL operation under the timeout, on a connection leased for it and on
     /// that connection's event loop (``EventLoopExecutor``).
-    /// `what` names the operation in errors, and is only evaluated for one.
+    /// `what` names the operation in errors, and is only evaluated for one; `key`, when the
+    /// operation has one, is in every error it throws (a timeout, a lost connection).
     func perform<T: Sendable>(
-        _ what: @escaping @autoclosure @Sendable () -> String, timeout: Duration? = nil,
+        _ what: @escaping @autoclosure @Sendable () -> String, key: String? = nil, timeout: Duration? = nil,
         _ operation: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         do {
@@ -96,12 +97,13 @@ public final class SharedCache: Sendable {
             return try await deadlines.run(timeout ?? configuration.timeout, what()) {
                 try await client.onConnectionLoop(operation)
             }
-        } catch let error as StashError {
+        } catch var error as StashError {
+            if error.key == nil { error.key = key }
             throw error
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw StashError(.unavailable, "\(what()): \(String(reflecting: error))")
+            throw StashError(.unavailable, "\(what()): \(String(reflecting: error))", key: key)
         }
     }
 

@@ -3,6 +3,8 @@ import HTTPTypes
 import StashCache
 import StashCore
 @testable import StashHTTP
+import StashHTTPAsyncClient
+import NIOCore
 import StashTestSupport
 import Testing
 
@@ -148,6 +150,115 @@ struct HTTPCacheBodyFilesTests {
         try fixture.cache.close()
     }
 
+    /// A stale-while-revalidate hit whose body file is gone is a miss, and that miss is the
+    /// one trip to the origin: no background revalidation starts for a hit that did not
+    /// stand. A hit that stands is revalidated once in the background (`flush()` waits for
+    /// it). A real origin on 127.0.0.1 counts the requests.
+    @Test func aStaleWhileRevalidateHitWithoutItsFileMakesOneTripToTheOrigin() async throws {
+        let folder = TemporaryFolder("http-body-files-swr")
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+        let origin = try await TestOrigin.start(clock: clock)
+        let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
+        let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 64 << 20, directory: folder.url, clock: clock)
+        let content = String(repeating: "0123456789abcdef", count: (2 << 20) / 16)
+        for path in ["/gone", "/kept"] {
+            origin.set(path, TestOrigin.Reply(fields: [("Cache-Control", "max-age=1, stale-while-revalidate=600")], body: content))
+        }
+        func get(_ path: String) async throws -> (HTTPCacheOutcome, Data) {
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(origin.port)", path: path)
+            let answer = try await cache.streamResponse(to: request) { try await transport.stream($0, body: $1) }
+            return (answer.outcome, try await answer.body.collect())
+        }
+        for path in ["/gone", "/kept"] { _ = try await get(path) }
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(origin.port)", path: "/gone")
+        let key = try #require(PrimaryCacheKey(request))
+        let bodyFile = try #require(cache.localVariants(for: key).first?.bodyFile?.key)
+        let file = try #require(cache.hybrid?.disk.fileURL(for: bodyFile))
+        try FileManager.default.removeItem(at: file)
+        clock.advance(by: 10)
+
+        let (missed, missedBody) = try await get("/gone")
+        #expect(missed == .network)
+        #expect(missedBody == Data(content.utf8))
+        let (hit, hitBody) = try await get("/kept")
+        #expect(hit == .cache)
+        #expect(hitBody == Data(content.utf8))
+        try await cache.flush()
+        #expect(origin.requests("/gone").count == 2, "the file gone made more than one trip")
+        #expect(origin.requests("/kept").count == 2, "the hit that stood was not revalidated once")
+        try cache.close()
+        origin.stop()
+        try await transport.shutdown()
+    }
+
+    /// A `304` that says `no-store` for a response whose body file is gone: the stored
+    /// variant is dropped (by its body file: the freshened copy was never written), and
+    /// fetched again, so a later request does not try the missing file again.
+    @Test func aNotModifiedForAResponseWithoutItsFileDropsTheStoredVariant() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let size = 2 << 20
+        let content = Fixture.content("/page", size: size)
+        let noStore = LockedValue(false)
+        let trips = LockedValue<[String]>([])
+        func get() async throws -> StreamedHTTPResponse {
+            try await fixture.cache.streamResponse(to: fixture.request("/page")) { request, _ in
+                let conditional = request.headerFields[.ifNoneMatch] != nil
+                trips.withLock { $0.append(conditional ? "conditional" : "whole") }
+                var fields: HTTPFields = [.eTag: "\"1\"", .cacheControl: noStore.withLock { $0 } ? "no-store" : "max-age=1"]
+                if conditional { return (HTTPResponse(status: .notModified, headerFields: fields), HTTPBodyStream(Data())) }
+                fields[.contentLength] = String(size)
+                // In two parts, as from a network: a body arriving whole stays in memory.
+                let parts = LockedValue([content.prefix(size / 2), content.suffix(from: size / 2)])
+                return (HTTPResponse(status: .ok, headerFields: fields), HTTPBodyStream(next: {
+                    parts.withLock { $0.isEmpty ? nil : Data($0.removeFirst()) }
+                }))
+            }
+        }
+        _ = try await get().body.collect()
+        let bodyFile = try #require(fixture.bodyFileKey("/page"))
+        let file = try #require(fixture.disk.fileURL(for: bodyFile))
+        try FileManager.default.removeItem(at: file)
+        noStore.withLock { $0 = true }
+        fixture.clock.advance(by: 10)
+
+        let answer = try await get()
+        #expect(answer.outcome == .network)
+        #expect(try await answer.body.collect() == content)
+        #expect(trips.withLock { $0 } == ["whole", "conditional", "whole"])
+        #expect(fixture.bodyFileKey("/page") == nil, "the variant without its file stayed")
+        try fixture.cache.close()
+    }
+
+    /// A body file that is there but cannot be opened now (here a link that loops, as a
+    /// process out of file descriptors cannot open it either) makes a miss that keeps the
+    /// variant and its file: once the file opens again, it answers.
+    @Test func aBodyFileThatCannotBeOpenedNowKeepsTheVariant() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let size = 2 << 20
+        try await fixture.get("/film", size: size)
+        let bodyFile = try #require(fixture.bodyFileKey("/film"))
+        let url = try #require(fixture.disk.fileURL(for: bodyFile))
+        let aside = url.appendingPathExtension("aside")
+        try FileManager.default.moveItem(at: url, to: aside)
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: url.lastPathComponent)
+
+        #expect(fixture.cache.cachedResponse(for: fixture.request("/film")) == nil)
+        let offline = try await fixture.cache.streamResponse(to: fixture.request("/film"), policy: .returnCacheDataDontLoad) { _, _ in
+            Issue.record("the origin was asked")
+            throw URLError(.notConnectedToInternet)
+        }
+        #expect(offline.outcome == .unavailable)
+        #expect(fixture.bodyFileKey("/film") == bodyFile, "the variant was dropped")
+
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: aside, to: url)
+        let (hit, body) = try await fixture.get("/film", size: size)
+        #expect(hit.outcome == .cache)
+        #expect(body == Fixture.content("/film", size: size))
+        #expect(fixture.trips("/film") == 1)
+        try fixture.cache.close()
+    }
+
     /// `cachedResponse(for:)` of a body kept in a file reads what the answer sends: the
     /// whole body, the requested range, nothing for `HEAD`.
     @Test func aDirectLookupReadsOnlyWhatItAnswers() async throws {
@@ -206,6 +317,50 @@ struct HTTPCacheBodyFilesTests {
         try fixture.cache.close()
     }
 
+    /// A body whose transport framed its end (HTTP/2's END_STREAM) is stored without a
+    /// `Content-Length` or chunks, small (memory) or large (a body file).
+    @Test func aBodyTheTransportFramedIsStoredWithoutALength() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let trips = LockedValue(0)
+        for (path, size) in [("/small", 10_000), ("/large", 3 << 20)] {
+            let content = Fixture.content(path, size: size)
+            func get() async throws -> (HTTPCacheOutcome, Data) {
+                let answer = try await fixture.cache.streamResponse(to: fixture.request(path)) { _, _ in
+                    trips.withLock { $0 += 1 }
+                    let parts = LockedValue([content.prefix(size / 2), content.suffix(from: size / 2)])
+                    let body = HTTPBodyStream(next: { parts.withLock { $0.isEmpty ? nil : Data($0.removeFirst()) } }, endsFramed: true)
+                    return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]), body)
+                }
+                return (answer.outcome, try await answer.body.collect())
+            }
+            #expect(try await get() == (.network, content))
+            #expect(try await get() == (.cache, content), "\(path) was not stored")
+        }
+        #expect(trips.withLock { $0 } == 2)
+        try fixture.cache.close()
+    }
+
+    /// A `204` has no content by definition: it ends with its head, framed without a
+    /// `Content-Length` or chunks, and one that may be stored is.
+    @Test func aNoContentResponseIsStoredWithoutALength() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let trips = LockedValue(0)
+        func get() async throws -> StreamedHTTPResponse {
+            let answer = try await fixture.cache.streamResponse(to: fixture.request("/empty")) { _, _ in
+                trips.withLock { $0 += 1 }
+                return (HTTPResponse(status: .noContent, headerFields: [.cacheControl: "max-age=600"]), HTTPBodyStream(next: { nil }))
+            }
+            #expect(try await answer.body.collect().isEmpty)
+            return answer
+        }
+        #expect(try await get().outcome == .network)
+        let hit = try await get()
+        #expect(hit.outcome == .cache)
+        #expect(hit.response.status == .noContent)
+        #expect(trips.withLock { $0 } == 1)
+        try fixture.cache.close()
+    }
+
     /// A store the disk cache refuses (here a URL longer than any disk cache key) leaves no
     /// body file behind: the one adopted for it is removed with the variant.
     @Test func aStoreTheDiskRefusesLeavesNoBodyFile() async throws {
@@ -229,13 +384,19 @@ struct HTTPCacheBodyFilesTests {
         let key = try #require(PrimaryCacheKey(post))
         func response(_ status: HTTPResponse.Status, _ fields: HTTPFields) -> HTTPResponse { HTTPResponse(status: status, headerFields: fields) }
         let representation: HTTPFields = [.contentLocation: "/form", .cacheControl: "max-age=60"]
-        #expect(cache.representationToStore(response(.ok, representation), post: post, key: key)?.method == .get)
-        #expect(cache.representationToStore(response(.ok, [.contentLocation: "/form"]), post: post, key: key) == nil)
-        #expect(cache.representationToStore(response(.ok, [.cacheControl: "max-age=60"]), post: post, key: key) == nil)
-        #expect(cache.representationToStore(response(.ok, [.contentLocation: "/other", .cacheControl: "max-age=60"]), post: post, key: key) == nil)
-        #expect(cache.representationToStore(response(.created, representation), post: post, key: key) == nil)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        func representationToStore(_ response: HTTPResponse, post: HTTPRequest, key: PrimaryCacheKey) -> StoredResponse? {
+            cache.representationToStore(response, post: post, key: key, requestTime: now, responseTime: now)
+        }
+        #expect(representationToStore(response(.ok, representation), post: post, key: key)?.body.isEmpty == true)
+        // A representation that the GET may not store is not kept either.
+        #expect(representationToStore(response(.ok, [.contentLocation: "/form", .cacheControl: "max-age=60, no-store"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.ok, [.contentLocation: "/form"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.ok, [.cacheControl: "max-age=60"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.ok, [.contentLocation: "/other", .cacheControl: "max-age=60"]), post: post, key: key) == nil)
+        #expect(representationToStore(response(.created, representation), post: post, key: key) == nil)
         var put = post
         put.method = .put
-        #expect(cache.representationToStore(response(.ok, representation), post: put, key: key) == nil)
+        #expect(representationToStore(response(.ok, representation), post: put, key: key) == nil)
     }
 }

@@ -78,7 +78,9 @@ struct SharedCacheFaultTests {
                     default: try await strict.increment("counter")
                     }
                     Issue.record("a strict \(operation) succeeded with the server stopped")
-                } catch StashError.Code.unavailable {}
+                } catch let error as StashError where error.code == .unavailable {
+                    if operation == "increment" { #expect(error.key == "counter", "the increment's error lost its key") }
+                }
                 #expect(ContinuousClock.now - attempt < .seconds(2), "a strict \(operation) hung past its timeout")
             }
             #expect(await lenient.removeExpired() == 0)

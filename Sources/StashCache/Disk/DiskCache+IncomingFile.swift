@@ -31,8 +31,15 @@ extension DiskCache {
     /// it, closes the descriptor, then adopts the file's `temporaryPath` or discards it.
     package func openIncomingFile() throws -> (file: FileStore.StagedFile, descriptor: Int32) {
         // Its temporary name, `.incoming.RANDOM.tmp`, is what `adoptFile` and `reconcile` know.
+        // The destination is a placeholder (the file's final name comes with its key), so
+        // errors name the files folder, and no key.
         let placeholder = filesDirectory.appendingPathComponent("incoming", isDirectory: false)
-        return try inFilesFolder(key: "incoming") { try FileStore.StagedFile.create(for: placeholder, durability: .processSafe) }
+        do {
+            return try inFilesFolder(key: nil) { try FileStore.StagedFile.create(for: placeholder, durability: .processSafe) }
+        } catch var error as StashError where error.path == placeholder.path {
+            error.path = filesDirectory.path
+            throw error
+        }
     }
 
     /// Makes the finished file at `url`, made by ``makeIncomingFile()``, the value of `key`
@@ -59,20 +66,40 @@ extension DiskCache {
               url.lastPathComponent.hasPrefix(".incoming.") else {
             throw StashError(.unsupportedValue, "adoptFile takes a file made by makeIncomingFile() of this cache", path: url.path)
         }
+        let file = FileStore.StagedFile(temporaryPath: url.path, for: url, durability: .processSafe)
+        let size: Int
         do {
-            let key = try DiskCache.storedKey(key)
-            let size = Int(try FileStore.size(of: url))
-            guard let record = try newRecord(size: size, key: key, inFile: true, expiry: expiry, metadata: metadata),
-                  let name = record.file else {
-                unlink(url.path)
-                removeValue(forKey: key)
-                return
-            }
-            let file = FileStore.StagedFile(temporaryPath: url.path, for: URL(fileURLWithPath: filePath(named: name)), durability: .processSafe)
-            try commitStaged(file, key: key) { try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) } }
+            size = Int(try FileStore.size(of: url))
         } catch {
-            unlink(url.path)
+            file.discard()
             throw error
         }
+        try adopt(file, size: size, forKey: key, expiry: expiry, metadata: metadata)
+    }
+
+    /// Makes `file`, an incoming file of this cache (``openIncomingFile()``) closed and
+    /// `size` bytes long, the value of `key`, as ``adoptFile(at:forKey:expiry:metadata:)``
+    /// does, for a caller that made the file itself and knows its length.
+    ///
+    /// - throws: What `set` throws; the file is then deleted and the previous value kept.
+    package func adopt(_ file: FileStore.StagedFile, size: Int, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
+        let storedKey: String
+        let record: DiskRecord?
+        do {
+            storedKey = try DiskCache.storedKey(key)
+            record = try newRecord(size: size, key: storedKey, inFile: true, expiry: expiry, metadata: metadata)
+        } catch {
+            file.discard()
+            throw error
+        }
+        guard let record, let name = record.file else {
+            file.discard()
+            removeValue(forKey: storedKey)
+            return
+        }
+        let key = storedKey
+        // Renamed to the name of its row (the commit deletes it on error).
+        let named = FileStore.StagedFile(temporaryPath: file.temporaryPath, for: URL(fileURLWithPath: filePath(named: name)), durability: .processSafe)
+        try commitStaged(named, key: key) { try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) } }
     }
 }

@@ -10,7 +10,10 @@ extension DiskCache {
     ///
     /// Staged writes are seen at once. A hit updates the last-access date (and extends a
     /// sliding expiry) in memory, in steps of ``accessDateResolution``; the next flush
-    /// records it. An expired entry is never returned and its removal is staged.
+    /// records it. An expired entry is never returned and its removal is staged. A value
+    /// whose file is gone (deleted behind the cache's back) is a miss and its entry is
+    /// removed; one whose file cannot be read now (out of file descriptors, permission, an
+    /// I/O error) is a miss that keeps the entry.
     public func data(forKey key: String) -> Data? {
         read(key)?.data
     }
@@ -40,7 +43,16 @@ extension DiskCache {
         switch source {
         case .staged(let value): data = value
         case .manifest: data = reader.inlineValue(forKey: key)
-        case .file(let name): data = try? FileStore.read(atPath: filePath(named: name))
+        case .file(let name):
+            do {
+                data = try FileStore.read(atPath: filePath(named: name))
+            } catch let error as StashError where error.code != .notFound {
+                // Out of file descriptors, no permission, an I/O error: the value may be
+                // whole on disk, so this read misses and the entry stays.
+                return nil
+            } catch {
+                data = nil
+            }
         }
         guard let data else {
             // The value vanished: removed meanwhile, or its file deleted behind our back.
@@ -53,7 +65,11 @@ extension DiskCache {
     /// Opens the file holding the value of `key` for reading, counting a hit as
     /// ``data(forKey:)`` does (the last-access date that trimming orders by, a sliding
     /// expiry), without reading it; `nil` when the value is missing, expired, stored inline
-    /// (see ``fileURL(for:)``) or its file is gone.
+    /// (see ``fileURL(for:)``), its file is gone, or the file cannot be opened now.
+    ///
+    /// A file that is gone (deleted behind the cache's back) removes the entry. Any other
+    /// failure to open it (the process is out of file descriptors, permission, an I/O error)
+    /// returns `nil` and keeps the entry: the value is still there for a later read.
     ///
     /// ```swift
     /// if let handle = cache.openFile(forKey: "movie.mp4") {
@@ -65,6 +81,15 @@ extension DiskCache {
     /// trim of the key does not change what it reads (the file is unlinked or renamed over,
     /// not rewritten). The handle closes when released. Thread-safe.
     public func openFile(forKey key: String) -> FileHandle? {
+        (try? openFileReportingFailure(forKey: key)) ?? nil
+    }
+
+    /// ``openFile(forKey:)`` telling a value that is gone (`nil`, the entry removed when its
+    /// file is missing) from a file that exists but cannot be opened now (thrown: out of
+    /// file descriptors, permission, I/O; the entry stays).
+    ///
+    /// - throws: ``StashError`` with the `open` failure's code and `errno`.
+    package func openFileReportingFailure(forKey key: String) throws -> FileHandle? {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         let name: String
         var record: DiskRecord?
@@ -76,8 +101,13 @@ extension DiskCache {
             name = file
             record = found
         }
-        let fd = SystemCalls.open(filePath(named: name), O_RDONLY | O_CLOEXEC)
+        let path = filePath(named: name)
+        let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
+            let error = StashError.posix("open", path: path)
+            // Only a missing file means the value is gone; out of file descriptors
+            // (EMFILE, ENFILE), no permission or an I/O error leave the entry for later.
+            guard error.code == .notFound else { throw error }
             if let record { forget(key, ifStill: record) }
             return nil
         }

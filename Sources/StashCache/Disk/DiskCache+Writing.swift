@@ -105,7 +105,7 @@ extension DiskCache {
         )
     }
 
-    private func checkWritable(key: String) throws {
+    private func checkWritable(key: String?) throws {
         if isReadOnly {
             throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path, key: key)
         }
@@ -128,7 +128,7 @@ extension DiskCache {
 
     /// Throws when the cache takes no change now: closed, or (for writes) out of disk space
     /// since the last flush failed for lack of it.
-    func checkAccepts(_ state: DiskCacheState, key: String, isWrite: Bool) throws(StashError) {
+    func checkAccepts(_ state: DiskCacheState, key: String?, isWrite: Bool) throws(StashError) {
         guard !state.isClosed else { throw StashError(.closed, "this DiskCache was closed", path: directory.path, key: key) }
         if isWrite, let failure = state.diskFull {
             throw StashError(
@@ -149,7 +149,7 @@ extension DiskCache {
 
     /// `make`'s new file in the files folder, once the cache takes writes; a files folder
     /// someone deleted under a running cache is made again.
-    func inFilesFolder<File>(key: String, _ make: () throws -> File) throws -> File {
+    func inFilesFolder<File>(key: String?, _ make: () throws -> File) throws -> File {
         try checkWritable(key: key)
         try state.withLock { state throws(StashError) in try checkAccepts(state, key: key, isWrite: true) }
         do {

@@ -68,6 +68,9 @@ extension FileStore {
         /// The hidden temporary file (`.NAME.RANDOM.tmp` in the same folder).
         package let temporaryPath: String
         let durability: Durability
+        /// Whether the content is on the device already (fsynced by ``init(_:for:permissions:durability:)``);
+        /// otherwise a power-safe ``commit()`` fsyncs it first.
+        let isContentSynced: Bool
 
         /// Writes `data` into a new temporary file beside `url` (fsynced when `durability`
         /// is ``Durability/powerSafe``). On error nothing is left behind.
@@ -90,12 +93,13 @@ extension FileStore {
                 file.discard()
                 throw error
             }
-            self = file
+            self = StagedFile(temporaryPath: file.temporaryPath, for: url, durability: durability, isContentSynced: durability == .powerSafe)
         }
 
         /// Creates an empty temporary file for `url` and returns it open for writing, for
         /// content written part by part (`FileStore.writeAll`). The caller closes the
-        /// descriptor before ``commit()``, and calls ``discard()`` when it gives up.
+        /// descriptor before ``commit()``, and calls ``discard()`` when it gives up. With
+        /// ``Durability/powerSafe``, ``commit()`` fsyncs the content before the rename.
         ///
         /// ```swift
         /// let (file, fd) = try FileStore.StagedFile.create(for: url, durability: .processSafe)
@@ -111,7 +115,7 @@ extension FileStore {
             let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + FileStore.randomSuffix() + ".tmp"
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
             guard fd >= 0 else { throw StashError.posix("create temporary file", path: url.path) }
-            return (StagedFile(temporaryPath: temporary, for: url, durability: durability), fd)
+            return (StagedFile(temporaryPath: temporary, for: url, durability: durability, isContentSynced: false), fd)
         }
 
         /// The temporary file already written at `temporaryPath`, to be committed to `url`:
@@ -120,15 +124,27 @@ extension FileStore {
         /// ```swift
         /// let file = FileStore.StagedFile(temporaryPath: incoming.path, for: destination, durability: .processSafe)
         /// ```
+        ///
+        /// With ``Durability/powerSafe``, ``commit()`` fsyncs the content before the rename
+        /// (the caller need not have).
         package init(temporaryPath: String, for url: URL, durability: Durability) {
+            self.init(temporaryPath: temporaryPath, for: url, durability: durability, isContentSynced: false)
+        }
+
+        private init(temporaryPath: String, for url: URL, durability: Durability, isContentSynced: Bool) {
             self.destination = url
             self.temporaryPath = temporaryPath
             self.durability = durability
+            self.isContentSynced = isContentSynced
         }
 
-        /// Renames the temporary file over the destination (then fsyncs the folder when
-        /// power-safe). Readers see the previous content or the new one, never a mix.
+        /// Renames the temporary file over the destination; when power-safe, fsyncs the
+        /// content first (unless it was written and fsynced by
+        /// ``init(_:for:permissions:durability:)``) and the folder after, so that a power cut
+        /// never leaves the destination's name on a torn file. Readers see the previous
+        /// content or the new one, never a mix.
         package func commit() throws {
+            if durability == .powerSafe, !isContentSynced { try FileStore.syncFile(temporaryPath, naming: destination.path) }
             guard rename(temporaryPath, destination.path) == 0 else {
                 throw StashError.posix("rename", path: destination.path)
             }
@@ -146,13 +162,7 @@ extension FileStore {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
-                #if canImport(Darwin)
-                let n = Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                #elseif canImport(Glibc)
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                let n = Musl.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
+                let n = SystemCalls.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw StashError.posix("write", path: path)
@@ -160,6 +170,15 @@ extension FileStore {
                 offset += n
             }
         }
+    }
+
+    /// fsyncs the file at `path` (the content written through another descriptor, now
+    /// closed), naming `destination` in errors.
+    static func syncFile(_ path: String, naming destination: String) throws {
+        let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StashError.posix("open for fsync", path: destination) }
+        defer { SystemCalls.close(fd) }
+        guard fsync(fd) == 0 else { throw StashError.posix("fsync", path: destination) }
     }
 
     /// fsyncs a folder so that a rename or a new entry in it survives a power cut.

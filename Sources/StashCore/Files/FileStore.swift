@@ -34,15 +34,32 @@ public enum FileStore {
     ///
     /// - throws: as ``read(_:)``.
     public static func read(atPath path: String) throws -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw StashError.posix("open", path: path) }
-        defer { close(fd) }
+        defer { SystemCalls.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StashError.posix("stat", path: path) }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw StashError(.io, "is a folder, not a file", path: path, errno: EISDIR)
         }
-        let size = Int(info.st_size)
+        // Files are replaced by rename, never grown in place, so the size fstat saw is the
+        // size to read; a file cut short meanwhile is returned as far as it goes.
+        return try read(descriptor: fd, range: 0..<Int(info.st_size), path: path)
+    }
+
+    /// Reads `range` of the open file `descriptor` into one buffer that the returned `Data`
+    /// takes over: `pread` until the range is read or the file ends (the `Data` is shorter
+    /// then), reads that a signal interrupted (`EINTR`) tried again. The file position is
+    /// not used, so readers of one descriptor do not disturb each other.
+    ///
+    /// ```swift
+    /// let part = try FileStore.read(descriptor: handle.fileDescriptor, range: 0..<65_536)
+    /// ```
+    ///
+    /// - throws: ``StashError`` for the failing read (``StashError/Code/io`` mostly), naming
+    ///   `path` when given.
+    package static func read(descriptor: Int32, range: Range<Int>, path: String? = nil) throws -> Data {
+        let size = range.count
         // Left uninitialised: the read fills it, and zeroing a large value first is a
         // measurable part of a cache hit.
         guard let bytes = malloc(max(size, 1)) else {
@@ -50,9 +67,10 @@ public enum FileStore {
         }
         var total = 0
         while total < size {
-            let n = SystemCalls.read(fd, bytes + total, size - total)
+            let n = SystemCalls.pread(descriptor, bytes + total, size - total, at: range.lowerBound + total)
             if n < 0 {
                 if errno == EINTR { continue }
+                // Built before `free`, which may change `errno`.
                 let error = StashError.posix("read", path: path)
                 free(bytes)
                 throw error
@@ -60,8 +78,6 @@ public enum FileStore {
             if n == 0 { break }
             total += n
         }
-        // Files are replaced by rename, never grown in place, so the size fstat saw is the
-        // size to read; a file cut short meanwhile is returned as far as it goes.
         return Data(bytesNoCopy: bytes, count: total, deallocator: .free)
     }
 

@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// The C library's `open(2)`, `read(2)`, `pread(2)` and `close(2)`, reachable from types
+/// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)` and `close(2)`, reachable from types
 /// that have methods of the same names (`FileStore.read`, `LogFile.close`), without an `#if`
 /// at every call site.
 ///
@@ -24,6 +24,19 @@ package enum SystemCalls {
         return Glibc.read(fd, buffer, count)
         #else
         return Musl.read(fd, buffer, count)
+        #endif
+    }
+
+    /// Writes up to `count` bytes of `buffer` to `fd`; the number written, or -1 with
+    /// `errno` set.
+    @inline(__always)
+    package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        return Darwin.write(fd, buffer, count)
+        #elseif canImport(Glibc)
+        return Glibc.write(fd, buffer, count)
+        #else
+        return Musl.write(fd, buffer, count)
         #endif
     }
 

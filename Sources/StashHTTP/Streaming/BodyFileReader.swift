@@ -31,26 +31,39 @@ final class BodyFileReader: Sendable {
         // has one reader, so nothing moves it meanwhile.
         let start = position.withLock { $0 }
         guard start < end else { return nil }
-        let count = min(Self.partSize, end - start)
-        // Not zero-filled: the read fills it, and the part takes it over without a copy.
-        guard let buffer = malloc(count) else { throw StashError(.io, "no memory for a part of the stored body", key: key) }
-        let read = SystemCalls.pread(file.fileDescriptor, buffer, count, at: start)
-        guard read > 0 else {
-            free(buffer)
-            if read < 0 { throw StashError.posix("read the stored body \(key)", path: nil) }
-            throw StashError(.corruptFile, "the stored body ends at byte \(start) of \(end)", key: key)
-        }
-        position.withLock { $0 = start + read }
-        return Data(bytesNoCopy: buffer, count: read, deallocator: .free)
+        let part = try read(start..<min(start + Self.partSize, end))
+        position.withLock { $0 = start + part.count }
+        return part
     }
 
-    /// The rest of the range in one piece, for an answer handed out whole.
+    /// The rest of the range in one piece (one buffer, no copy), for an answer handed out
+    /// whole.
     ///
     /// - throws: As ``next()``.
     func remaining() throws -> Data {
-        var data = Data()
-        data.reserveCapacity(end - position.withLock { $0 })
-        while let part = try next() { data.append(part) }
+        let start = position.withLock { $0 }
+        guard start < end else { return Data() }
+        let rest = try read(start..<end)
+        position.withLock { $0 = end }
+        return rest
+    }
+
+    /// `range` of the file, whole (`FileStore.read(descriptor:range:path:)`: one buffer,
+    /// interrupted reads tried again).
+    ///
+    /// - throws: `StashError(.corruptFile)` when the file ends before `range` does, or the
+    ///   read error, naming the body's key.
+    private func read(_ range: Range<Int>) throws -> Data {
+        let data: Data
+        do {
+            data = try FileStore.read(descriptor: file.fileDescriptor, range: range)
+        } catch var error as StashError {
+            error.key = key
+            throw error
+        }
+        guard data.count == range.count else {
+            throw StashError(.corruptFile, "the stored body ends at byte \(range.lowerBound + data.count) of \(end)", key: key)
+        }
         return data
     }
 

@@ -24,8 +24,9 @@ final class BodySpool: Sendable {
         try FileStore.writeAll(descriptor, data, path: file.temporaryPath)
     }
 
-    /// Closes the file and gives it up to the caller, who adopts or deletes it.
-    func finish() throws -> URL {
+    /// Closes the file and gives it up to the caller, who adopts
+    /// (`DiskCache.adopt(_:size:forKey:expiry:metadata:)`) or discards it.
+    func finish() throws -> FileStore.StagedFile {
         guard isOpen.withLock({ isOpen in defer { isOpen = false }; return isOpen }) else {
             throw StashError(.closed, "the body spool was finished", path: file.temporaryPath)
         }
@@ -34,7 +35,7 @@ final class BodySpool: Sendable {
             file.discard()
             throw error
         }
-        return URL(fileURLWithPath: file.temporaryPath, isDirectory: false)
+        return file
     }
 
     deinit {

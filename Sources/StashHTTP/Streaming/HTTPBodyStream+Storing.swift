@@ -6,7 +6,7 @@ extension HTTPBodyStream {
     /// it to be stored: in memory, or in a file of the disk cache's folder.
     enum CompleteBody: Sendable {
         case data(Data)
-        case file(URL, length: Int)
+        case file(FileStore.StagedFile, length: Int)
     }
 
     /// This body, handing its whole bytes to `store` when it was read to its end. A whole
@@ -102,8 +102,8 @@ extension HTTPBodyStream {
             case let .memory(data):
                 return expectedLength == nil || expectedLength == data.count ? .data(data) : nil
             case let .file(file, length):
-                guard expectedLength == nil || expectedLength == length, let url = try? file.finish() else { return nil }
-                return .file(url, length: length)
+                guard expectedLength == nil || expectedLength == length, let finished = try? file.finish() else { return nil }
+                return .file(finished, length: length)
             }
         }
     }

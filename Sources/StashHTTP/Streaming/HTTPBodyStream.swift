@@ -30,21 +30,39 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
     }
 
     let source: Source
+    /// Whether the transport vouches that the end of the parts is the end of the body
+    /// (``init(next:endsFramed:)``); a whole body always is.
+    package let endsFramed: Bool
 
     /// A body already whole.
     ///
     /// ```swift
     /// let body = HTTPBodyStream(Data("hello".utf8))
     /// ```
-    public init(_ data: Data) { source = .whole(data) }
+    public init(_ data: Data) {
+        source = .whole(data)
+        endsFramed = true
+    }
 
     /// A body read part by part: `next` returns the next part, `nil` at the end, and throws
     /// when the body cannot be read to its end.
     ///
     /// ```swift
     /// let body = HTTPBodyStream(next: { try await socket.read(upTo: 64 << 10) })
+    /// let h2 = HTTPBodyStream(next: { try await stream.read() }, endsFramed: true)
     /// ```
-    public init(next: @escaping @Sendable () async throws -> Data?) { source = .parts(next) }
+    ///
+    /// `endsFramed` says that the transport framed the body's end itself, so that `nil`
+    /// from `next` is its real end and a cut one is thrown: an HTTP/2 or HTTP/3 stream's
+    /// end flag, or HTTP/1.1 framing the transport checked. Leave it `false` (the default)
+    /// when the end may just be the connection closing: a cache then stores the body only
+    /// when the response's own fields frame it (`Content-Length`, chunked
+    /// `Transfer-Encoding`, or a status without content), since a cut connection would end
+    /// it the same way.
+    public init(next: @escaping @Sendable () async throws -> Data?, endsFramed: Bool = false) {
+        source = .parts(next)
+        self.endsFramed = endsFramed
+    }
 
     /// The bytes, when the body is whole already (no part has to be read).
     package var wholeData: Data? {

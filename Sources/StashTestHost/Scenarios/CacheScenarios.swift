@@ -1,5 +1,10 @@
 import Foundation
 import Stash
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Scenarios named "cache.…".
 ///
@@ -8,6 +13,11 @@ import Stash
 ///   `flushed N` once writes 0…N are committed. The parent kills it with SIGKILL.
 /// - `cache.hold-writer DIR`: opens DIR as the writer, stores `from-child`, flushes, reports
 ///   `ready` and waits to be killed.
+/// - `cache.out-of-descriptors DIR`: stores a value in a file, uses up every file
+///   descriptor the process may have (a low `RLIMIT_NOFILE`), reads the value then
+///   (`openFile`, `data`, reporting `exhausted open=… data=…`), frees the descriptors and
+///   reports whether the entry survived, before and after a flush and reopen
+///   (`after open=… data=…`, `reopened open=… data=…`).
 let cacheScenarios: [String: Scenario] = [
     "cache.write-loop": { arguments in
         let cache = try DiskCache(directory: URL(fileURLWithPath: arguments[0]), configuration: childConfiguration())
@@ -30,7 +40,65 @@ let cacheScenarios: [String: Scenario] = [
         report("ready")
         while true { try await Task.sleep(for: .seconds(3600)) }
     },
+    "cache.out-of-descriptors": { arguments in
+        let directory = URL(fileURLWithPath: arguments[0])
+        var configuration = childConfiguration()
+        configuration.inlineThreshold = 0
+        // No background flush while descriptors are used up: the reads alone are tested.
+        configuration.flushDelay = 3600
+        let value = Data(repeating: 7, count: 5000)
+        var cache: DiskCache? = try DiskCache(directory: directory, configuration: configuration)
+        try cache?.set(value, forKey: "movie")
+        try await cache?.flush()
+        func describe(_ cache: DiskCache?) -> String {
+            let opened = cache?.openFile(forKey: "movie")
+            let open = opened.map { (try? $0.readToEnd()) == value ? "whole" : "wrong" } ?? "nil"
+            let data = cache?.data(forKey: "movie").map { $0 == value ? "whole" : "wrong" } ?? "nil"
+            return "open=\(open) data=\(data)"
+        }
+        let held = OpenFileLimit.exhaust()
+        let exhausted = describe(cache)
+        OpenFileLimit.release(held)
+        report("exhausted \(exhausted) held=\(held.count)")
+        report("after \(describe(cache))")
+        try await cache?.flush()
+        try cache?.close()
+        cache = nil
+        cache = try DiskCache(directory: directory, configuration: configuration)
+        report("reopened \(describe(cache))")
+    },
 ]
+
+/// Uses up the file descriptors this process may open, so that the next `open` fails
+/// with `EMFILE` as it does in a busy server.
+private enum OpenFileLimit {
+    /// Lowers the soft limit to a few more than are open now and opens descriptors until
+    /// `open` fails; returns them.
+    static func exhaust() -> [Int32] {
+        var limit = rlimit()
+        getrlimit(resourceLimit, &limit)
+        limit.rlim_cur = min(limit.rlim_cur, 256)
+        setrlimit(resourceLimit, &limit)
+        var held: [Int32] = []
+        held.reserveCapacity(256)
+        while true {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { break }
+            held.append(fd)
+        }
+        return held
+    }
+
+    static func release(_ held: [Int32]) {
+        for fd in held { close(fd) }
+    }
+
+    #if canImport(Glibc)
+    static let resourceLimit = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    static let resourceLimit = RLIMIT_NOFILE
+    #endif
+}
 
 private func childConfiguration() -> DiskCache.Configuration {
     var configuration = DiskCache.Configuration()

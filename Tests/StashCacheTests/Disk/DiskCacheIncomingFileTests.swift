@@ -72,4 +72,53 @@ struct DiskCacheIncomingFileTests {
         try cache.close()
         expectError(.closed) { _ = try cache.makeIncomingFile() }
     }
+
+    /// `adopt(_:size:forKey:)` takes an incoming file its caller made and measured: no path
+    /// check, no `stat`; a refused key deletes the file once and keeps the previous value.
+    @Test func anIncomingFileMadeHereIsAdoptedWithTheSizeItsWriterKnows() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        try cache.set(.filled(1, 30_000), forKey: "movie")
+        let (refused, refusedFD) = try cache.openIncomingFile()
+        try FileStore.writeAll(refusedFD, .filled(2, 30_000), path: refused.temporaryPath)
+        SystemCalls.close(refusedFD)
+        expectError(.invalidKey) { try cache.adopt(refused, size: 30_000, forKey: "bad\u{0}key") }
+        #expect(!FileManager.default.fileExists(atPath: refused.temporaryPath))
+        #expect(cache.data(forKey: "movie") == .filled(1, 30_000))
+
+        let (file, fd) = try cache.openIncomingFile()
+        try FileStore.writeAll(fd, .filled(3, 40_000), path: file.temporaryPath)
+        SystemCalls.close(fd)
+        try cache.adopt(file, size: 40_000, forKey: "movie")
+        #expect(cache.data(forKey: "movie") == .filled(3, 40_000))
+        #expect(cache.info(forKey: "movie")?.size == 40_000)
+        #expect(!FileManager.default.fileExists(atPath: file.temporaryPath))
+        try cache.close()
+    }
+
+    /// An incoming file has no key and no final name yet: its errors name neither a key
+    /// nor a made-up path, but the files folder (or the cache's folder).
+    @Test func incomingFileErrorsNameNoPlaceholder() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open()
+        let files = fixture.directory.appendingPathComponent("files")
+        try FileManager.default.removeItem(at: files)
+        try Data("not a folder".utf8).write(to: files)
+        do {
+            _ = try cache.makeIncomingFile()
+            Issue.record("an incoming file was made in a files folder that is a file")
+        } catch let error as StashError {
+            #expect(error.key == nil)
+            #expect(error.path == files.path || error.path == fixture.directory.path, "\(error)")
+        }
+        try FileManager.default.removeItem(at: files)
+        try cache.close()
+        do {
+            _ = try cache.makeIncomingFile()
+            Issue.record("a closed cache made an incoming file")
+        } catch let error as StashError {
+            #expect(error.code == .closed)
+            #expect(error.key == nil)
+        }
+    }
 }

@@ -47,6 +47,54 @@ struct DiskCacheOpenFileTests {
         try cache.close()
     }
 
+    /// A file that is there but cannot be opened (here a link that loops, `ELOOP`) is a
+    /// miss that keeps the entry: only a missing file means the value is gone.
+    @Test func aFileThatCannotBeOpenedKeepsItsEntry() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        try cache.set(.filled(4, 3_000), forKey: "looped")
+        let url = try #require(cache.fileURL(for: "looped"))
+        let kept = url.appendingPathExtension("kept")
+        try FileManager.default.moveItem(at: url, to: kept)
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: url.lastPathComponent)
+        #expect(cache.openFile(forKey: "looped") == nil)
+        #expect(cache.data(forKey: "looped") == nil)
+        #expect(throws: StashError.self) { _ = try cache.openFileReportingFailure(forKey: "looped") }
+        #expect(cache.contains("looped"))
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: kept, to: url)
+        #expect(try cache.openFile(forKey: "looped")?.readToEnd() == .filled(4, 3_000))
+        #expect(cache.data(forKey: "looped") == .filled(4, 3_000))
+        try cache.close()
+    }
+
+    /// A process out of file descriptors (`EMFILE`, as a busy server gets) reads nothing,
+    /// and loses nothing: the entry is there once descriptors are free, and after a flush
+    /// and reopen. A real child process, whose descriptor limit is lowered alone.
+    @Test func runningOutOfFileDescriptorsKeepsTheEntry() throws {
+        let fixture = DiskCacheFixture()
+        let child = try ChildProcess.testHost("cache.out-of-descriptors", fixture.directory.path)
+        let lines = child.readAllLines()
+        #expect(child.wait() == 0)
+        let exhausted = try #require(lines.first { $0.hasPrefix("exhausted ") })
+        #expect(exhausted.hasPrefix("exhausted open=nil data=nil held="))
+        #expect(!exhausted.hasSuffix("held=0"))
+        #expect(lines.contains("after open=whole data=whole"))
+        #expect(lines.contains("reopened open=whole data=whole"))
+    }
+
+    /// A file deleted behind the cache's back is a miss for a read of its data too, and
+    /// its entry is forgotten.
+    @Test func aReadOfAFileDeletedBehindTheCachesBackForgetsTheEntry() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        try cache.set(.filled(4, 3_000), forKey: "gone")
+        try FileManager.default.removeItem(at: try #require(cache.fileURL(for: "gone")))
+        #expect(cache.data(forKey: "gone") == nil)
+        #expect(!cache.contains("gone"))
+        try cache.close()
+    }
+
     /// What an open handle reads does not change when the value is replaced or removed.
     @Test func anOpenHandleKeepsReadingTheValueItOpened() async throws {
         let fixture = DiskCacheFixture()

@@ -28,6 +28,51 @@ struct FileStoreStagedFileTests {
         #expect(SystemCalls.open(folder.file("absent").path, O_RDONLY) == -1)
     }
 
+    /// A power-safe file written part by part through its own descriptor is fsynced by
+    /// `commit()` before the rename (the one observable sign: a temporary file gone by then
+    /// fails that fsync step, naming the destination, and the old content stays).
+    @Test func aPowerSafeFileWrittenPartByPartIsSyncedByTheCommit() throws {
+        let folder = TemporaryFolder("staged")
+        let url = folder.file("movie")
+        try FileStore.write(Data("old".utf8), to: url)
+        let (file, fd) = try FileStore.StagedFile.create(for: url, durability: .powerSafe)
+        try FileStore.writeAll(fd, Data("new".utf8), path: url.path)
+        SystemCalls.close(fd)
+        try file.commit()
+        #expect(try FileStore.read(url) == Data("new".utf8))
+
+        let (lost, lostFD) = try FileStore.StagedFile.create(for: url, durability: .powerSafe)
+        SystemCalls.close(lostFD)
+        unlink(lost.temporaryPath)
+        do {
+            try lost.commit()
+            Issue.record("a commit without its temporary file succeeded")
+        } catch let error as StashError {
+            #expect(error.code == .notFound)
+            #expect(error.path == url.path)
+            #expect(error.reason.hasPrefix("open for fsync"))
+        }
+        let adopted = FileStore.StagedFile(temporaryPath: folder.file(".absent.tmp").path, for: url, durability: .powerSafe)
+        #expect(throws: StashError.self) { try adopted.commit() }
+        #expect(try FileStore.read(url) == Data("new".utf8))
+    }
+
+    /// `read(descriptor:range:)` reads a range into one buffer, and as far as the file goes.
+    @Test func aRangeOfAnOpenFileIsReadAsFarAsTheFileGoes() throws {
+        let folder = TemporaryFolder("staged")
+        let url = folder.file("value")
+        let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try FileStore.write(content, to: url, durability: .processSafe)
+        let fd = SystemCalls.open(url.path, O_RDONLY | O_CLOEXEC)
+        defer { SystemCalls.close(fd) }
+        #expect(try FileStore.read(descriptor: fd, range: 0..<200_000) == content)
+        #expect(try FileStore.read(descriptor: fd, range: 70_000..<70_010) == content.subdata(in: 70_000..<70_010))
+        #expect(try FileStore.read(descriptor: fd, range: 199_990..<300_000) == content.suffix(10))
+        #expect(try FileStore.read(descriptor: fd, range: 250_000..<250_001).isEmpty)
+        #expect(try FileStore.read(descriptor: fd, range: 5..<5).isEmpty)
+        #expect(throws: StashError.self) { try FileStore.read(descriptor: -1, range: 0..<10, path: url.path) }
+    }
+
     @Test func aDiscardedFileLeavesNothingAndTheOldContent() throws {
         let folder = TemporaryFolder("staged")
         let url = folder.file("value")
