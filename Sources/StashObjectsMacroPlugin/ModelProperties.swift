@@ -124,6 +124,15 @@ enum ModelProperties {
         }
     }
 
+    /// The plain stored properties the `CodingKeys` of the body name, as columns, for the
+    /// `columnNames` of a model whose initializers are hand-written (they decide what is read,
+    /// so nothing is diagnosed); `nil` when the body declares no `CodingKeys`.
+    static func keyedColumns(of decl: StructDeclSyntax) -> [ModelColumn]? {
+        guard let keys = codingKeys(of: decl) else { return nil }
+        let plain = members(of: decl).properties.filter { $0.isStored && !$0.isLazy && $0.wrapper == nil && !$0.isFixed }
+        return keys.compactMap { key in plain.first { $0.name == key.key }.map { ModelColumn(property: $0.written) } }
+    }
+
     /// The columns `init(row:)` reads, in the order the `Codable` path reads them, or the
     /// diagnostics that explain why a declaration cannot be a model.
     static func columns(of decl: StructDeclSyntax) throws -> [ModelColumn] {

@@ -44,9 +44,11 @@
 /// `CodingKeys`, only the properties it names are columns; a property left out keeps its
 /// default value. Computed, `static` and `let`-with-a-value properties are not columns.
 ///
-/// ``StashObjects/ColumnDecodable/columnNames`` gives key paths their columns, so queries,
-/// sorts, `unique`, `indexed` and relationships name a renamed property by its key path as
-/// any other (`Note.query().sorted(\.createdAt)` sorts on `created_at`).
+/// ``StashObjects/Model/columnNames`` gives key paths their columns, so queries, sorts,
+/// `unique`, `indexed` and relationships name a renamed property by its key path as any
+/// other (`Note.query().sorted(\.createdAt)` sorts on `created_at`). The macro writes it
+/// beside a hand-written `init(row:)` or `init(from:)` too, from the `CodingKeys` the body
+/// declares, and leaves out a `columnNames` the struct declares itself.
 ///
 /// The macro sees only the struct's own body, so write these there:
 /// - a custom `init(from:)`: in the body, the macro leaves the model on the `Codable` path
