@@ -161,7 +161,8 @@ let package = Package(
         .executableTarget(
             name: "StashCLI",
             dependencies: [
-                "Stash", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
+                // StashObjects named directly (the tour's models): see StashTestHost.
+                "Stash", "StashObjects", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,7 +199,9 @@ let package = Package(
         // through it and kill it with SIGKILL. Not a product: users never see it.
         .executableTarget(
             name: "StashTestHost",
-            dependencies: ["Stash", "StashPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            // StashObjects named directly, not only through the umbrella: an incremental build
+            // otherwise keeps a model's conformance compiled against an older `Model`.
+            dependencies: ["Stash", "StashObjects", "StashPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strictSettings
         ),
 
