@@ -139,8 +139,11 @@ enum ModelProperties {
         let model = decl.name.text
         let members = members(of: decl)
         let properties = members.properties
+        let keys = codingKeys(of: decl)
         var diagnostics: [Diagnostic] = members.tuples.map { Diagnostic(node: $0, message: ModelMacroDiagnostic.tuplePattern(model: model)) }
-        diagnostics += members.conditional.map {
+        // A property inside `#if` matters only when it is a column: always with synthesized
+        // keys, only when a key names it with the body's own `CodingKeys`.
+        diagnostics += members.conditional.filter { property in keys.map { $0.contains { $0.key == property.name } } ?? true }.map {
             Diagnostic(node: $0.node, message: ModelMacroDiagnostic.conditionalColumn(model: model, property: $0.name))
         }
         if !properties.contains(where: { $0.name == "id" && $0.isStored }) && !members.conditional.contains(where: { $0.name == "id" }) {
@@ -158,7 +161,7 @@ enum ModelProperties {
                 columns.append(ModelColumn(property: property.written))
             }
         }
-        if let keys = codingKeys(of: decl) {
+        if let keys {
             for key in keys {
                 guard let property = properties.first(where: { $0.name == key.key }) else {
                     // A key naming a property inside `#if` is diagnosed there already.
