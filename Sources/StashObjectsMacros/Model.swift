@@ -75,8 +75,9 @@
 /// Errors at compile time: the macro on a class, an enum or an actor (models are structs);
 /// a `CodingKeys` case that names no stored property (a computed one, a typo); a `lazy` or
 /// property-wrapped attribute (any capitalized attribute but `@MainActor`, since a wrapper
-/// cannot be told from it by its spelling); a stored property inside `#if` (move it out, or
-/// write `init(row:)` yourself); a tuple pattern (`var (a, b): (Int, Int)`, except a `let`
+/// cannot be told from it by its spelling); a stored property inside `#if` that is a column
+/// (without `CodingKeys` in the body, or named by them: move it out, or write `init(row:)`
+/// yourself); a tuple pattern (`var (a, b): (Int, Int)`, except a `let`
 /// with its value); a struct without a stored `id` property. At run time the read throws the
 /// same typed errors as the `Codable` path (``StashError/Code/typeMismatch`` naming model and
 /// attribute).

@@ -79,6 +79,11 @@ final class NginxPeer {
         PeakMemory.children(of: process.processIdentifier).compactMap { PeakMemory.bytes(of: "\($0)") }.max()
     }
 
+    /// Lowers the peaks of nginx's workers to their present resident memory.
+    func resetWorkerPeaks() {
+        for worker in PeakMemory.children(of: process.processIdentifier) { PeakMemory.resetPeak(of: "\(worker)") }
+    }
+
     /// Stops nginx (SIGQUIT: graceful) and waits for it.
     func stop() {
         guard process.isRunning else { return }
