@@ -433,6 +433,21 @@ struct ModelMacroExpansionTests {
                 DiagnosticSpec(message: "@Model cannot see Tag.trace inside #if; declare the stored property outside the #if block, or write init(row:) yourself", line: 5, column: 9),
             ]
         )
+        // A tuple pattern inside #if is refused as a tuple pattern, as outside.
+        expect(
+            """
+            struct Tag {
+                var id: String
+                #if DEBUG
+                var (a, b): (Int, Int)
+                #endif
+            }
+            """,
+            adds: nil,
+            diagnostics: [
+                DiagnosticSpec(message: "@Model cannot read a tuple-pattern property of Tag; declare one property per variable", line: 5, column: 9),
+            ]
+        )
         // Computed and static members inside #if need no column.
         expect(
             """
