@@ -4,7 +4,8 @@ import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 
 /// `@Model`: adds `Model` and `ColumnDecodable` conformances to a struct, with an
-/// `init(row:)` that reads each stored attribute by its `CodingKeys` string in declaration order.
+/// `init(row:)` that reads each stored attribute by its `CodingKeys` string in declaration
+/// order, and `columnNames` giving each attribute's key path its column.
 /// The compiler runs it; users write the attribute (declared in `StashObjectsMacros`):
 ///
 /// ```swift
@@ -46,20 +47,26 @@ public struct ModelMacro: ExtensionMacro {
         let writesInitRow = hasInitializer(model, labelled: "row", ofType: "ObjectRow")
         let writesInitFrom = hasInitializer(model, labelled: "from", ofType: "Decoder")
         let generates = !writesInitRow && !writesInitFrom
-        let columns = generates ? try ModelProperties.columns(of: model) : []
+        // The columns by key path, so that queries on a renamed property reach its column:
+        // those `init(row:)` reads, or, beside a hand-written initializer, the properties the
+        // `CodingKeys` of the body name (without them the keys may not exist at all). Not
+        // when the struct says it itself.
+        let columns: [ModelColumn]? = generates ? try ModelProperties.columns(of: model) : ModelProperties.keyedColumns(of: model)
+        let writesColumnNames = !declaresStaticProperty(model, named: "columnNames") && columns != nil
         let wanted = protocols.filter { writesInitFrom ? !$0.trimmedDescription.hasSuffix("ColumnDecodable") : true }
-        if wanted.isEmpty && !generates { return [] }
+        if wanted.isEmpty && !generates && !writesColumnNames { return [] }
         let conformances = wanted.map(\.trimmedDescription).joined(separator: ", ")
         let header = conformances.isEmpty ? "extension \(type.trimmedDescription)" : "extension \(type.trimmedDescription): \(conformances)"
+        let access = model.modifiers.lazy.map(\.name.text).first { ["public", "package"].contains($0) }.map { $0 + " " } ?? ""
         var lines = ["\(header) {"]
         if generates {
-            let access = model.modifiers.lazy.map(\.name.text).first { ["public", "package"].contains($0) }.map { $0 + " " } ?? ""
             lines.append("    \(access)init(row: StashObjects.ObjectRow) throws {")
             // Each column is named by its key's string, so keys declared in an extension (or
             // synthesized) are honoured, and a key missing from them is a compile error.
-            lines += columns.map { "        self.\($0.property) = try row.value(CodingKeys.\($0.property).stringValue)" }
+            lines += (columns ?? []).map { "        self.\($0.property) = try row.value(CodingKeys.\($0.property).stringValue)" }
             lines.append("    }")
-            // The same columns by key path, so that queries on a renamed property reach its column.
+        }
+        if writesColumnNames, let columns {
             lines.append("    \(access)static var columnNames: [PartialKeyPath<Self>: String] {")
             let entries = columns.map { "\\.\($0.property): CodingKeys.\($0.property).stringValue" }
             lines.append("        [" + (entries.isEmpty ? ":" : entries.joined(separator: ", ")) + "]")
@@ -75,6 +82,15 @@ public struct ModelMacro: ExtensionMacro {
             guard let parameters = member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters,
                   parameters.count == 1, let parameter = parameters.first else { return false }
             return parameter.firstName.text == label && parameter.type.trimmedDescription.hasSuffix(type)
+        }
+    }
+
+    /// Whether `model` declares `static var name` or `static let name` in its body.
+    private static func declaresStaticProperty(_ model: StructDeclSyntax, named name: String) -> Bool {
+        model.memberBlock.members.contains { member in
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                  variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) else { return false }
+            return variable.bindings.contains { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.trimmingBackticks == name }
         }
     }
 

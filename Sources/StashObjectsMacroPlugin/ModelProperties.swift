@@ -28,45 +28,67 @@ struct ModelMembers {
     var properties: [ModelProperty] = []
     /// Tuple patterns the `Codable` path would have to decode (`var (a, b): (Int, Int)`).
     var tuples: [Syntax] = []
-    /// Stored instance properties declared inside `#if`, which the macro cannot follow.
-    var conditional: [(name: String, node: Syntax)] = []
+    /// Stored instance properties declared inside `#if` (nested blocks too), which the macro
+    /// cannot follow; a `let` with a value is left out (it is never decoded).
+    var conditional: [ModelProperty] = []
 }
 
 enum ModelProperties {
-    /// Capitalized attributes that are not property wrappers: a global actor or a macro the
-    /// `Codable` path decodes through like a plain stored property.
-    static let plainAttributes: Set<String> = ["MainActor", "ObservationIgnored"]
+    /// Capitalized attributes that are not property wrappers: a global actor the `Codable`
+    /// path decodes through like a plain stored property.
+    static let plainAttributes: Set<String> = ["MainActor"]
 
     /// The instance properties of `decl`, in declaration order, and what the macro cannot read.
     static func members(of decl: StructDeclSyntax) -> ModelMembers {
         var members = ModelMembers()
-        for member in decl.memberBlock.members {
-            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
-                members.conditional += storedProperties(in: conditional)
+        add(decl.memberBlock.members, to: &members, conditional: false)
+        return members
+    }
+
+    /// Adds the properties of `list`; inside `#if` they go to `conditional` instead.
+    private static func add(_ list: MemberBlockItemListSyntax, to members: inout ModelMembers, conditional: Bool) {
+        for member in list {
+            if let block = member.decl.as(IfConfigDeclSyntax.self) {
+                for clause in block.clauses {
+                    if case .decls(let decls)? = clause.elements { add(decls, to: &members, conditional: true) }
+                }
                 continue
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self), !isStatic(variable) else { continue }
-            let isLazy = variable.modifiers.contains { $0.name.tokenKind == .keyword(.lazy) }
-            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
-            for binding in variable.bindings {
-                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
-                    // `let (a, b) = (1, 2)` has its values and is not decoded.
-                    if !(isLet && binding.initializer != nil) { members.tuples.append(Syntax(binding.pattern)) }
-                    continue
-                }
-                let written = pattern.identifier.text
-                members.properties.append(ModelProperty(
-                    written: written,
-                    name: written.trimmingBackticks,
-                    isStored: isStored(binding),
-                    isLazy: isLazy,
-                    wrapper: wrapper(of: variable),
-                    isFixed: isLet && binding.initializer != nil,
-                    node: Syntax(pattern)
-                ))
+            let (properties, tuples) = properties(of: variable)
+            members.tuples += tuples
+            if conditional {
+                members.conditional += properties.filter { $0.isStored && !$0.isFixed }
+            } else {
+                members.properties += properties
             }
         }
-        return members
+    }
+
+    /// The properties one instance `var`/`let` declares, and its tuple patterns the `Codable`
+    /// path would have to decode (`let (a, b) = (1, 2)` has its values and is not decoded).
+    private static func properties(of variable: VariableDeclSyntax) -> (properties: [ModelProperty], tuples: [Syntax]) {
+        let isLazy = variable.modifiers.contains { $0.name.tokenKind == .keyword(.lazy) }
+        let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        var properties: [ModelProperty] = []
+        var tuples: [Syntax] = []
+        for binding in variable.bindings {
+            guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                if !(isLet && binding.initializer != nil) { tuples.append(Syntax(binding.pattern)) }
+                continue
+            }
+            let written = pattern.identifier.text
+            properties.append(ModelProperty(
+                written: written,
+                name: written.trimmingBackticks,
+                isStored: isStored(binding),
+                isLazy: isLazy,
+                wrapper: wrapper(of: variable),
+                isFixed: isLet && binding.initializer != nil,
+                node: Syntax(pattern)
+            ))
+        }
+        return (properties, tuples)
     }
 
     private static func isStatic(_ variable: VariableDeclSyntax) -> Bool {
@@ -82,25 +104,6 @@ enum ModelProperties {
             let name = attribute.attributeName.trimmedDescription
             return name.first?.isUppercase == true && !plainAttributes.contains(name) ? name : nil
         }.first
-    }
-
-    /// The stored instance properties anywhere inside `block`, nested `#if`s included.
-    private static func storedProperties(in block: IfConfigDeclSyntax) -> [(name: String, node: Syntax)] {
-        var found: [(name: String, node: Syntax)] = []
-        for clause in block.clauses {
-            guard case .decls(let decls)? = clause.elements else { continue }
-            for member in decls {
-                if let nested = member.decl.as(IfConfigDeclSyntax.self) {
-                    found += storedProperties(in: nested)
-                } else if let variable = member.decl.as(VariableDeclSyntax.self), !isStatic(variable) {
-                    let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
-                    for binding in variable.bindings where isStored(binding) && !(isLet && binding.initializer != nil) {
-                        found.append((binding.pattern.trimmedDescription.trimmingBackticks, Syntax(binding.pattern)))
-                    }
-                }
-            }
-        }
-        return found
     }
 
     /// A binding without accessors, or with observers only (`willSet`/`didSet`), has storage.
@@ -124,14 +127,26 @@ enum ModelProperties {
         }
     }
 
+    /// The plain stored properties the `CodingKeys` of the body name, as columns, for the
+    /// `columnNames` of a model whose initializers are hand-written (they decide what is read,
+    /// so nothing is diagnosed); `nil` when the body declares no `CodingKeys`.
+    static func keyedColumns(of decl: StructDeclSyntax) -> [ModelColumn]? {
+        guard let keys = codingKeys(of: decl) else { return nil }
+        let plain = members(of: decl).properties.filter { $0.isStored && !$0.isLazy && $0.wrapper == nil && !$0.isFixed }
+        return keys.compactMap { key in plain.first { $0.name == key.key }.map { ModelColumn(property: $0.written) } }
+    }
+
     /// The columns `init(row:)` reads, in the order the `Codable` path reads them, or the
     /// diagnostics that explain why a declaration cannot be a model.
     static func columns(of decl: StructDeclSyntax) throws -> [ModelColumn] {
         let model = decl.name.text
         let members = members(of: decl)
         let properties = members.properties
+        let keys = codingKeys(of: decl)
         var diagnostics: [Diagnostic] = members.tuples.map { Diagnostic(node: $0, message: ModelMacroDiagnostic.tuplePattern(model: model)) }
-        diagnostics += members.conditional.map {
+        // A property inside `#if` matters only when it is a column: always with synthesized
+        // keys, only when a key names it with the body's own `CodingKeys`.
+        diagnostics += members.conditional.filter { property in keys.map { $0.contains { $0.key == property.name } } ?? true }.map {
             Diagnostic(node: $0.node, message: ModelMacroDiagnostic.conditionalColumn(model: model, property: $0.name))
         }
         if !properties.contains(where: { $0.name == "id" && $0.isStored }) && !members.conditional.contains(where: { $0.name == "id" }) {
@@ -149,7 +164,7 @@ enum ModelProperties {
                 columns.append(ModelColumn(property: property.written))
             }
         }
-        if let keys = codingKeys(of: decl) {
+        if let keys {
             for key in keys {
                 guard let property = properties.first(where: { $0.name == key.key }) else {
                     // A key naming a property inside `#if` is diagnosed there already.

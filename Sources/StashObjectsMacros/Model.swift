@@ -44,9 +44,11 @@
 /// `CodingKeys`, only the properties it names are columns; a property left out keeps its
 /// default value. Computed, `static` and `let`-with-a-value properties are not columns.
 ///
-/// ``StashObjects/ColumnDecodable/columnNames`` gives key paths their columns, so queries,
-/// sorts, `unique`, `indexed` and relationships name a renamed property by its key path as
-/// any other (`Note.query().sorted(\.createdAt)` sorts on `created_at`).
+/// ``StashObjects/Model/columnNames`` gives key paths their columns, so queries, sorts,
+/// `unique`, `indexed` and relationships name a renamed property by its key path as any
+/// other (`Note.query().sorted(\.createdAt)` sorts on `created_at`). The macro writes it
+/// beside a hand-written `init(row:)` or `init(from:)` too, from the `CodingKeys` the body
+/// declares, and leaves out a `columnNames` the struct declares itself.
 ///
 /// The macro sees only the struct's own body, so write these there:
 /// - a custom `init(from:)`: in the body, the macro leaves the model on the `Codable` path
@@ -73,8 +75,9 @@
 /// Errors at compile time: the macro on a class, an enum or an actor (models are structs);
 /// a `CodingKeys` case that names no stored property (a computed one, a typo); a `lazy` or
 /// property-wrapped attribute (any capitalized attribute but `@MainActor`, since a wrapper
-/// cannot be told from it by its spelling); a stored property inside `#if` (move it out, or
-/// write `init(row:)` yourself); a tuple pattern (`var (a, b): (Int, Int)`, except a `let`
+/// cannot be told from it by its spelling); a stored property inside `#if` that is a column
+/// (without `CodingKeys` in the body, or named by them: move it out, or write `init(row:)`
+/// yourself); a tuple pattern (`var (a, b): (Int, Int)`, except a `let`
 /// with its value); a struct without a stored `id` property. At run time the read throws the
 /// same typed errors as the `Codable` path (``StashError/Code/typeMismatch`` naming model and
 /// attribute).

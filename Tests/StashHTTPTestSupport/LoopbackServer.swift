@@ -31,24 +31,18 @@ public struct LoopbackServer: Sendable {
     /// }
     /// ```
     public static func start(label: String, port: Int = 0, responder: @escaping HTTPChannelHandler.Responder) async throws -> LoopbackServer {
-        let ready = AsyncStream<Int>.makeStream()
         var logger = Logger(label: label)
         logger.logLevel = .critical
-        let server = try HTTPServerBuilder.http1().buildServer(
-            configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: port)),
-            eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: logger,
-            responder: responder,
-            onServerRunning: { channel in ready.continuation.yield(channel.localAddress?.port ?? 0) }
-        )
-        let task = Task {
-            // A server that fails before it listens must not leave the caller waiting.
-            defer { ready.continuation.finish() }
-            try await server.run()
+        let quiet = logger
+        let server = try await ListeningServer.start("\(label) server on 127.0.0.1:\(port)") { listening in
+            try await HTTPServerBuilder.http1().buildServer(
+                configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: port)),
+                eventLoopGroup: NIOSingletons.posixEventLoopGroup,
+                logger: quiet,
+                responder: responder,
+                onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) }
+            ).run()
         }
-        var iterator = ready.stream.makeAsyncIterator()
-        if let port = await iterator.next() { return LoopbackServer(port: port, task: task) }
-        try await task.value
-        throw StashError(.io, "the \(label) server stopped before it listened on 127.0.0.1:\(port)")
+        return LoopbackServer(port: server.port, task: server.task)
     }
 }

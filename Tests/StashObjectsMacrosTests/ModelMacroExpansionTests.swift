@@ -135,6 +135,86 @@ struct ModelMacroExpansionTests {
         )
     }
 
+    /// Beside a hand-written `init(row:)` the macro still gives renamed properties' key paths
+    /// their columns, from the `CodingKeys` of the body (a key left out is no column).
+    @Test func aHandWrittenInitRowStillGetsColumnNames() {
+        expect(
+            """
+            struct Note {
+                var id: String
+                var createdAt: Date
+                var draft = false
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case createdAt = "created_at"
+                }
+                init(row: ObjectRow) throws { id = try row.value("id"); createdAt = try row.value("created_at") }
+            }
+            """,
+            adds: """
+            extension Note: StashObjects.Model, StashObjects.ColumnDecodable {
+                static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
+            }
+            """
+        )
+    }
+
+    /// A hand-written `init(from:)` with `CodingKeys` in the body: no `init(row:)`, but
+    /// `columnNames` (the requirement is `Model`'s).
+    @Test func aHandWrittenInitFromStillGetsColumnNames() {
+        expect(
+            """
+            public struct Note {
+                public var id: String
+                public var createdAt: Date
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case createdAt = "created_at"
+                }
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    id = try container.decode(String.self, forKey: .id)
+                    createdAt = try container.decode(Date.self, forKey: .createdAt)
+                }
+            }
+            """,
+            adds: """
+            extension Note: StashObjects.Model {
+                public static var columnNames: [PartialKeyPath<Self>: String] {
+                    [\\.id: CodingKeys.id.stringValue, \\.createdAt: CodingKeys.createdAt.stringValue]
+                }
+            }
+            """
+        )
+    }
+
+    /// A struct's own `columnNames` is kept, not declared a second time.
+    @Test func aDeclaredColumnNamesIsKept() {
+        expect(
+            """
+            struct Note {
+                var id: String
+                var createdAt: Date
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case createdAt = "created_at"
+                }
+                static var columnNames: [PartialKeyPath<Note>: String] { [\\.createdAt: "created_at"] }
+            }
+            """,
+            adds: """
+            extension Note: StashObjects.Model, StashObjects.ColumnDecodable {
+                init(row: StashObjects.ObjectRow) throws {
+                    self.id = try row.value(CodingKeys.id.stringValue)
+                    self.createdAt = try row.value(CodingKeys.createdAt.stringValue)
+                }
+            }
+            """
+        )
+    }
+
     /// A hand-written `init(from:)` decides what each column becomes: an `init(row:)` reading
     /// the columns directly would bypass it, so the model stays on the `Codable` path.
     @Test func aHandWrittenInitFromKeepsTheCodablePath() {
@@ -316,6 +396,56 @@ struct ModelMacroExpansionTests {
             diagnostics: [
                 DiagnosticSpec(message: "@Model cannot see Tag.path inside #if; declare the stored property outside the #if block, or write init(row:) yourself", line: 5, column: 9),
                 DiagnosticSpec(message: "@Model cannot see Tag.trace inside #if; declare the stored property outside the #if block, or write init(row:) yourself", line: 11, column: 9),
+            ]
+        )
+        // With the body's own CodingKeys, a property inside #if that no key names is no
+        // column (the Codable path never reads it); one a key names is refused.
+        expect(
+            """
+            struct Tag {
+                var id: String
+                #if DEBUG
+                var trace = ""
+                #else
+                var label = ""
+                #endif
+                enum CodingKeys: String, CodingKey {
+                    case id
+                }
+            }
+            """,
+            adds: Self.tagReadingItsIDOnly
+        )
+        expect(
+            """
+            struct Tag {
+                var id: String
+                #if DEBUG
+                var trace = ""
+                #endif
+                enum CodingKeys: String, CodingKey {
+                    case id, trace
+                }
+            }
+            """,
+            adds: nil,
+            diagnostics: [
+                DiagnosticSpec(message: "@Model cannot see Tag.trace inside #if; declare the stored property outside the #if block, or write init(row:) yourself", line: 5, column: 9),
+            ]
+        )
+        // A tuple pattern inside #if is refused as a tuple pattern, as outside.
+        expect(
+            """
+            struct Tag {
+                var id: String
+                #if DEBUG
+                var (a, b): (Int, Int)
+                #endif
+            }
+            """,
+            adds: nil,
+            diagnostics: [
+                DiagnosticSpec(message: "@Model cannot read a tuple-pattern property of Tag; declare one property per variable", line: 5, column: 9),
             ]
         )
         // Computed and static members inside #if need no column.

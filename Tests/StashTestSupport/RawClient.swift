@@ -177,28 +177,3 @@ public final class RawClient: @unchecked Sendable {
         return count == 0 || (count < 0 && errno == ECONNRESET)
     }
 }
-
-// The socket calls by the names the class's `socket` property would hide, with the flags
-// each system spells differently (Darwin has no MSG_NOSIGNAL: the socket says SO_NOSIGPIPE).
-private func openStreamSocket() -> Int32 {
-    #if canImport(Glibc)
-    return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    var on: Int32 = 1
-    setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-    return descriptor
-    #endif
-}
-
-private func connectSocket(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-    connect(descriptor, address, length)
-}
-
-private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
-    #else
-    return send(descriptor, bytes, count, 0)
-    #endif
-}

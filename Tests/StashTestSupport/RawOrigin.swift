@@ -2,6 +2,8 @@ import Foundation
 import StashCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An origin on 127.0.0.1 that speaks HTTP/1.1 byte for byte: it records each request line
@@ -36,7 +38,7 @@ public final class RawOrigin: @unchecked Sendable {
     public init(replies: [String], pauseLength: Duration = .milliseconds(300)) throws {
         self.replies = replies
         self.pauseLength = pauseLength
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = openStreamSocket()
         self.listener = listener
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -65,6 +67,7 @@ public final class RawOrigin: @unchecked Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
+            refuseBrokenPipeSignal(connection)
             Thread { [self] in serve(connection) }.start()
         }
     }
@@ -91,7 +94,7 @@ public final class RawOrigin: @unchecked Sendable {
                 for (position, part) in reply.replacingOccurrences(of: Self.hangUp, with: "").components(separatedBy: Self.pause).enumerated() {
                     if position > 0 { usleep(UInt32(pauseLength / .microseconds(1))) }
                     let bytes = Array(part.utf8)
-                    _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    _ = bytes.withUnsafeBytes { sendBytes(connection, $0.baseAddress, $0.count) }
                 }
                 if reply.hasSuffix(Self.hangUp) { return }
             }

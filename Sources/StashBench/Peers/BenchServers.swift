@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
+import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
@@ -53,33 +54,29 @@ final class BenchServers {
                 return response
             }
         }
-        let ready = AsyncStream<Int>.makeStream()
+        let responder = router.buildResponder()
         let logger = logger
-        let origin = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                 onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let task = Task {
-            // A server that fails before it runs must not leave the caller waiting for a port.
-            defer { ready.continuation.finish() }
-            try await GracefulShutdown.run(origin, logger: logger)
+        let origin = try await ListeningServer.start("origin") { listening in
+            let application = Application(responder: responder, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                                          onServerRunning: { listening($0.localAddress?.port ?? 0) }, logger: logger)
+            try await GracefulShutdown.run(application, logger: logger)
         }
-        stops.append { await Self.end(task) }
-        return try await Self.port(ready.stream, of: task, "origin")
+        stops.append { await Self.end(origin.task) }
+        return origin.port
     }
 
     /// Starts `proxy` on a free port of 127.0.0.1; answers its port. Stopping ends its
     /// server, then shuts down its upstream client.
     func start(_ proxy: HTTPCachingProxy) async throws -> Int {
-        let ready = AsyncStream<Int>.makeStream()
         let logger = logger
-        let task = Task {
-            defer { ready.continuation.finish() }
-            try await proxy.run(port: 0, logger: logger) { ready.continuation.yield($0) }
+        let server = try await ListeningServer.start("proxy") { listening in
+            try await proxy.run(port: 0, logger: logger) { listening($0) }
         }
         stops.append {
-            await Self.end(task)
+            await Self.end(server.task)
             try await proxy.shutdown()
         }
-        return try await Self.port(ready.stream, of: task, "proxy")
+        return server.port
     }
 
     /// nginx caching `origin` (see ``NginxPeer/startIfInstalled(origin:folder:context:for:)``),
@@ -127,13 +124,5 @@ final class BenchServers {
     private static func end(_ task: Task<Void, Never>) async {
         task.cancel()
         await task.value
-    }
-
-    /// The port a server reports once it runs, or its error when it stops before.
-    private static func port(_ ports: AsyncStream<Int>, of task: Task<Void, any Error>, _ name: String) async throws -> Int {
-        var iterator = ports.makeAsyncIterator()
-        if let port = await iterator.next() { return port }
-        try await task.value
-        throw BenchError("the \(name) stopped before it listened")
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// nginx with `proxy_cache` in front of an origin, as the peer of the caching proxy: the
@@ -77,6 +79,11 @@ final class NginxPeer {
         PeakMemory.children(of: process.processIdentifier).compactMap { PeakMemory.bytes(of: "\($0)") }.max()
     }
 
+    /// Lowers the peaks of nginx's workers to their present resident memory.
+    func resetWorkerPeaks() {
+        for worker in PeakMemory.children(of: process.processIdentifier) { PeakMemory.resetPeak(of: "\(worker)") }
+    }
+
     /// Stops nginx (SIGQUIT: graceful) and waits for it.
     func stop() {
         guard process.isRunning else { return }
@@ -101,9 +108,18 @@ func findExecutable(_ name: String, extraFolders: [String] = []) -> URL? {
     return nil
 }
 
+/// A new IPv4 stream socket (Glibc imports `SOCK_STREAM` as an enum case, Darwin as an `Int32`).
+private func streamSocket() -> Int32 {
+    #if canImport(Glibc)
+    return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    return socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+}
+
 /// A loopback port free right now (bound to 0, read back, released).
 func freeLoopbackPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = streamSocket()
     guard fd >= 0 else { throw BenchError("socket() failed") }
     defer { close(fd) }
     var address = sockaddr_in()
@@ -122,7 +138,7 @@ func freeLoopbackPort() throws -> Int {
 func waitUntilListening(port: Int, seconds: Double) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = streamSocket()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

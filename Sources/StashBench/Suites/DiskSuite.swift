@@ -225,7 +225,11 @@ struct FilePerKeyStore: DiskBenchStore {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
+        #else
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        #endif
         guard Date().timeIntervalSince1970 - modified < maxAge else { return nil }
         var data = Data(count: Int(info.st_size))
         let count = data.withUnsafeMutableBytes { buffer -> Int in

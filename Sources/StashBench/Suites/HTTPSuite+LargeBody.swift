@@ -13,24 +13,34 @@ extension HTTPSuite {
     /// `proxy-miss-large` each operation asks for a new URL, so every one is a miss passed on
     /// while it is stored; in `proxy-hit-large` every operation asks for one stored URL and
     /// is a hit streamed from the stored file. The client reads the body as it arrives and
-    /// counts it. Operations per second times 200 make MB/s. Notes give the peak resident
-    /// memory (`VmHWM`) of the bench process (Stash's proxy, the origin holding its 200 MB
-    /// body, and the client) and of nginx's workers at the start and after each case.
+    /// counts it. Operations per second times 200 make MB/s. Each case starts its own origin,
+    /// proxy, nginx and cache folders (removed after it), so a case measures the same alone
+    /// as after the other. Notes give each case's own peak resident memory (`VmHWM`, reset
+    /// when the case starts) of the bench process (Stash's proxy, the origin holding its
+    /// 200 MB body, and the client) and of nginx's workers.
     static func proxyLargeBody(_ context: BenchContext, scratch: URL) async throws {
-        let missCase = "proxy-miss-large"
-        let hitCase = "proxy-hit-large"
-        guard context.runs(missCase) || context.runs(hitCase) else { return }
         let size = context.scale < 1 ? 20_000_000 : 200_000_000
+        for name in ["proxy-miss-large", "proxy-hit-large"] where context.runs(name) {
+            let folder = scratch.appendingPathComponent(name, isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await largeBodyCase(name, hits: name == "proxy-hit-large", size: size, context: context, folder: folder)
+        }
+    }
+
+    private static func largeBodyCase(_ name: String, hits: Bool, size: Int, context: BenchContext, folder: URL) async throws {
+        // Created here, readable by all: nginx's workers (user nobody) reach their folder
+        // through it, and the cache would create it for its own folder as private.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
         try await BenchServers.run(logger: logger) { servers in
             let originPort = try await servers.startOrigin(payloads: [("large", size)])
             let cache = servers.closing(try HTTPCache(
-                memoryCapacity: 4 << 20, diskCapacity: 8 * size, directory: scratch.appendingPathComponent("large-stash"), mode: .shared
+                memoryCapacity: 4 << 20, diskCapacity: 8 * size, directory: folder.appendingPathComponent("stash"), mode: .shared
             ))
             let proxyPort = try await servers.start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache))
             let nginx = try servers.startNginx(
-                origin: originPort, folder: scratch.appendingPathComponent("large-nginx", isDirectory: true), context: context, for: missCase
+                origin: originPort, folder: folder.appendingPathComponent("nginx", isDirectory: true), context: context, for: name
             )
             let transport = servers.transport(timeout: .seconds(120))
             var peers = [("stash", proxyPort)]
@@ -38,7 +48,7 @@ extension HTTPSuite {
 
             /// Streams `path` from `port` to the end; throws unless all `size` bytes came, and,
             /// when `hit`, unless the answer says it came from the cache.
-            func fetch(_ impl: String, port: Int, path: String, hit: Bool, in name: String) async throws {
+            func fetch(_ impl: String, port: Int, path: String, hit: Bool) async throws {
                 let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
                 let (response, body) = try await transport.stream(request, body: Data())
                 var received = 0
@@ -48,37 +58,29 @@ extension HTTPSuite {
                     throw BenchError("\(name) \(impl): \(response.status), \(received) of \(size) bytes, Cache-Status '\(status)'")
                 }
             }
-            func noteMemory(_ moment: String) {
-                let nginxPeak = nginx.map { ", nginx's workers \(PeakMemory.megabytes($0.workerPeakBytes))" } ?? ""
-                context.reporter.note("proxy-large \(moment): peak resident memory of the bench process \(PeakMemory.megabytes(PeakMemory.bytes(of: "self")))\(nginxPeak)")
-            }
 
-            noteMemory("at the start")
-            if context.runs(missCase) {
-                var next = 0
-                let contenders = peers.map { impl, port in
-                    AsyncContender(impl) {
-                        next += 1
-                        try await fetch(impl, port: port, path: "/large/\(next)", hit: false, in: missCase)
-                        return 1
-                    }
-                }
-                try await context.compareAsync(suite: suite, case: missCase, contenders, extra: ["bytes": "\(size)"])
-                noteMemory("after the misses")
+            // The hit case stores the body in each cache with one miss before it measures.
+            if hits {
+                for (impl, port) in peers { try await fetch(impl, port: port, path: "/large/0", hit: false) }
             }
-            if context.runs(hitCase) {
-                // A miss stores the body in each cache, then every operation is a hit.
-                for (impl, port) in peers { try await fetch(impl, port: port, path: "/large/0", hit: false, in: hitCase) }
-                let contenders = peers.map { impl, port in
-                    AsyncContender(impl) {
-                        try await fetch(impl, port: port, path: "/large/0", hit: true, in: hitCase)
-                        return 1
-                    }
+            let resets = PeakMemory.resetPeak(of: "self")
+            nginx?.resetWorkerPeaks()
+            var next = 0
+            let contenders = peers.map { impl, port in
+                AsyncContender(impl) {
+                    next += 1
+                    try await fetch(impl, port: port, path: hits ? "/large/0" : "/large/\(next)", hit: hits)
+                    return 1
                 }
-                try await context.compareAsync(suite: suite, case: hitCase, contenders, extra: ["bytes": "\(size)"])
-                noteMemory("after the hits")
             }
-            context.reporter.note("proxy-large: each operation is one \(size)-byte body; \(cache.statistics)")
+            try await context.compareAsync(suite: suite, case: name, contenders, extra: ["bytes": "\(size)"])
+            let nginxPeak = nginx.map { ", nginx's largest worker \(PeakMemory.megabytes($0.workerPeakBytes))" } ?? ""
+            let since = resets ? "since the case started" : "of the whole run (the peak could not be reset)"
+            context.reporter.note(
+                "\(name): peak resident memory \(since): bench process \(PeakMemory.megabytes(PeakMemory.bytes(of: "self"))) "
+                    + "(Stash's proxy, the client, and the origin holding its \(size)-byte body)\(nginxPeak)"
+            )
+            context.reporter.note("\(name): each operation is one \(size)-byte body; \(cache.statistics)")
         }
     }
 }

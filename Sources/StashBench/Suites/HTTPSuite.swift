@@ -49,7 +49,7 @@ enum HTTPSuite {
                 return peerCount
             },
         ])
-        if !context.runs("store") {
+        if !context.runs("store") && (context.runs("lookup-hit") || context.runs("lookup-miss")) {
             // `--case lookup-hit` alone: the lookups must still find what the store case keeps.
             for index in 0..<count { cache.storeResponse(response, body: body, for: requests[index]) }
             for index in 0..<peerCount where context.runsImpl("URLCache") {
@@ -77,7 +77,9 @@ enum HTTPSuite {
                 return peerCount
             },
         ])
-        context.reporter.note("lookups found \(found) responses (lookup-hit finds every one, lookup-miss none)")
+        if context.runs("lookup-hit") || context.runs("lookup-miss") {
+            context.reporter.note("lookups found \(found) responses (lookup-hit finds every one, lookup-miss none)")
+        }
         try varyCase(context, count: count, peerCount: peerCount, body: body, scratch: scratch)
         try cache.close()
         try await proxyHit(context, scratch: scratch)
@@ -87,6 +89,8 @@ enum HTTPSuite {
     /// Three language variants per URL; lookups ask for the middle one. URLCache ignores
     /// `Vary`, so it returns whichever variant was stored last.
     private static func varyCase(_ context: BenchContext, count: Int, peerCount: Int, body: Data, scratch: URL) throws {
+        // The fill costs tens of seconds (URLCache): not for a run of other cases.
+        guard context.runs("lookup-vary") else { return }
         let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, directory: scratch.appendingPathComponent("stash-vary"))
         defer { try? cache.close() }
         let urlCache = URLCache(memoryCapacity: 64 << 20, diskCapacity: 256 << 20, diskPath: scratch.appendingPathComponent("urlcache-vary").path)

@@ -18,7 +18,7 @@ extension Tour {
         router.get("/me") { request, _ -> Response in
             Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: request.headers[.cookie] ?? "(no cookie)")))
         }
-        let (port, server) = await Tour.startOrigin(router)
+        let (port, server) = try await Tour.startOrigin(router)
         tour.say("A loopback origin on 127.0.0.1:\(port): /login sets session (no expiry), theme (1 day) and evil (Domain=com).")
 
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))

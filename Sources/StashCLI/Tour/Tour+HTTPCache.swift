@@ -21,7 +21,7 @@ extension Tour {
             version.increment()
             return Response(status: .noContent)
         }
-        let (port, server) = await Tour.startOrigin(router)
+        let (port, server) = try await Tour.startOrigin(router)
         tour.say("A loopback origin on 127.0.0.1:\(port) serves /news with Cache-Control: max-age=60 and an ETag.")
 
         // The cache's clock moves only when the tour says so, so every answer below is the
@@ -69,18 +69,19 @@ private final class LockedCounter: Sendable {
 }
 
 extension Tour {
-    /// Starts `router` on a free port of 127.0.0.1; cancel the task to stop it.
-    static func startOrigin(_ router: Router<BasicRequestContext>) async -> (port: Int, server: Task<Void, any Error>) {
-        let ready = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) },
-            logger: Tour.quietLogger
-        )
-        let server = Task { try await app.run() }
-        var ports = ready.stream.makeAsyncIterator()
-        return (await ports.next() ?? 0, server)
+    /// Starts `router` on a free port of 127.0.0.1 once it listens (or throws why it could
+    /// not); cancel the task to stop it.
+    static func startOrigin(_ router: Router<BasicRequestContext>) async throws -> (port: Int, server: Task<Void, any Error>) {
+        let responder = router.buildResponder()
+        let origin = try await ListeningServer.start("tour's origin") { listening in
+            try await Application(
+                responder: responder,
+                configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { listening($0.localAddress?.port ?? 0) },
+                logger: Tour.quietLogger
+            ).run()
+        }
+        return (origin.port, origin.task)
     }
 
     /// The loopback origin's server logs only what would stop the tour, so that its start and

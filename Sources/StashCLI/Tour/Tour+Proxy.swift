@@ -18,16 +18,23 @@ extension Tour {
             if request.headers[.ifNoneMatch] == "\"r1\"" { return Response(status: .notModified, headers: headers) }
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "quarterly report")))
         }
-        let (originPort, origin) = await Tour.startOrigin(router)
+        let (originPort, origin) = try await Tour.startOrigin(router)
 
         // The proxy's cache runs on a clock the tour moves, so ages are exact.
         let clock = ManualClock()
         let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
         let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
-        let ready = AsyncStream<Int>.makeStream()
-        let server = Task { try await proxy.run(port: 0, logger: Tour.quietLogger) { ready.continuation.yield($0) } }
-        var ports = ready.stream.makeAsyncIterator()
-        let proxyPort = await ports.next() ?? 0
+        let proxyServer: ListeningServer
+        do {
+            proxyServer = try await ListeningServer.start("caching proxy") { listening in
+                try await proxy.run(port: 0, logger: Tour.quietLogger) { listening($0) }
+            }
+        } catch {
+            try? await proxy.shutdown()
+            origin.cancel()
+            throw error
+        }
+        let (proxyPort, server) = (proxyServer.port, proxyServer.task)
         tour.say("HTTPCachingProxy (what `stash http-proxy` runs) listens on 127.0.0.1:\(proxyPort)")
         tour.say("in front of a loopback origin on 127.0.0.1:\(originPort) (Cache-Control: public, max-age=60; ETag).")
 

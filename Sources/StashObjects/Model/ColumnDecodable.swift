@@ -27,35 +27,11 @@
 ///
 /// A name that is not a stored attribute throws ``StashError/Code/unknownAttribute``; a
 /// stored value that does not fit the property throws ``StashError/Code/typeMismatch``
-/// naming model and attribute, as the `Codable` path does.
+/// naming model and attribute, as the `Codable` path does. A model whose `CodingKeys`
+/// rename columns also says so in ``Model/columnNames``, for the key paths of its queries.
 public protocol ColumnDecodable: Model {
     /// Reads the model from the row the store stands on.
     init(row: ObjectRow) throws
-
-    /// The column of each stored property, for the key paths of queries, sorts, `unique`,
-    /// `indexed` and relationships when `CodingKeys` rename columns (a property without an
-    /// entry is stored under its own name). `@Model` writes it; by default it is empty.
-    ///
-    /// ```swift
-    /// static var columnNames: [PartialKeyPath<Self>: String] {
-    ///     [\.takenAt: CodingKeys.takenAt.stringValue]      // "taken_at"
-    /// }
-    /// ```
-    static var columnNames: [PartialKeyPath<Self>: String] { get }
-}
-
-extension ColumnDecodable {
-    /// No renamed columns: every property is stored under its own name.
-    ///
-    /// ```swift
-    /// Reading.columnNames.isEmpty    // true for a hand-written conformance
-    /// ```
-    public static var columnNames: [PartialKeyPath<Self>: String] { [:] }
-
-    /// ``columnNames`` for code that sees the model only as `any ColumnDecodable.Type`.
-    static var columnsByKeyPath: [AnyKeyPath: String] {
-        Dictionary(columnNames.map { ($0.key as AnyKeyPath, $0.value) }, uniquingKeysWith: { first, _ in first })
-    }
 }
 
 /// Reads models of one type through ``ColumnDecodable/init(row:)``, set up once per

@@ -31,6 +31,27 @@ public protocol Model: Codable, Sendable {
     /// Table name, unique and indexed attributes, defaults, full-text attributes and
     /// relationships. The default names the table after the type, with nothing else.
     static var entity: ObjectEntity<Self> { get }
+
+    /// The column of each stored property whose `CodingKeys` raw value renames it, for the
+    /// key paths of queries, sorts, `unique`, `indexed`, relationships and `updateAll`. A
+    /// property without an entry is stored under its own name. `@Model` writes it (unless
+    /// the struct declares it); a hand-written model whose `CodingKeys` rename columns fills
+    /// it with the renamed properties, or a query on their key paths throws
+    /// ``StashError/Code/unknownAttribute`` (as does an entry naming no column). It is a pure
+    /// static value, read once per type.
+    ///
+    /// ```swift
+    /// struct Reading: Model {
+    ///     var id: Int64?
+    ///     var takenAt: Date
+    ///     enum CodingKeys: String, CodingKey { case id, takenAt = "taken_at" }
+    ///     static var columnNames: [PartialKeyPath<Self>: String] {
+    ///         [\.takenAt: CodingKeys.takenAt.stringValue]      // "taken_at"
+    ///     }
+    /// }
+    /// try store.fetch(Reading.query().sorted(\.takenAt))  // ORDER BY "taken_at"
+    /// ```
+    static var columnNames: [PartialKeyPath<Self>: String] { get }
 }
 
 extension Model {
@@ -40,4 +61,11 @@ extension Model {
     /// struct Tag: Model { var id: String; var label: String }   // table "tag"
     /// ```
     public static var entity: ObjectEntity<Self> { ObjectEntity() }
+
+    /// No renamed columns: key paths name the properties themselves.
+    ///
+    /// ```swift
+    /// Tag.columnNames.isEmpty    // true unless Tag (or @Model) declares it
+    /// ```
+    public static var columnNames: [PartialKeyPath<Self>: String] { [:] }
 }

@@ -3,7 +3,7 @@ import StashCore
 
 /// The stored property each key path of a model reaches, read from the type's metadata once
 /// per type (no instance needed), named by its column when the model's
-/// ``ColumnDecodable/columnNames`` says `CodingKeys` renamed it. Only direct stored
+/// ``Model/columnNames`` says `CodingKeys` renamed it. Only direct stored
 /// properties have names: `\.address.city` has none.
 enum PropertyNames {
     private static let cache = LockedValue<[ObjectIdentifier: [AnyKeyPath: String]]>([:])
@@ -22,10 +22,14 @@ enum PropertyNames {
         }
         // A model that says where `CodingKeys` put its properties (`@Model` does) names them
         // by their columns.
-        if let decodable = type as? any ColumnDecodable.Type {
-            names.merge(decodable.columnsByKeyPath) { _, column in column }
+        if let model = type as? any Model.Type {
+            names.merge(columns(of: model)) { _, column in column }
         }
         cache.withLock { $0[id] = names }
         return names
+    }
+
+    private static func columns<M: Model>(of _: M.Type) -> [AnyKeyPath: String] {
+        Dictionary(uniqueKeysWithValues: M.columnNames.map { ($0.key as AnyKeyPath, $0.value) })
     }
 }

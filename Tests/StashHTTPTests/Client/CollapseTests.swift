@@ -41,10 +41,8 @@ struct CollapseTests {
         let origin = try await TestOrigin.start(clock: clock)
         let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
         let proxy = HTTPCachingProxy(upstream: URL(string: origin.base)!, cache: cache)
-        let ready = AsyncStream<Int>.makeStream()
-        let server = Task { try await proxy.run(port: 0) { ready.continuation.yield($0) } }
-        var iterator = ready.stream.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
+        let running = try await ListeningServer.start("proxy") { listening in try await proxy.run(port: 0) { listening($0) } }
+        let (port, server) = (running.port, running.task)
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
         origin.set("/slow", TestOrigin.Reply(fields: [("Cache-Control", "max-age=600")], body: "once", delay: 300))
         let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/slow")

@@ -25,15 +25,16 @@ struct MiddlewareTests {
             return response
         }
         router.post("/hot") { _, _ in Response(status: .noContent) }
-        let ready = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { ready.continuation.yield($0.localAddress?.port ?? 0) }
-        )
-        let server = Task { try await GracefulShutdown.run(app, logger: app.logger) }
-        var iterator = ready.stream.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
+        let responder = router.buildResponder()
+        let origin = try await ListeningServer.start("origin") { listening in
+            let app = Application(
+                responder: responder,
+                configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { listening($0.localAddress?.port ?? 0) }
+            )
+            try await GracefulShutdown.run(app, logger: app.logger)
+        }
+        let (port, server) = (origin.port, origin.task)
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
         let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/hot")
 

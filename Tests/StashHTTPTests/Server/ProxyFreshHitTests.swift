@@ -27,11 +27,9 @@ struct ProxyFreshHitTests {
             let task: Task<Void, any Error>
             let port: Int
 
-            static func start(_ proxy: HTTPCachingProxy) async -> Server {
-                let ready = AsyncStream<Int>.makeStream()
-                let task = Task { try await proxy.run(port: 0) { ready.continuation.yield($0) } }
-                var iterator = ready.stream.makeAsyncIterator()
-                return Server(proxy: proxy, task: task, port: await iterator.next() ?? 0)
+            static func start(_ proxy: HTTPCachingProxy) async throws -> Server {
+                let server = try await ListeningServer.start("proxy") { listening in try await proxy.run(port: 0) { listening($0) } }
+                return Server(proxy: proxy, task: server.task, port: server.port)
             }
 
             func stop() async throws {
@@ -61,7 +59,7 @@ struct ProxyFreshHitTests {
                 )
             }
             let pair = Pair(
-                clock: clock, origin: origin, cache: cache, fast: await Server.start(proxy(true)), full: await Server.start(proxy(false)),
+                clock: clock, origin: origin, cache: cache, fast: try await Server.start(proxy(true)), full: try await Server.start(proxy(false)),
                 answers: answers
             )
             defer { origin.stop() }

@@ -29,10 +29,8 @@ struct ProxyTests {
                     timeout: .seconds(2), readTimeout: TimeAmount(configuration.upstreamReadTimeout)
                 )
             )
-            let ready = AsyncStream<Int>.makeStream()
-            let server = Task { try await proxy.run(port: 0) { ready.continuation.yield($0) } }
-            var iterator = ready.stream.makeAsyncIterator()
-            return Running(origin: origin, proxy: proxy, server: server, port: await iterator.next() ?? 0)
+            let server = try await ListeningServer.start("proxy") { listening in try await proxy.run(port: 0) { listening($0) } }
+            return Running(origin: origin, proxy: proxy, server: server.task, port: server.port)
         }
 
         func send(_ method: HTTPRequest.Method, _ path: String, _ fields: [(String, String)] = [], body: String = "") async throws -> (HTTPResponse, String) {

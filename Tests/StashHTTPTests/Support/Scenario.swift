@@ -72,10 +72,9 @@ struct ScenarioRunner {
         var base = origin.base
         if way == .proxy {
             let running = HTTPCachingProxy(upstream: URL(string: origin.base)!, cache: cache)
-            let ready = AsyncStream<Int>.makeStream()
-            proxyTask = Task { try await running.run(port: 0) { ready.continuation.yield($0) } }
-            var iterator = ready.stream.makeAsyncIterator()
-            base = "http://127.0.0.1:\(await iterator.next() ?? 0)"
+            let server = try await ListeningServer.start("proxy") { listening in try await running.run(port: 0) { listening($0) } }
+            proxyTask = server.task
+            base = "http://127.0.0.1:\(server.port)"
             proxy = running
         }
         let client = CachingHTTPClient(cache: cache, transport: transport)
