@@ -28,6 +28,7 @@ final class PatternOrigin: Sendable {
     let port: Int
     private let replies = LockedValue([String: Reply]())
     private let received = LockedValue([String: Int]())
+    private let abandoned = LockedValue([String: Int]())
     /// Whether paused bodies may go on, and the bodies waiting for it.
     private let gate = LockedValue((released: false, waiting: [CheckedContinuation<Void, Never>]()))
     /// Whether a paused body has been let go on; read by tests to see what arrived first.
@@ -45,6 +46,19 @@ final class PatternOrigin: Sendable {
 
     /// How many requests `path` has received.
     func requests(_ path: String) -> Int { received.withLock { $0[path] ?? 0 } }
+
+    /// How many bodies of `path` stopped before their end: the connection went away (the
+    /// proxy gave up on them) or the reply cuts itself (`cutAfter`).
+    func abandonedBodies(_ path: String) -> Int { abandoned.withLock { $0[path] ?? 0 } }
+
+    /// Waits until a body of `path` has been abandoned, for at most `seconds`; whether one was.
+    func waitUntilAbandoned(_ path: String, seconds: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while abandonedBodies(path) == 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return abandonedBodies(path) > 0
+    }
 
     /// Lets paused bodies go on: those waiting now and any that pause later.
     func release() {
@@ -129,28 +143,33 @@ final class PatternOrigin: Sendable {
             if reply.announcesLength { fields[.contentLength] = String(reply.size) }
             let isHead = request.head.method == .head
             let body = ResponseBody(contentLength: reply.announcesLength ? reply.size : nil) { writer in
-                var sent = 0
-                var index = 0
-                while !isHead, sent < reply.size {
-                    var block = PatternOrigin.block(index, seed: origin.seed)[...]
-                    block = block.prefix(reply.size - sent)
-                    if let cut = reply.cutAfter, sent + block.count > cut {
-                        try await writer.write(ByteBuffer(bytes: block.prefix(cut - sent)))
-                        channel.close(promise: nil)
-                        throw ChannelError.ioOnClosedChannel
-                    }
-                    if let pause = reply.pauseAfter, sent < pause, sent + block.count >= pause {
+                do {
+                    var sent = 0
+                    var index = 0
+                    while !isHead, sent < reply.size {
+                        var block = PatternOrigin.block(index, seed: origin.seed)[...]
+                        block = block.prefix(reply.size - sent)
+                        if let cut = reply.cutAfter, sent + block.count > cut {
+                            try await writer.write(ByteBuffer(bytes: block.prefix(cut - sent)))
+                            channel.close(promise: nil)
+                            throw ChannelError.ioOnClosedChannel
+                        }
+                        if let pause = reply.pauseAfter, sent < pause, sent + block.count >= pause {
+                            try await writer.write(ByteBuffer(bytes: block))
+                            sent += block.count
+                            index += 1
+                            await origin.paused()
+                            continue
+                        }
                         try await writer.write(ByteBuffer(bytes: block))
                         sent += block.count
                         index += 1
-                        await origin.paused()
-                        continue
                     }
-                    try await writer.write(ByteBuffer(bytes: block))
-                    sent += block.count
-                    index += 1
+                    try await writer.finish(nil)
+                } catch {
+                    origin.abandoned.withLock { $0[path, default: 0] += 1 }
+                    throw error
                 }
-                try await writer.finish(nil)
             }
             try await writer.write(response: HTTPResponse(status: .ok, headerFields: fields), body: body)
         }
