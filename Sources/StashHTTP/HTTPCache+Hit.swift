@@ -25,7 +25,7 @@ extension HTTPCache {
     /// ``statistics`` as `respond(to:…)` does.
     package func freshHit(for request: HTTPRequest) -> FreshHit? {
         guard request.method == .get || request.method == .head, !Self.asksForPartOrCondition(request.headerFields),
-              let (stored, reuse, now) = localCandidate(for: request, memoryOnly: true), reuse == .fresh,
+              let (_, stored, reuse, now) = localCandidate(for: request, memoryOnly: true), reuse == .fresh,
               stored.bodyFile == nil else { return nil }
         record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
         return FreshHit(cache: self, stored: stored, request: request, now: now)

@@ -46,22 +46,22 @@ extension HTTPCache {
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
         // Decided before a body file is read: a response that must be validated reads nothing,
         // and the answer reads only what it sends (a range its range, HEAD and 304 nothing).
-        guard let (stored, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate,
-              let key = PrimaryCacheKey(request) else { return nil }
+        guard let (key, stored, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate else { return nil }
         let (response, body) = serve(stored, to: request, outcome: .cache, now: now)
         guard let data = loaded(body, of: key) else { return nil }
         return CachedHTTPResponse(response: response, body: data, outcome: .cache)
     }
 
-    /// The variant of this process's storage that `request` selects and how it may be
-    /// reused now; `nil` with shared storage or when nothing is stored. `memoryOnly` leaves
-    /// out what only the disk holds (for callers that must not wait for a disk read).
-    func localCandidate(for request: HTTPRequest, memoryOnly: Bool) -> (stored: StoredResponse, reuse: Reuse, now: Date)? {
+    /// The variant of this process's storage that `request` selects, under its primary key
+    /// (made once per lookup), and how it may be reused now; `nil` with shared storage or
+    /// when nothing is stored. `memoryOnly` leaves out what only the disk holds (for callers
+    /// that must not wait for a disk read).
+    func localCandidate(for request: HTTPRequest, memoryOnly: Bool) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
         guard sharedStorage == nil, let key = PrimaryCacheKey(request) else { return nil }
         let variants = memoryOnly ? memoryVariants(for: key) : localVariants(for: key)
         guard let stored = Self.select(request, from: variants) else { return nil }
         let now = clock.now
-        return (stored, Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now), now)
+        return (key, stored, Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now), now)
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
