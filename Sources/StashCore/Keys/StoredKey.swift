@@ -32,12 +32,16 @@ package enum StoredKey {
         }
     }
 
+    /// Whether `byte` may stand in a plain ASCII key: ASCII, and not NUL.
+    @inlinable
+    package static func isPlainASCII(_ byte: UInt8) -> Bool { byte != 0 && byte < 0x80 }
+
     /// Whether `key` is ASCII without NUL: such a key is already its own normal form.
     @inlinable
     package static func isPlainASCII(_ key: String) -> Bool {
         var key = key
         return key.withUTF8 { utf8 in
-            for byte in utf8 where byte == 0 || byte >= 0x80 { return false }
+            for byte in utf8 where !isPlainASCII(byte) { return false }
             return true
         }
     }

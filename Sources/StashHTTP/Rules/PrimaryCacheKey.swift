@@ -73,7 +73,7 @@ struct PrimaryCacheKey: Hashable, Sendable, CustomStringConvertible {
                         var end = 0
                         func copy(_ part: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
                             for byte in part {
-                                guard byte != 0, byte < 0x80 else { return false }
+                                guard StoredKey.isPlainASCII(byte) else { return false }
                                 buffer[end] = lowercasing && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
                                 end += 1
                             }

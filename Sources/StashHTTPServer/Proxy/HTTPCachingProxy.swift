@@ -150,14 +150,15 @@ public final class HTTPCachingProxy: Sendable {
     /// ``respond(to:body:)`` use, so both find the same stored response.
     func cacheRequest(for request: HTTPRequest) -> HTTPRequest {
         let forwardsAll = !request.headerFields.contains { Self.droppedRequestFields.contains($0.name.canonicalName) }
-        if forwardsAll, upstreamPrefix.isEmpty, request.scheme == "http", request.authority != nil, request.path != nil,
-           request.method.rawValue != "MSEARCH" {
+        let method = Self.wireMethod(request.method)
+        if forwardsAll, upstreamPrefix.isEmpty, method == request.method, request.scheme == "http", request.authority != nil,
+           request.path != nil {
             // Already in the cache's terms (a request read on the event loop, nearly always).
             return request
         }
         let clientAuthority = request.authority ?? request.headerFields[.hostField] ?? upstreamAuthority
         var outgoing = HTTPRequest(
-            method: Self.wireMethod(request.method), scheme: "http", authority: clientAuthority,
+            method: method, scheme: "http", authority: clientAuthority,
             path: upstreamPrefix.isEmpty ? (request.path ?? "/") : upstreamPrefix + (request.path ?? "/")
         )
         outgoing.headerFields = forwardsAll ? request.headerFields : HopByHop.removing(from: request.headerFields, also: Self.endToEndFieldsNotForwarded)

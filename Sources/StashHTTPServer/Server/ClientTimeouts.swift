@@ -64,9 +64,7 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     /// stops it at the head's end.
     func noteRead(_ bytes: ByteBufferView, context: ChannelHandlerContext) {
         guard awaitingHead else { return }
-        // A read that ends with the blank line (nearly every head, arriving whole) holds an
-        // end wherever the scan would start: the scan is needed only for the others.
-        if Self.endsWithBlankLine(bytes) || headEnd.find(in: bytes) != nil {
+        if headEnd.holdsEnd(in: bytes) {
             // A head that arrives whole in one read (the usual case) never starts the clock.
             awaitingHead = false
             stop(&headClock)
@@ -75,12 +73,6 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
                 context.close(promise: nil)
             }
         }
-    }
-
-    private static func endsWithBlankLine(_ bytes: ByteBufferView) -> Bool {
-        let end = bytes.endIndex
-        return bytes.count >= 4 && bytes[end - 4] == UInt8(ascii: "\r") && bytes[end - 3] == UInt8(ascii: "\n")
-            && bytes[end - 2] == UInt8(ascii: "\r") && bytes[end - 1] == UInt8(ascii: "\n")
     }
 
     /// A response is being written: the next bytes start the next head.

@@ -1,9 +1,13 @@
+import NIOCore
+
 /// Finds the empty line that ends a request head in bytes that arrive in pieces, looking at
 /// each byte once however the head is split: the state carried from one piece to the next is
 /// two flags.
 ///
-/// It accepts what NIO's HTTP/1 decoder accepts as line ends (CRLF or a bare LF) and
-/// remembers whether every line so far ended in CRLF, which ``PlainRequestHead`` requires.
+/// It accepts what NIO's HTTP/1 decoder accepts as line ends (CRLF or a bare LF), skips the
+/// empty lines the decoder skips before a request line (so a client cannot stop the header
+/// clock with a blank line and then send its head as slowly as it likes), and remembers
+/// whether every line so far ended in CRLF, which ``PlainRequestHead`` requires.
 /// A value type; each connection's handler keeps its own.
 struct RequestHeadEnd {
     /// Whether every line end seen since the last head ended was CRLF.
@@ -12,6 +16,23 @@ struct RequestHeadEnd {
     private var afterCR = false
     /// Whether the bytes since the last line end are at most one CR (the next LF ends the head).
     private var atLineStart = false
+    /// Whether a byte other than CR or LF was seen: only then does an empty line end a head.
+    private var sawContent = false
+
+    /// Whether a head ends in `bytes`. A piece that starts with a request line's byte (or
+    /// follows one) and ends with the blank line (nearly every head, arriving whole) holds an
+    /// end whatever lies between, so only the others are scanned; either way the state starts
+    /// again, for the next head, once an end is found.
+    mutating func holdsEnd(in bytes: ByteBufferView) -> Bool {
+        let end = bytes.endIndex
+        if bytes.count >= 4, sawContent || Self.isContent(bytes[bytes.startIndex]),
+           bytes[end - 4] == UInt8(ascii: "\r"), bytes[end - 3] == UInt8(ascii: "\n"),
+           bytes[end - 2] == UInt8(ascii: "\r"), bytes[end - 1] == UInt8(ascii: "\n") {
+            self = RequestHeadEnd()
+            return true
+        }
+        return find(in: bytes) != nil
+    }
 
     /// The offset in `bytes` just past the end of the head, or `nil` when the head goes on
     /// past them. After an end is found the state starts again, for the next head.
@@ -22,7 +43,7 @@ struct RequestHeadEnd {
             switch byte {
             case UInt8(ascii: "\n"):
                 if !afterCR { isStrict = false }
-                if atLineStart {
+                if atLineStart, sawContent {
                     self = RequestHeadEnd()
                     return offset
                 }
@@ -35,8 +56,13 @@ struct RequestHeadEnd {
             default:
                 atLineStart = false
                 afterCR = false
+                sawContent = true
             }
         }
         return nil
+    }
+
+    private static func isContent(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: "\r") && byte != UInt8(ascii: "\n")
     }
 }

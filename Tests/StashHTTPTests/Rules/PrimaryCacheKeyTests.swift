@@ -24,6 +24,20 @@ struct PrimaryCacheKeyTests {
         #expect(nfc.storageKey == "https://example.com/caf\u{E9}?q=\u{C5}")
     }
 
+    /// An ASCII URI's key is written in one pass: scheme and host lowercased, the path and
+    /// query as sent; NUL anywhere makes no key, and a non-ASCII host takes the Unicode path.
+    @Test func asciiKeysLowercaseTheOriginOnly() throws {
+        let key = try #require(PrimaryCacheKey(scheme: "HTTPS", authority: "Example.COM:8443", path: "/A/b?Q=Z"))
+        #expect(key.storageKey == "https://example.com:8443/A/b?Q=Z")
+        #expect(key.origin == "https://example.com:8443")
+        #expect(try #require(PrimaryCacheKey(scheme: "http", authority: "a", path: "")).storageKey == "http://a/")
+        #expect(PrimaryCacheKey(scheme: "http", authority: "a\u{0}b", path: "/") == nil)
+        #expect(PrimaryCacheKey(scheme: "http", authority: "a", path: "/x\u{0}") == nil)
+        let unicode = try #require(PrimaryCacheKey(scheme: "http", authority: "B\u{C9}.example", path: "/P"))
+        #expect(unicode.storageKey == "http://b\u{E9}.example/P")
+        #expect(unicode.origin == "http://b\u{E9}.example")
+    }
+
     @Test func equivalentURIsAreOneEntryAcrossReopen() async throws {
         let folder = TemporaryFolder("http-keys")
         let directory = folder.file("cache")

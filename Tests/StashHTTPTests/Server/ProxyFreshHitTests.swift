@@ -100,10 +100,13 @@ struct ProxyFreshHitTests {
 
     /// The same stored response, at the same moment, gives the same bytes on both paths:
     /// status line, every field in order (`Age`, `Content-Length`, `Cache-Status`), body;
-    /// for `GET` and for `HEAD`, and again once the `Age` has moved on.
-    @Test func eventLoopHitIsByteForByteTheFullFlowsAnswer() async throws {
+    /// for `GET` and for `HEAD`, and again once the `Age` has moved on; with a body joined to
+    /// its head in one buffer (up to `WireForm.wholeLimit` bytes) and one sent after it.
+    @Test(arguments: [15, WireForm.wholeLimit, WireForm.wholeLimit + 1])
+    func eventLoopHitIsByteForByteTheFullFlowsAnswer(bodySize: Int) async throws {
+        let storedBody = String((0..<bodySize).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
         try await Pair.with { pair in
-            pair.origin.set("/page", .init(fields: Self.stored, body: "the stored body"))
+            pair.origin.set("/page", .init(fields: Self.stored, body: storedBody))
             let miss = try await pair.exchange(pair.full, "GET", "/page")
             #expect(miss.contains("Cache-Status: stash; fwd=miss"))
             for seconds in [0.0, 7, 0.4, 100] {
@@ -116,9 +119,9 @@ struct ProxyFreshHitTests {
                     #expect(fast == full)
                     #expect(fast.hasPrefix("HTTP/1.1 200 OK\r\n"))
                     #expect(fast.contains("\r\nCache-Status: stash; hit\r\n"))
-                    #expect(fast.contains("\r\nContent-Length: 15\r\n"))
+                    #expect(fast.contains("\r\nContent-Length: \(bodySize)\r\n"))
                     #expect(!fast.contains("X-Hop"))
-                    #expect(fast.hasSuffix(method == "GET" ? "\r\n\r\nthe stored body" : "\r\n\r\n"))
+                    #expect(fast.hasSuffix(method == "GET" ? "\r\n\r\n" + storedBody : "\r\n\r\n"))
                 }
             }
             #expect(try await pair.exchange(pair.fast, "GET", "/page").contains("\r\nAge: 107\r\n"))

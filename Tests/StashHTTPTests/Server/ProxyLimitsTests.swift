@@ -28,6 +28,16 @@ struct ProxyLimitsTests {
             // The clock restarts for the next head on the same connection.
             #expect(prompt.send("GET /page HTTP/1.1\r\nHo"))
             #expect(await prompt.isClosedByPeer())
+
+            // Empty lines before the request line (which the decoder skips) do not stop it.
+            let blank = try RawClient(port: running.port)
+            #expect(blank.send("\r\n\r\n"))
+            #expect(blank.send("GET /page HTTP/1.1\r\n"))
+            #expect(await blank.isClosedByPeer())
+            // and a head after them is answered.
+            let late = try RawClient(port: running.port)
+            #expect(late.send("\r\n\r\nGET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            #expect(await late.response()?.hasPrefix("HTTP/1.1 200") == true)
         }
     }
 
