@@ -7,7 +7,8 @@
 #
 # Environment: CONN (connections, 500), DUR (seconds per wrk run, 8), ROUNDS (3), STASH
 # (default .build/release/stash; build it with `swift build -c release --product stash`),
-# BEFORE (a second stash binary measured in the same rounds, e.g. the build before a change).
+# BEFORE (a second stash binary measured in the same rounds, e.g. the build before a change),
+# BROWSER=1 (each request carries the nine fields a browser sends besides Host, not Host alone).
 # Needs nginx, wrk and perf (Debian: nginx-light, wrk, linux-perf). Ports 18711-18714 on
 # 127.0.0.1.
 #
@@ -58,12 +59,22 @@ sleep 2
 # The first request of each is a miss; then every request is a hit.
 for port in 18712 18713 ${BEFORE:+18714}; do curl -s -o /dev/null "http://127.0.0.1:$port/page"; done
 
+fields=()
+if [ -n "${BROWSER:-}" ]; then
+    for field in "User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" \
+        "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" "Accept-Language: en-GB,en;q=0.5" \
+        "Accept-Encoding: gzip, deflate, br, zstd" "Referer: http://127.0.0.1/" "Upgrade-Insecure-Requests: 1" \
+        "Sec-Fetch-Dest: document" "Sec-Fetch-Mode: navigate" "Sec-Fetch-Site: same-origin"; do
+        fields+=(-H "$field")
+    done
+fi
+
 run() { # name port pid...
     local name=$1 port=$2; shift 2
     local list; list=$(echo "$@" | tr ' ' ',')
     perf stat -x, -e task-clock,context-switches -p "$list" -o "$dir/perf.$name" -- sleep $((DUR + 1)) &
     local perf_pid=$!
-    local out; out=$(wrk -t2 -c"$CONN" -d"${DUR}"s --latency "http://127.0.0.1:$port/page")
+    local out; out=$(wrk -t2 -c"$CONN" -d"${DUR}"s --latency "${fields[@]}" "http://127.0.0.1:$port/page")
     wait $perf_pid
     local requests; requests=$(echo "$out" | awk '/requests in/ {print $1}')
     local clock; clock=$(awk -F, '/task-clock/ {print $1}' "$dir/perf.$name")

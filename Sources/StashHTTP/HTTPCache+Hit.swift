@@ -34,10 +34,10 @@ extension HTTPCache {
     /// Whether `fields` carry a condition or a `Range`, which make a hit's answer a `304`,
     /// `206`, `412` or `416` rather than the stored response.
     private static func asksForPartOrCondition(_ fields: HTTPFields) -> Bool {
-        fields.contains { conditionalNames.contains($0.name) }
+        conditionalNames.containsAny(of: fields)
     }
 
-    private static let conditionalNames: Set<HTTPField.Name> = [.ifMatch, .ifNoneMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange, .range]
+    private static let conditionalNames = FieldNameSet([.ifMatch, .ifNoneMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange, .range])
 }
 
 /// A fresh stored response found by ``HTTPCache/freshHit(for:)``.

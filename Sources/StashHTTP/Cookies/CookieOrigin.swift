@@ -24,7 +24,7 @@ struct CookieOrigin: Sendable {
     }
 
     init(_ request: HTTPRequest) throws {
-        guard let authority = request.authority ?? HTTPField.Name("Host").flatMap({ request.headerFields[$0] }), !authority.isEmpty else {
+        guard let authority = request.authority ?? request.headerFields[.hostField], !authority.isEmpty else {
             throw StashError(.invalidHost, "the request has no authority nor Host field")
         }
         try self.init(scheme: request.scheme, host: Self.host(ofAuthority: authority), path: request.path ?? "/")

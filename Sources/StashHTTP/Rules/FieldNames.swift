@@ -1,8 +1,8 @@
-import HTTPTypes
+package import HTTPTypes
 
 extension HTTPField.Name {
     /// `Pragma` (RFC 9111 §5.4), read only for `no-cache`.
-    static let pragma = HTTPField.Name("Pragma")!
+    package static let pragma = HTTPField.Name("Pragma")!
     /// `Host`, for requests in origin form that carry no `:authority`.
-    static let hostField = HTTPField.Name("Host")!
+    package static let hostField = HTTPField.Name("Host")!
 }

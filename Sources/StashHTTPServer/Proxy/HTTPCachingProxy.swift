@@ -149,7 +149,7 @@ public final class HTTPCachingProxy: Sendable {
     /// without hop-by-hop fields. The one construction both the event-loop hit path and
     /// ``respond(to:body:)`` use, so both find the same stored response.
     func cacheRequest(for request: HTTPRequest) -> HTTPRequest {
-        let forwardsAll = !request.headerFields.contains { Self.droppedRequestFields.contains($0.name.canonicalName) }
+        let forwardsAll = !Self.droppedRequestFields.containsAny(of: request.headerFields)
         let method = Self.wireMethod(request.method)
         if forwardsAll, upstreamPrefix.isEmpty, method == request.method, request.scheme == "http", request.authority != nil,
            request.path != nil {
@@ -168,7 +168,7 @@ public final class HTTPCachingProxy: Sendable {
     /// Request fields the proxy sets itself or keeps from the upstream.
     private static let endToEndFieldsNotForwarded: Set<String> = ["host", "content-length", "proxy-authorization"]
     /// The request fields never forwarded whatever `Connection` names (which is one of them).
-    private static let droppedRequestFields = HopByHop.names.union(endToEndFieldsNotForwarded)
+    private static let droppedRequestFields = FieldNameSet(spelled: HopByHop.names.union(endToEndFieldsNotForwarded))
 
     /// The `400` for a request target the proxy refuses to forward.
     private static func badRequest(method: HTTPRequest.Method) -> (HTTPResponse, Data) {
@@ -239,6 +239,4 @@ public final class HTTPCachingProxy: Sendable {
 extension HTTPField.Name {
     /// `Cache-Status` (RFC 9211).
     static let cacheStatus = HTTPField.Name("Cache-Status")!
-    /// `Host`, which an origin-form request carries instead of `:authority`.
-    static let hostField = HTTPField.Name("Host")!
 }

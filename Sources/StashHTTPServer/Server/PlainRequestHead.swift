@@ -1,4 +1,5 @@
 import HTTPTypes
+import StashHTTP
 
 /// The strict reading of a request head that ``RawHitHandler`` answers before NIO's HTTP/1
 /// decoder: `GET` or `HEAD`, an origin-form target of visible ASCII, `HTTP/1.1`, fields of
@@ -20,9 +21,19 @@ enum PlainRequestHead {
     /// Request fields that send a request through the full asynchronous flow: directives the
     /// full flow weighs (`Cache-Control`, `Pragma`), connection handling (`Connection`,
     /// `Expect`), and a body (`Transfer-Encoding`, a `Content-Length` other than `0`).
-    static let fullFlowFields: Set<HTTPField.Name> = [
-        .cacheControl, HTTPField.Name("Pragma")!, .connection, .expect, .contentLength, .transferEncoding,
-    ]
+    static let fullFlowFields = FieldNameSet([
+        .cacheControl, .pragma, .connection, .expect, .contentLength, .transferEncoding,
+    ])
+
+    /// The names browsers and HTTP clients send, in the two spellings they use, made once: a
+    /// field spelled so takes the name already made rather than a new string checked and
+    /// lowercased (a browser's request carries about ten fields).
+    static let commonNames = FieldNameSet(spelled: [
+        "Host", "User-Agent", "Accept", "Accept-Language", "Accept-Encoding", "Referer", "Cookie", "Origin",
+        "If-None-Match", "If-Modified-Since", "Cache-Control", "Pragma", "Connection", "Upgrade-Insecure-Requests",
+        "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "Sec-CH-UA", "Sec-CH-UA-Mobile",
+        "Sec-CH-UA-Platform", "Priority", "DNT",
+    ].flatMap { [$0, $0.lowercased()] })
 
     /// Whether `name: value` sends a request through the full flow.
     static func needsFullFlow(_ name: HTTPField.Name, _ value: String) -> Bool {
@@ -77,8 +88,9 @@ enum PlainRequestHead {
                 index += 1
             }
             guard index < count else { return count > maximumLength ? .other : .incomplete }
+            let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<index])
             guard index > nameStart,
-                  let name = HTTPField.Name(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self))
+                  let name = commonNames.member(spelled: nameBytes) ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
             else { return .other }
             index += 1
             while index < count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }

@@ -27,6 +27,20 @@ struct PlainRequestHeadTests {
         #expect(head.method == .head && head.authority == nil && head.headerFields[.contentLength] == "0")
     }
 
+    /// Names a browser sends are read as made once, in either spelling; any other spelling is
+    /// made from the bytes: each keeps the client's spelling and the one canonical name.
+    @Test func commonNamesKeepTheClientsSpelling() throws {
+        let spellings = ["User-Agent", "user-agent", "USER-AGENT", "uSER-aGENT", "Sec-Fetch-Dest", "sec-fetch-dest", "X-Other"]
+        let text = "GET / HTTP/1.1\r\nHost: a\r\n" + spellings.map { "\($0): v\r\n" }.joined() + "\r\n"
+        guard case .request(let request, _) = read(text) else {
+            Issue.record("not read: \(read(text))")
+            return
+        }
+        #expect(request.headerFields.map(\.name.rawName) == spellings)
+        #expect(request.headerFields.map(\.name.canonicalName) == spellings.map { $0.lowercased() })
+        #expect(request.headerFields[values: .userAgent].count == 4)
+    }
+
     @Test(arguments: ["", "G", "GET", "HEA", "GET /page", "GET /page HTTP/1", "GET /page HTTP/1.1\r\nHost: a", "GET / HTTP/1.1\r\nHost: a\r\n", "GET / HTTP/1.1\r\nHost: a\r\n\r"])
     func startOfAPlainHeadIsIncomplete(_ text: String) {
         guard case .incomplete = read(text) else {

@@ -1,0 +1,80 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+package import HTTPTypes
+
+/// A fixed handful of field names that every request is checked against on the hit path
+/// (conditionals, fields that send a request through the full flow, fields never forwarded),
+/// or that a parser recognises in raw bytes to reuse a name already made.
+///
+/// ```swift
+/// static let conditionals = FieldNameSet([.ifNoneMatch, .ifModifiedSince, .range])
+/// if Self.conditionals.containsAny(of: request.headerFields) { … }
+/// let name = common.member(spelled: rawBytes) ?? HTTPField.Name(String(decoding: rawBytes, as: UTF8.self))
+/// ```
+///
+/// It answers by length, then by bytes: a `Set` hashes every name it is asked about (a
+/// seeded SipHash of the whole name), and a browser's request carries about ten fields, so
+/// on a cache hit the hashing cost more than the lookup it guarded. Most names a request
+/// carries differ in length from every member and cost one bit test. Immutable, so
+/// `Sendable` and safe to read from any thread.
+package struct FieldNameSet: Sendable {
+    /// Bit `n` is set when a member is `n` bytes long (members are 1 to 63 bytes long).
+    private let lengths: UInt64
+    /// The members' canonical (lowercased) names.
+    private let canonical: [[UInt8]]
+    /// The members' names as spelled when made (`rawName`).
+    private let spellings: [[UInt8]]
+    /// The members, in the order of ``canonical`` and ``spellings``.
+    private let names: [HTTPField.Name]
+
+    /// The set of `names`, compared by their canonical (lowercased) form.
+    package init(_ names: [HTTPField.Name]) {
+        var lengths: UInt64 = 0
+        for name in names {
+            let count = name.canonicalName.utf8.count
+            precondition((1..<64).contains(count) && name.rawName.utf8.count == count, "a member of a FieldNameSet is 1 to 63 bytes long: \(name)")
+            lengths |= 1 << UInt64(count)
+        }
+        self.lengths = lengths
+        self.canonical = names.map { Array($0.canonicalName.utf8) }
+        self.spellings = names.map { Array($0.rawName.utf8) }
+        self.names = names
+    }
+
+    /// The set of the field names spelled `names`.
+    package init(spelled names: some Sequence<String>) {
+        self.init(names.map { HTTPField.Name($0)! })
+    }
+
+    /// Whether `name` is a member.
+    package func contains(_ name: HTTPField.Name) -> Bool {
+        var canonicalName = name.canonicalName
+        return canonicalName.withUTF8 { index(of: UnsafeRawBufferPointer($0), in: canonical) } != nil
+    }
+
+    /// Whether any of `fields` has a member's name.
+    package func containsAny(of fields: HTTPFields) -> Bool {
+        fields.contains { contains($0.name) }
+    }
+
+    /// The member spelled exactly `bytes` (its `rawName`), so that a parser reuses the name
+    /// already made rather than making, checking and lowercasing a new one; `nil` for any
+    /// other spelling, which the parser makes itself.
+    package func member(spelled bytes: UnsafeRawBufferPointer) -> HTTPField.Name? {
+        index(of: bytes, in: spellings).map { names[$0] }
+    }
+
+    private func index(of bytes: UnsafeRawBufferPointer, in list: [[UInt8]]) -> Int? {
+        let count = bytes.count
+        guard count < 64, lengths & (1 << UInt64(count)) != 0 else { return nil }
+        for (index, member) in list.enumerated() where member.count == count {
+            if member.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, count) }) == 0 { return index }
+        }
+        return nil
+    }
+}
