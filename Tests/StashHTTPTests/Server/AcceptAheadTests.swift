@@ -1,12 +1,52 @@
 import NIOCore
 import NIOEmbedded
+import NIOConcurrencyHelpers
+import NIOPosix
+import StashTestSupport
 import Testing
 @testable import StashHTTPServer
 
 /// ``AcceptAhead`` on an `EmbeddedChannel` standing for a server channel: behind it, a gate
 /// that withholds every `read()` stands for HummingbirdCore's connection loop when it has
-/// fallen ten connections behind.
+/// fallen ten connections behind; and in a real proxy whose connection loop is held.
 struct AcceptAheadTests {
+    /// On a real server channel bound as HummingbirdCore binds it (a `NIOAsyncChannel` of
+    /// child channels, NIO's default backpressure) whose connections nobody takes, as when
+    /// HummingbirdCore's connection loop waits for a core: every client that connects is
+    /// still accepted, and so its child channel set up (where the proxy answers hits). Without
+    /// ``AcceptAhead`` accepts stop once about ten connections wait to be taken, and the next
+    /// client waits in the listen backlog.
+    @Test func connectionsNobodyTakesAreStillAccepted() async throws {
+        let accepted = NIOLockedValueBox(0)
+        let server = try await ServerBootstrap(group: NIOSingletons.posixEventLoopGroup)
+            .serverChannelOption(.backlog, value: 64)
+            .bind(host: "127.0.0.1", port: 0) { child in
+                child.eventLoop.makeCompletedFuture {
+                    accepted.withLockedValue { $0 += 1 }
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child)
+                }
+            }
+        await AcceptAhead.install(on: server.channel)
+        let port = try #require(server.channel.localAddress?.port)
+        // One client at a time, each accepted before the next connects, so each is an accept
+        // batch of its own (a burst could be taken in one batch, before the gate closes).
+        var clients: [RawClient] = []
+        for index in 1...30 {
+            clients.append(try RawClient(port: port))
+            var waited = 0
+            while accepted.withLockedValue({ $0 }) < index, waited < 500 {
+                try await Task.sleep(for: .milliseconds(10))
+                waited += 1
+            }
+            guard accepted.withLockedValue({ $0 }) == index else {
+                Issue.record("client \(index) was not accepted within 5 s")
+                break
+            }
+        }
+        clients.removeAll()
+        try await server.channel.close()
+    }
+
     /// Withholds every `read()` that reaches it, as `NIOAsyncChannel`'s handler does while its
     /// consumer is behind.
     private final class ClosedGate: ChannelOutboundHandler {
