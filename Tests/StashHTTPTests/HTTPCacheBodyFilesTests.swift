@@ -150,6 +150,45 @@ struct HTTPCacheBodyFilesTests {
         try fixture.cache.close()
     }
 
+    /// A body file cut short on disk behind the cache's back is a file that is gone: a
+    /// streamed hit is a miss answered whole by the origin (never a `200` whose
+    /// `Content-Length` the file cannot honour), an offline lookup finds nothing, the direct
+    /// lookup finds nothing, and the variant and its disk cache entry are dropped.
+    @Test func aBodyFileCutShortBehindTheCachesBackMakesAMissAndDropsTheVariant() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let size = 3 << 20
+        for path in ["/video", "/offline", "/direct"] {
+            try await fixture.get(path, size: size)
+            let key = try #require(fixture.bodyFileKey(path))
+            let handle = try FileHandle(forWritingTo: try #require(fixture.disk.fileURL(for: key)))
+            try handle.truncate(atOffset: UInt64(size / 2))
+            try handle.close()
+        }
+
+        let videoFile = try #require(fixture.bodyFileKey("/video"))
+        let (answer, body) = try await fixture.get("/video", size: size)
+        #expect(answer.outcome == .network)
+        #expect(answer.response.headerFields[.contentLength] == String(size))
+        #expect(body == Fixture.content("/video", size: size))
+        #expect(fixture.trips("/video") == 2)
+        #expect(!fixture.disk.contains(videoFile), "the cut file's entry stays")
+
+        let offlineFile = try #require(fixture.bodyFileKey("/offline"))
+        let offline = try await fixture.cache.streamResponse(to: fixture.request("/offline"), policy: .returnCacheDataDontLoad) { _, _ in
+            Issue.record("the origin was asked")
+            throw URLError(.notConnectedToInternet)
+        }
+        #expect(offline.outcome == .unavailable)
+        #expect(fixture.bodyFileKey("/offline") == nil, "the variant without its whole file stays")
+        #expect(!fixture.disk.contains(offlineFile))
+
+        let directFile = try #require(fixture.bodyFileKey("/direct"))
+        #expect(fixture.cache.cachedResponse(for: fixture.request("/direct")) == nil)
+        #expect(fixture.bodyFileKey("/direct") == nil, "the variant without its whole file stays")
+        #expect(!fixture.disk.contains(directFile))
+        try fixture.cache.close()
+    }
+
     /// A stale-while-revalidate hit whose body file is gone is a miss, and that miss is the
     /// one trip to the origin: no background revalidation starts for a hit that did not
     /// stand. A hit that stands is revalidated once in the background (`flush()` waits for

@@ -1,5 +1,12 @@
 public import Foundation
 import StashCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension DiskCache {
     /// The value of `key`, or `nil` when there is none, it expired, or the cache is closed.
@@ -45,7 +52,10 @@ extension DiskCache {
         case .manifest: data = reader.inlineValue(forKey: key)
         case .file(let name):
             do {
-                data = try FileStore.read(atPath: filePath(named: name))
+                // A file shorter or longer than its value (cut short, or written to behind
+                // the cache's back) holds no value: read as a file that is gone.
+                let value = try FileStore.read(atPath: filePath(named: name))
+                data = value.count == record.size ? value : nil
             } catch let error as StashError where error.code != .notFound {
                 // Out of file descriptors, no permission, an I/O error: the value may be
                 // whole on disk, so this read misses and the entry stays.
@@ -55,7 +65,8 @@ extension DiskCache {
             }
         }
         guard let data else {
-            // The value vanished: removed meanwhile, or its file deleted behind our back.
+            // The value vanished: removed meanwhile, or its file deleted or cut short behind
+            // our back.
             forget(key, ifStill: record)
             return nil
         }
@@ -67,9 +78,11 @@ extension DiskCache {
     /// expiry), without reading it; `nil` when the value is missing, expired, stored inline
     /// (see ``fileURL(for:)``), its file is gone, or the file cannot be opened now.
     ///
-    /// A file that is gone (deleted behind the cache's back) removes the entry. Any other
-    /// failure to open it (the process is out of file descriptors, permission, an I/O error)
-    /// returns `nil` and keeps the entry: the value is still there for a later read.
+    /// A file that is gone (deleted behind the cache's back) or whose size is not the
+    /// value's (cut short or written to behind the cache's back) removes the entry, so a
+    /// handle returned here always holds ``EntryInfo/size`` bytes. Any other failure to open
+    /// it (the process is out of file descriptors, permission, an I/O error) returns `nil`
+    /// and keeps the entry: the value is still there for a later read.
     ///
     /// ```swift
     /// if let handle = cache.openFile(forKey: "movie.mp4") {
@@ -85,21 +98,21 @@ extension DiskCache {
     }
 
     /// ``openFile(forKey:)`` telling a value that is gone (`nil`, the entry removed when its
-    /// file is missing) from a file that exists but cannot be opened now (thrown: out of
-    /// file descriptors, permission, I/O; the entry stays).
+    /// file is missing or not the value's size) from a file that exists but cannot be
+    /// opened now (thrown: out of file descriptors, permission, I/O; the entry stays).
     ///
-    /// - throws: ``StashError`` with the `open` failure's code and `errno`.
+    /// - throws: ``StashError`` with the `open` (or `stat`) failure's code and `errno`.
     package func openFileReportingFailure(forKey key: String) throws -> FileHandle? {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         let name: String
-        var record: DiskRecord?
+        let record: DiskRecord
+        var isCounted = false
         if isReadOnly {
             guard let row = reader.row(forKey: key), isLive(row.record, at: now), let file = row.record.file else { return nil }
-            name = file
+            (name, record) = (file, row.record)
         } else {
             guard let (found, source) = access(key, onlyFiles: true), case .file(let file) = source else { return nil }
-            name = file
-            record = found
+            (name, record, isCounted) = (file, found, true)
         }
         let path = filePath(named: name)
         let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
@@ -108,10 +121,19 @@ extension DiskCache {
             // Only a missing file means the value is gone; out of file descriptors
             // (EMFILE, ENFILE), no permission or an I/O error leave the entry for later.
             guard error.code == .notFound else { throw error }
-            if let record { forget(key, ifStill: record) }
+            if isCounted { forget(key, ifStill: record) }
             return nil
         }
-        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StashError.posix("stat", path: path) }
+        guard Int(info.st_size) == record.size else {
+            // Cut short (or grown) behind the cache's back: whoever reads it would get a
+            // value that is not the one stored, or fewer bytes than its size promised.
+            if isCounted { forget(key, ifStill: record) }
+            return nil
+        }
+        return file
     }
 
     /// Where a hit's value is.

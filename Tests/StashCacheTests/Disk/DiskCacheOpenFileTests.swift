@@ -47,6 +47,34 @@ struct DiskCacheOpenFileTests {
         try cache.close()
     }
 
+    /// A file cut short (or grown) behind the cache's back holds no value: opening it or
+    /// reading its data is a miss that forgets the entry, so a handle handed out always
+    /// holds the value's size in bytes. Across a flush and reopen, the entry stays gone.
+    @Test(arguments: [2_000, 4_000])
+    func aFileOfTheWrongSizeIsAMissThatForgetsTheEntry(wrongSize: Int) async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        for key in ["opened", "read"] {
+            try cache.set(.filled(4, 3_000), forKey: key)
+            let handle = try FileHandle(forWritingTo: try #require(cache.fileURL(for: key)))
+            try handle.truncate(atOffset: UInt64(min(wrongSize, 3_000)))
+            if wrongSize > 3_000 {
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(count: wrongSize - 3_000))
+            }
+            try handle.close()
+        }
+        #expect(cache.openFile(forKey: "opened") == nil)
+        #expect(!cache.contains("opened"))
+        #expect(cache.data(forKey: "read") == nil)
+        #expect(!cache.contains("read"))
+        try await cache.flush()
+        try cache.close()
+        let reopened = try fixture.open()
+        #expect(!reopened.contains("opened") && !reopened.contains("read"))
+        try reopened.close()
+    }
+
     /// A file that is there but cannot be opened (here a link that loops, `ELOOP`) is a
     /// miss that keeps the entry: only a missing file means the value is gone.
     @Test func aFileThatCannotBeOpenedKeepsItsEntry() throws {
