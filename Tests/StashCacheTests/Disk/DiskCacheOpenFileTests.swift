@@ -96,6 +96,60 @@ struct DiskCacheOpenFileTests {
         try cache.close()
     }
 
+    /// A read that fails (here a link that loops, `ELOOP`, as a process out of file
+    /// descriptors fails too) is a miss in the statistics, not a hit, and does not make the
+    /// entry look used: its last-access date and sliding deadline stay. A read that
+    /// succeeds afterwards counts a hit and moves both.
+    @Test func aFailedReadCountsAMissAndLeavesTheEntrysDates() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        try cache.set(.filled(4, 3_000), forKey: "looped", expiry: .sliding(100))
+        let stored = try #require(cache.info(forKey: "looped"))
+        let url = try #require(cache.fileURL(for: "looped"))
+        let kept = url.appendingPathExtension("kept")
+        try FileManager.default.moveItem(at: url, to: kept)
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: url.lastPathComponent)
+
+        fixture.clock.advance(by: 60)
+        #expect(cache.openFile(forKey: "looped") == nil)
+        #expect(cache.data(forKey: "looped") == nil)
+        #expect(cache.entry(forKey: "looped") == nil)
+        let statistics = try cache.statistics()
+        #expect(statistics.hits == 0)
+        #expect(statistics.misses == 3)
+        let afterFailures = try #require(cache.info(forKey: "looped"))
+        #expect(afterFailures.lastAccessedAt == stored.lastAccessedAt)
+        #expect(afterFailures.expiresAt == stored.expiresAt)
+
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: kept, to: url)
+        fixture.clock.advance(by: 30)
+        let entry = try #require(cache.entry(forKey: "looped"))
+        #expect(entry.data == .filled(4, 3_000))
+        #expect(entry.info.lastAccessedAt == stored.lastAccessedAt.addingTimeInterval(90))
+        #expect(entry.info.expiresAt == stored.lastAccessedAt.addingTimeInterval(190))
+        #expect(try cache.openFile(forKey: "looped")?.readToEnd() == .filled(4, 3_000))
+        #expect(try cache.statistics().hits == 2)
+        try cache.close()
+    }
+
+    /// A file gone or cut short is a miss too.
+    @Test func aValueWhoseFileIsGoneCountsAMiss() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        try cache.set(.filled(4, 3_000), forKey: "gone")
+        try cache.set(.filled(4, 3_000), forKey: "cut")
+        try FileManager.default.removeItem(at: try #require(cache.fileURL(for: "gone")))
+        let handle = try FileHandle(forWritingTo: try #require(cache.fileURL(for: "cut")))
+        try handle.truncate(atOffset: 10)
+        try handle.close()
+        #expect(cache.openFile(forKey: "gone") == nil)
+        #expect(cache.data(forKey: "cut") == nil)
+        let statistics = try cache.statistics()
+        #expect(statistics.hits == 0 && statistics.misses == 2)
+        try cache.close()
+    }
+
     /// A process out of file descriptors (`EMFILE`, as a busy server gets) reads nothing,
     /// and loses nothing: the entry is there once descriptors are free, and after a flush
     /// and reopen. A real child process, whose descriptor limit is lowered alone.
