@@ -60,9 +60,9 @@ public final class HTTPCache: Sendable {
     let counters = LockedValue(HTTPCacheStatistics())
     let inFlight = LockedValue([String: CollapseGate]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
-    let backgroundWrites = LockedValue(BackgroundWrites())
-    /// The stale-while-revalidate revalidations running in tasks of their own.
-    let backgroundRevalidations = LockedValue(BackgroundRevalidations())
+    let backgroundWrites = BackgroundTasks()
+    /// The stale-while-revalidate revalidations running in tasks of their own, one per URL.
+    let backgroundRevalidations = BackgroundTasks()
 
     /// Opens a cache.
     ///
@@ -168,7 +168,7 @@ public final class HTTPCache: Sendable {
     public func removeAllResponses() async {
         memory.removeAll()
         try? await hybrid?.removeAll()
-        await waitForBackgroundWrites()
+        await backgroundWrites.wait()
         try? await sharedStorage?.removeValues(withKeyPrefix: Self.sharedKeyPrefix)
     }
 
@@ -183,8 +183,8 @@ public final class HTTPCache: Sendable {
     ///
     /// - throws: ``StashCore/StashError`` when the disk cannot be written.
     public func flush() async throws {
-        await waitForBackgroundRevalidations()
-        await waitForBackgroundWrites()
+        await backgroundRevalidations.wait()
+        await backgroundWrites.wait()
         try await hybrid?.disk.flush()
     }
 
