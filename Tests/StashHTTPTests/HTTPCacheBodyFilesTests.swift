@@ -379,6 +379,44 @@ struct HTTPCacheBodyFilesTests {
         try fixture.cache.close()
     }
 
+    /// A body whose transport framed its end (HTTP/2, no `Content-Length`) stays framed
+    /// through a cache in front of another: the next layer stores what the first one passes
+    /// on, whether from the origin (the storing wrapper) or from a body file (its reader).
+    @Test func aFramedBodyStaysFramedThroughACache() async throws {
+        let inner = try Fixture(diskCapacity: 64 << 20)
+        let outer = try HTTPCache(memoryCapacity: 16 << 20, diskCapacity: 0, directory: nil, clock: inner.clock)
+        let trips = LockedValue(0)
+        let size = 3 << 20
+        let origin: HTTPStreamingSend = { request, _ in
+            trips.withLock { $0 += 1 }
+            let content = Fixture.content(request.path ?? "", size: size)
+            let parts = LockedValue([content.prefix(size / 2), content.suffix(from: size / 2)])
+            let body = HTTPBodyStream(next: { parts.withLock { $0.isEmpty ? nil : Data($0.removeFirst()) } }, endsFramed: true)
+            return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]), body)
+        }
+        func get(_ cache: HTTPCache, _ path: String) async throws -> (HTTPCacheOutcome, Data) {
+            let answer = try await cache.streamResponse(to: inner.request(path)) { request, body in
+                guard cache === outer else { return try await origin(request, body) }
+                let answer = try await inner.cache.streamResponse(to: request, body: body, send: origin)
+                return (answer.response, answer.body)
+            }
+            return (answer.outcome, try await answer.body.collect())
+        }
+        // From a body file of the inner cache.
+        #expect(try await get(inner.cache, "/filed") == (.network, Fixture.content("/filed", size: size)))
+        #expect(inner.bodyFileKey("/filed") != nil)
+        let filed = try await inner.cache.streamResponse(to: inner.request("/filed"), send: origin)
+        #expect(filed.outcome == .cache && filed.body.endsFramed, "a body file's reader is not framed")
+        _ = try await filed.body.collect()
+        #expect(try await get(outer, "/filed") == (.network, Fixture.content("/filed", size: size)))
+        #expect(try await get(outer, "/filed") == (.cache, Fixture.content("/filed", size: size)), "a body file's reader is not framed")
+        // From the origin, through the inner cache's storing wrapper.
+        #expect(try await get(outer, "/passed") == (.network, Fixture.content("/passed", size: size)))
+        #expect(try await get(outer, "/passed") == (.cache, Fixture.content("/passed", size: size)), "the storing wrapper is not framed")
+        #expect(trips.withLock { $0 } == 2)
+        try inner.cache.close()
+    }
+
     /// A `204` has no content by definition: it ends with its head, framed without a
     /// `Content-Length` or chunks, and one that may be stored is.
     @Test func aNoContentResponseIsStoredWithoutALength() async throws {
