@@ -113,4 +113,29 @@ struct HTTPCacheBackgroundRevalidationTests {
         #expect(fixture.origin.requests("/film").count == 2)
         try await fixture.finish()
     }
+
+    /// `close()` cancels a revalidation that is running: it never reaches the origin, even
+    /// once its transport would let it go; and a stale hit after `close()` starts none.
+    @Test func closeCancelsTheRunningRevalidations() async throws {
+        let fixture = try await Fixture()
+        fixture.origin.set("/feed", TestOrigin.Reply(fields: [("Cache-Control", "max-age=1, stale-while-revalidate=600")], body: "feed"))
+        _ = try await fixture.get("/feed")
+        fixture.holds.withLock { $0 = true }
+        fixture.clock.advance(by: 10)
+        #expect(try await fixture.get("/feed").0 == .cache)
+        #expect(fixture.cache.backgroundRevalidations.isRunning)
+
+        try fixture.cache.close()
+        fixture.held.open()
+        await fixture.cache.backgroundRevalidations.wait()
+        #expect(fixture.cancelled.withLock { $0 } == 1, "the revalidation was not cancelled")
+        #expect(fixture.origin.requests("/feed").count == 1, "a revalidation reached the origin after close()")
+
+        fixture.holds.withLock { $0 = false }
+        _ = try await fixture.get("/feed")
+        try await fixture.cache.flush()
+        #expect(!fixture.cache.backgroundRevalidations.isRunning)
+        #expect(fixture.origin.requests("/feed").count == 1, "a stale hit after close() revalidated")
+        try await fixture.finish()
+    }
 }
