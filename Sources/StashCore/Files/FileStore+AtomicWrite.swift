@@ -63,7 +63,7 @@ extension FileStore {
     ///
     /// Errors name the destination, never the temporary file. ``commit()`` does the rename
     /// and, when power-safe, one fsync of the folder: the content is fsynced before (by
-    /// ``init(_:for:permissions:durability:)``, or by the caller of ``create(for:permissions:durability:)``),
+    /// ``init(_:for:permissions:durability:)``, or by the caller of ``create(for:naming:permissions:durability:)``),
     /// so a commit under a lock holds it across no write of the content.
     package struct StagedFile: Sendable {
         /// Where ``commit()`` puts the content.
@@ -108,13 +108,16 @@ extension FileStore {
         /// try lock.withLock { try file.commit() }
         /// ```
         ///
+        /// - parameters:
+        ///   - naming: The path errors name (`url`'s by default): for a destination that is
+        ///     only a placeholder until the content gets its name, the folder, say.
         /// - throws: As ``init(_:for:permissions:durability:)``.
         package static func create(
-            for url: URL, permissions: mode_t = 0o600, durability: Durability
+            for url: URL, naming: String? = nil, permissions: mode_t = 0o600, durability: Durability
         ) throws -> (file: StagedFile, descriptor: Int32) {
             let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + FileStore.randomSuffix() + ".tmp"
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-            guard fd >= 0 else { throw StashError.posix("create temporary file", path: url.path) }
+            guard fd >= 0 else { throw StashError.posix("create temporary file", path: naming ?? url.path) }
             return (StagedFile(temporaryPath: temporary, for: url, durability: durability), fd)
         }
 
@@ -126,7 +129,7 @@ extension FileStore {
         /// ```
         ///
         /// With ``Durability/powerSafe``, its content must be fsynced already (as
-        /// ``create(for:permissions:durability:)`` says).
+        /// ``create(for:naming:permissions:durability:)`` says).
         package init(temporaryPath: String, for url: URL, durability: Durability) {
             self.destination = url
             self.temporaryPath = temporaryPath
@@ -166,7 +169,7 @@ extension FileStore {
     }
 
     /// fsyncs the content written to the open file `fd` (a power-safe ``StagedFile`` made
-    /// by ``StagedFile/create(for:permissions:durability:)``, before its descriptor closes),
+    /// by ``StagedFile/create(for:naming:permissions:durability:)``, before its descriptor closes),
     /// naming `path` in errors.
     ///
     /// ```swift

@@ -100,6 +100,13 @@ struct FileStoreStagedFileTests {
             _ = try FileStore.StagedFile.create(for: folder.file("no/such/file"), durability: .processSafe)
         } catch let error as StashError {
             #expect(error.code == .notFound)
+            #expect(error.path == folder.file("no/such/file").path)
+        }
+        do {
+            _ = try FileStore.StagedFile.create(for: folder.file("no/such/file"), naming: folder.url.path, durability: .processSafe)
+            Issue.record("a file was made in a missing folder")
+        } catch let error as StashError {
+            #expect(error.path == folder.url.path, "the error does not name what the caller asked")
         }
     }
 }
