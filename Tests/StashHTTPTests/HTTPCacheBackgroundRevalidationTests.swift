@@ -50,6 +50,17 @@ struct HTTPCacheBackgroundRevalidationTests {
             return (answer.outcome, try await answer.body.collect())
         }
 
+        /// A fixture whose `/feed` is stored and stale now, within its
+        /// `stale-while-revalidate` window, and whose next requests to the origin are held.
+        static func staleFeed() async throws -> Fixture {
+            let fixture = try await Fixture()
+            fixture.origin.set("/feed", TestOrigin.Reply(fields: [("Cache-Control", "max-age=1, stale-while-revalidate=600")], body: "feed"))
+            _ = try await fixture.get("/feed")
+            fixture.holds.withLock { $0 = true }
+            fixture.clock.advance(by: 10)
+            return fixture
+        }
+
         func finish() async throws {
             try cache.close()
             origin.stop()
@@ -61,11 +72,7 @@ struct HTTPCacheBackgroundRevalidationTests {
     /// answered from the cache, and reach the origin once between them; once that
     /// revalidation is over, the next stale hit revalidates again.
     @Test func concurrentStaleHitsReachTheOriginOnce() async throws {
-        let fixture = try await Fixture()
-        fixture.origin.set("/feed", TestOrigin.Reply(fields: [("Cache-Control", "max-age=1, stale-while-revalidate=600")], body: "feed"))
-        _ = try await fixture.get("/feed")
-        fixture.holds.withLock { $0 = true }
-        fixture.clock.advance(by: 10)
+        let fixture = try await Fixture.staleFeed()
 
         let outcomes = try await withThrowingTaskGroup(of: HTTPCacheOutcome.self) { group in
             for _ in 0..<8 { group.addTask { try await fixture.get("/feed").0 } }
@@ -117,11 +124,7 @@ struct HTTPCacheBackgroundRevalidationTests {
     /// `close()` cancels a revalidation that is running: it never reaches the origin, even
     /// once its transport would let it go; and a stale hit after `close()` starts none.
     @Test func closeCancelsTheRunningRevalidations() async throws {
-        let fixture = try await Fixture()
-        fixture.origin.set("/feed", TestOrigin.Reply(fields: [("Cache-Control", "max-age=1, stale-while-revalidate=600")], body: "feed"))
-        _ = try await fixture.get("/feed")
-        fixture.holds.withLock { $0 = true }
-        fixture.clock.advance(by: 10)
+        let fixture = try await Fixture.staleFeed()
         #expect(try await fixture.get("/feed").0 == .cache)
         #expect(fixture.cache.backgroundRevalidations.isRunning)
 
