@@ -20,14 +20,17 @@ extension HTTPCache {
     /// bodies pass through unstored.
     static let largestBodyShareOfDisk = 8
 
-    /// `body` of `response`, handed to `store` once read whole and correctly framed; with
-    /// `inFiles` and a directory, bodies over ``streamedBodyKeptInMemory`` go to a file on
-    /// their way (bodies over `diskCapacity / largestBodyShareOfDisk` are not stored).
+    /// `body` of `response` passed on, and stored as `storable` under `key` once read whole
+    /// and correctly framed (in place of the variant with the same selecting fields;
+    /// `known` as for ``replace(_:key:in:)``): the one way a response is stored while it
+    /// streams, whatever the method (`GET`, or a `POST` that is the target's representation).
+    /// With `inFiles` and a directory, bodies over ``streamedBodyKeptInMemory`` go to a file
+    /// on their way (bodies over `diskCapacity / largestBodyShareOfDisk` are not stored).
     /// `decided` runs once it is known whether the response is stored (see
     /// ``HTTPBodyStream/storing(memoryLimit:spool:fileLimit:expectedLength:decided:_:)``).
     func storing(
-        _ body: HTTPBodyStream, of response: HTTPResponse, inFiles: Bool, decided: @escaping @Sendable () -> Void = {},
-        _ store: @escaping @Sendable (HTTPBodyStream.CompleteBody) async -> Void
+        _ body: HTTPBodyStream, of response: HTTPResponse, as storable: StoredResponse, key: PrimaryCacheKey, inFiles: Bool,
+        known: [StoredResponse]? = nil, decided: @escaping @Sendable () -> Void = {}
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
         if !body.endsFramed, length == nil, !Self.isChunked(response), !Self.hasNoContent(response) {
@@ -36,6 +39,10 @@ extension HTTPCache {
             // (A transport that frames the end itself, HTTP/2's END_STREAM, says so.)
             decided()
             return body
+        }
+        let store: @Sendable (HTTPBodyStream.CompleteBody) async -> Void = { body in
+            guard let complete = self.completing(storable, with: body) else { return }
+            await self.replace(complete, key: key, in: known)
         }
         guard inFiles, let disk = hybrid?.disk else {
             // A body larger than a memory-only cache's capacity would not be kept anyway.
@@ -46,20 +53,6 @@ extension HTTPCache {
             memoryLimit: Self.streamedBodyKeptInMemory, spool: { (try? disk.openIncomingFile()).map { BodySpool($0.file, descriptor: $0.descriptor) } },
             fileLimit: diskCapacity / Self.largestBodyShareOfDisk, expectedLength: length, decided: decided, store
         )
-    }
-
-    /// `body` of `response` passed on, and stored as `storable` under `key` once read whole
-    /// and correctly framed (in place of the variant with the same selecting fields;
-    /// `known` as for ``replace(_:key:in:)``): the one way a response is stored while it
-    /// streams, whatever the method (`GET`, or a `POST` that is the target's representation).
-    func storing(
-        _ body: HTTPBodyStream, of response: HTTPResponse, as storable: StoredResponse, key: PrimaryCacheKey, inFiles: Bool,
-        known: [StoredResponse]? = nil, decided: @escaping @Sendable () -> Void = {}
-    ) async -> HTTPBodyStream {
-        await storing(body, of: response, inFiles: inFiles, decided: decided) { body in
-            guard let complete = self.completing(storable, with: body) else { return }
-            await self.replace(complete, key: key, in: known)
-        }
     }
 
     /// Whether `response` has no content by definition (`1xx`, `204`, `304`: RFC 9112

@@ -156,6 +156,11 @@ extension HTTPCache {
         /// The variants the lookup read from shared storage, which the store that follows
         /// starts from instead of reading them again (`nil`: local storage, or not read).
         var sharedVariants: [StoredResponse]? = nil
+        /// A stale-while-revalidate revalidation, whose answer no one reads: a `304`
+        /// freshens the stored response without opening its body file or counting bytes
+        /// saved, a failure falls back to nothing stale, and a new response counts no miss
+        /// (the request was counted as a hit).
+        var isBackground = false
     }
 
     /// `stored` as the answer to `trip`, its body file (if any) opened now; when that file
@@ -174,30 +179,18 @@ extension HTTPCache {
     }
 
     /// Asks the origin about `stored` in a task of its own (stale-while-revalidate), which
-    /// ``flush()`` waits for. Only a new response from the origin is read, so that its body
-    /// is stored; a `304` or a stale fallback would read the stored file for nothing.
+    /// ``flush()`` waits for, unless a revalidation of the same URL is running already:
+    /// concurrent stale hits make one trip to the origin. Only a new response from the
+    /// origin is read, so that its body is stored; a `304` freshens the stored response
+    /// without opening its body file (``Trip/isBackground``).
     private func revalidateInBackground(_ trip: Trip, stored: StoredResponse) {
-        backgroundRevalidations.withLock { running in
-            let id = running.nextID
-            running.nextID &+= 1
-            running.tasks[id] = Task {
-                if let answer = try? await self.exchange(trip, stored: stored), answer.outcome == .network {
-                    try? await answer.body.drain()
-                }
-                _ = self.backgroundRevalidations.withLock { $0.tasks.removeValue(forKey: id) }
+        var trip = trip
+        trip.isBackground = true
+        backgroundRevalidations.runUnlessRunning(trip.key.storageKey) { [trip] in
+            if let answer = try? await self.exchange(trip, stored: stored), answer.outcome == .network {
+                try? await answer.body.drain()
             }
         }
-    }
-
-    /// Waits for the background revalidations started before this call.
-    func waitForBackgroundRevalidations() async {
-        for task in backgroundRevalidations.withLock({ $0.tasks.values }) { await task.value }
-    }
-
-    /// The stale-while-revalidate revalidations still running.
-    struct BackgroundRevalidations {
-        var tasks: [UInt64: Task<Void, Never>] = [:]
-        var nextID: UInt64 = 0
     }
 
     private func passThrough(_ request: HTTPRequest, body: Data, send: HTTPStreamingSend) async throws -> StreamedHTTPResponse {
@@ -274,7 +267,7 @@ extension HTTPCache {
             (response, data) = try await trip.send(conditional ?? request, trip.body)
         } catch {
             decided()
-            if let stale = staleFallback(stored, trip, disconnected: true) { return stale }
+            if !trip.isBackground, let stale = staleFallback(stored, trip, disconnected: true) { return stale }
             throw error
         }
         let responseTime = clock.now
@@ -287,24 +280,31 @@ extension HTTPCache {
             let freshened = Validation.freshen(
                 stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode
             )
+            let storesFreshened = !CacheControl.governing(response.headerFields, mode: mode).contains("no-store")
+            if trip.isBackground {
+                // No one reads the answer: nothing to open. (A body file gone meanwhile is
+                // found by the next hit, which drops the variant.)
+                if storesFreshened { await replace(freshened, key: trip.key, in: trip.sharedVariants) }
+                decided()
+                record { $0.revalidations += 1 }
+                return StreamedHTTPResponse(response: response, body: HTTPBodyStream(Data()), outcome: .revalidated)
+            }
             // Opened before the freshened response replaces the stored one, so that a body
             // file gone meanwhile drops the stored variant rather than one just written.
             guard let answer = streamed(freshened, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
                 // Its body file cannot be opened: fetched again, whole.
                 return try await exchange(trip, stored: nil, decided: decided)
             }
-            if !CacheControl.governing(response.headerFields, mode: mode).contains("no-store") {
-                await replace(freshened, key: trip.key, in: trip.sharedVariants)
-            }
+            if storesFreshened { await replace(freshened, key: trip.key, in: trip.sharedVariants) }
             decided()
             record { $0.revalidations += 1; $0.bytesSaved += stored.bodyLength }
             return answer
         }
-        if response.status.code >= 500, let stale = staleFallback(stored, trip, disconnected: false) {
+        if response.status.code >= 500, !trip.isBackground, let stale = staleFallback(stored, trip, disconnected: false) {
             decided()
             return stale
         }
-        record { $0.misses += 1 }
+        if !trip.isBackground { record { $0.misses += 1 } }
         if request.method == .get, let storable = storable(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
             let body = await storing(data, of: response, as: storable, key: trip.key, inFiles: true, known: trip.sharedVariants, decided: decided)
             return StreamedHTTPResponse(response: response, body: body, outcome: .network)

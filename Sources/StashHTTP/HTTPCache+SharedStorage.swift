@@ -147,30 +147,7 @@ extension HTTPCache {
     /// store, and two stores of one URL's variants do not read and write its value at the
     /// same time); writes of different URLs run side by side. ``flush()`` waits for them.
     func writeInBackground(for key: PrimaryCacheKey, _ write: @escaping @Sendable () async -> Void) {
-        backgroundWrites.withLock { writes in
-            let previous = writes.last[key.storageKey]?.task
-            let generation = writes.nextGeneration
-            writes.nextGeneration &+= 1
-            let task = Task {
-                await previous?.value
-                await write()
-                self.backgroundWrites.withLock { writes in
-                    if writes.last[key.storageKey]?.generation == generation { writes.last[key.storageKey] = nil }
-                }
-            }
-            writes.last[key.storageKey] = (generation, task)
-        }
-    }
-
-    /// Waits for the writes that ``writeInBackground(for:_:)`` started before this call.
-    func waitForBackgroundWrites() async {
-        for (_, task) in backgroundWrites.withLock({ $0.last.values }) { await task.value }
-    }
-
-    /// The last background write of each URL still running, by storage key.
-    struct BackgroundWrites {
-        var last: [String: (generation: UInt64, task: Task<Void, Never>)] = [:]
-        var nextGeneration: UInt64 = 0
+        backgroundWrites.run(after: key.storageKey, write)
     }
 }
 

@@ -60,9 +60,9 @@ public final class HTTPCache: Sendable {
     let counters = LockedValue(HTTPCacheStatistics())
     let inFlight = LockedValue([String: CollapseGate]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
-    let backgroundWrites = LockedValue(BackgroundWrites())
-    /// The stale-while-revalidate revalidations running in tasks of their own.
-    let backgroundRevalidations = LockedValue(BackgroundRevalidations())
+    let backgroundWrites = BackgroundTasks()
+    /// The stale-while-revalidate revalidations running in tasks of their own, one per URL.
+    let backgroundRevalidations = BackgroundTasks()
 
     /// Opens a cache.
     ///
@@ -168,7 +168,7 @@ public final class HTTPCache: Sendable {
     public func removeAllResponses() async {
         memory.removeAll()
         try? await hybrid?.removeAll()
-        await waitForBackgroundWrites()
+        await backgroundWrites.wait()
         try? await sharedStorage?.removeValues(withKeyPrefix: Self.sharedKeyPrefix)
     }
 
@@ -181,24 +181,54 @@ public final class HTTPCache: Sendable {
     /// try await cache.flush()
     /// ```
     ///
+    /// **Waits on the network:** each running revalidation is an origin request (one per
+    /// URL at a time), and `flush()` returns only once it has been answered and its body
+    /// stored or abandoned: as long as your `send` takes, bounded only by your transport's
+    /// timeout. Call it where that wait is acceptable (an app moving to the background), or
+    /// ``close()`` to stop the revalidations instead.
+    ///
+    /// **Durability:** once it returns, every response stored before the call is committed
+    /// to the disk cache's manifest and survives a crash of the process. Nothing is fsynced
+    /// (a cache is disposable): a power cut may roll back the last commits, and the cache
+    /// then reopens without them, never with a response whose body file is half written.
+    /// With ``sharedStorage``, the writes are in that storage and survive what it survives.
+    ///
+    /// **Threads:** safe to call from any task, concurrently with lookups, stores and other
+    /// flushes; each call waits for the work started before it.
+    ///
     /// - throws: ``StashCore/StashError`` when the disk cannot be written.
     public func flush() async throws {
-        await waitForBackgroundRevalidations()
-        await waitForBackgroundWrites()
+        await backgroundRevalidations.wait()
+        await backgroundWrites.wait()
         try await hybrid?.disk.flush()
     }
 
-    /// Flushes and releases the cache folder, so that another `HTTPCache` (in this process
-    /// or another) may open it. Later stores are dropped; lookups miss.
+    /// Cancels the running background revalidations, flushes and releases the cache
+    /// folder, so that another `HTTPCache` (in this process or another) may open it. Later
+    /// stores are dropped; lookups miss; stale hits start no revalidation.
     ///
     /// ```swift
+    /// try await cache.flush() // optional: lets running revalidations finish and be written
     /// try cache.close()
     /// let reopened = try HTTPCache(directory: folder)
     /// ```
     ///
+    /// A revalidation cancelled abandons its origin request (at the transport's next
+    /// cancellation check) and stores nothing; the stale response it would have refreshed
+    /// stays as it was. It does not wait for the shared-storage writes that
+    /// ``storeResponse(_:body:for:requestTime:responseTime:)`` and ``removeResponses(for:)``
+    /// started: they go on (call ``flush()`` first to wait for them).
+    ///
+    /// **Durability:** as ``flush()``: what was stored before the call survives a crash of
+    /// the process once it returns. **Threads:** safe to call from any task, concurrently with
+    /// other calls (which then see a closed cache); idempotent.
+    ///
     /// - throws: ``StashCore/StashError/Code/diskFull`` (or another write error) naming how
     ///   many staged responses could not be written; the folder is released all the same.
-    public func close() throws { try hybrid?.disk.close() }
+    public func close() throws {
+        backgroundRevalidations.cancel()
+        try hybrid?.disk.close()
+    }
 
     /// Forgets the responses stored for `request`'s URL (every variant). With
     /// ``sharedStorage`` the removal runs in the background (``flush()`` waits for it).

@@ -150,6 +150,45 @@ struct HTTPCacheBodyFilesTests {
         try fixture.cache.close()
     }
 
+    /// A body file cut short on disk behind the cache's back is a file that is gone: a
+    /// streamed hit is a miss answered whole by the origin (never a `200` whose
+    /// `Content-Length` the file cannot honour), an offline lookup finds nothing, the direct
+    /// lookup finds nothing, and the variant and its disk cache entry are dropped.
+    @Test func aBodyFileCutShortBehindTheCachesBackMakesAMissAndDropsTheVariant() async throws {
+        let fixture = try Fixture(diskCapacity: 64 << 20)
+        let size = 3 << 20
+        for path in ["/video", "/offline", "/direct"] {
+            try await fixture.get(path, size: size)
+            let key = try #require(fixture.bodyFileKey(path))
+            let handle = try FileHandle(forWritingTo: try #require(fixture.disk.fileURL(for: key)))
+            try handle.truncate(atOffset: UInt64(size / 2))
+            try handle.close()
+        }
+
+        let videoFile = try #require(fixture.bodyFileKey("/video"))
+        let (answer, body) = try await fixture.get("/video", size: size)
+        #expect(answer.outcome == .network)
+        #expect(answer.response.headerFields[.contentLength] == String(size))
+        #expect(body == Fixture.content("/video", size: size))
+        #expect(fixture.trips("/video") == 2)
+        #expect(!fixture.disk.contains(videoFile), "the cut file's entry stays")
+
+        let offlineFile = try #require(fixture.bodyFileKey("/offline"))
+        let offline = try await fixture.cache.streamResponse(to: fixture.request("/offline"), policy: .returnCacheDataDontLoad) { _, _ in
+            Issue.record("the origin was asked")
+            throw URLError(.notConnectedToInternet)
+        }
+        #expect(offline.outcome == .unavailable)
+        #expect(fixture.bodyFileKey("/offline") == nil, "the variant without its whole file stays")
+        #expect(!fixture.disk.contains(offlineFile))
+
+        let directFile = try #require(fixture.bodyFileKey("/direct"))
+        #expect(fixture.cache.cachedResponse(for: fixture.request("/direct")) == nil)
+        #expect(fixture.bodyFileKey("/direct") == nil, "the variant without its whole file stays")
+        #expect(!fixture.disk.contains(directFile))
+        try fixture.cache.close()
+    }
+
     /// A stale-while-revalidate hit whose body file is gone is a miss, and that miss is the
     /// one trip to the origin: no background revalidation starts for a hit that did not
     /// stand. A hit that stands is revalidated once in the background (`flush()` waits for
@@ -338,6 +377,44 @@ struct HTTPCacheBodyFilesTests {
         }
         #expect(trips.withLock { $0 } == 2)
         try fixture.cache.close()
+    }
+
+    /// A body whose transport framed its end (HTTP/2, no `Content-Length`) stays framed
+    /// through a cache in front of another: the next layer stores what the first one passes
+    /// on, whether from the origin (the storing wrapper) or from a body file (its reader).
+    @Test func aFramedBodyStaysFramedThroughACache() async throws {
+        let inner = try Fixture(diskCapacity: 64 << 20)
+        let outer = try HTTPCache(memoryCapacity: 16 << 20, diskCapacity: 0, directory: nil, clock: inner.clock)
+        let trips = LockedValue(0)
+        let size = 3 << 20
+        let origin: HTTPStreamingSend = { request, _ in
+            trips.withLock { $0 += 1 }
+            let content = Fixture.content(request.path ?? "", size: size)
+            let parts = LockedValue([content.prefix(size / 2), content.suffix(from: size / 2)])
+            let body = HTTPBodyStream(next: { parts.withLock { $0.isEmpty ? nil : Data($0.removeFirst()) } }, endsFramed: true)
+            return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]), body)
+        }
+        func get(_ cache: HTTPCache, _ path: String) async throws -> (HTTPCacheOutcome, Data) {
+            let answer = try await cache.streamResponse(to: inner.request(path)) { request, body in
+                guard cache === outer else { return try await origin(request, body) }
+                let answer = try await inner.cache.streamResponse(to: request, body: body, send: origin)
+                return (answer.response, answer.body)
+            }
+            return (answer.outcome, try await answer.body.collect())
+        }
+        // From a body file of the inner cache.
+        #expect(try await get(inner.cache, "/filed") == (.network, Fixture.content("/filed", size: size)))
+        #expect(inner.bodyFileKey("/filed") != nil)
+        let filed = try await inner.cache.streamResponse(to: inner.request("/filed"), send: origin)
+        #expect(filed.outcome == .cache && filed.body.endsFramed, "a body file's reader is not framed")
+        _ = try await filed.body.collect()
+        #expect(try await get(outer, "/filed") == (.network, Fixture.content("/filed", size: size)))
+        #expect(try await get(outer, "/filed") == (.cache, Fixture.content("/filed", size: size)), "a body file's reader is not framed")
+        // From the origin, through the inner cache's storing wrapper.
+        #expect(try await get(outer, "/passed") == (.network, Fixture.content("/passed", size: size)))
+        #expect(try await get(outer, "/passed") == (.cache, Fixture.content("/passed", size: size)), "the storing wrapper is not framed")
+        #expect(trips.withLock { $0 } == 2)
+        try inner.cache.close()
     }
 
     /// A `204` has no content by definition: it ends with its head, framed without a

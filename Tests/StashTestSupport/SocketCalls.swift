@@ -1,3 +1,4 @@
+import StashCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,13 +13,9 @@ import Darwin
 /// A new IPv4 stream socket whose writes to a closed peer fail with `EPIPE` instead of
 /// raising `SIGPIPE`.
 func openStreamSocket() -> Int32 {
-    #if canImport(Glibc)
-    return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    let descriptor = SystemCalls.streamSocket()
     refuseBrokenPipeSignal(descriptor)
     return descriptor
-    #endif
 }
 
 /// Makes writes on `descriptor` (an accepted connection, say) fail with `EPIPE` rather

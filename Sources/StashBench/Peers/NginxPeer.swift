@@ -1,4 +1,5 @@
 import Foundation
+import StashCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -79,9 +80,12 @@ final class NginxPeer {
         PeakMemory.children(of: process.processIdentifier).compactMap { PeakMemory.bytes(of: "\($0)") }.max()
     }
 
-    /// Lowers the peaks of nginx's workers to their present resident memory.
-    func resetWorkerPeaks() {
-        for worker in PeakMemory.children(of: process.processIdentifier) { PeakMemory.resetPeak(of: "\(worker)") }
+    /// Lowers the peaks of nginx's workers to their present resident memory; whether every
+    /// worker's was (writing a worker's `clear_refs` fails when it runs as another user,
+    /// `nobody`, and the bench is not privileged).
+    func resetWorkerPeaks() -> Bool {
+        let workers = PeakMemory.children(of: process.processIdentifier)
+        return !workers.isEmpty && workers.map { PeakMemory.resetPeak(of: "\($0)") }.allSatisfy { $0 }
     }
 
     /// Stops nginx (SIGQUIT: graceful) and waits for it.
@@ -108,18 +112,9 @@ func findExecutable(_ name: String, extraFolders: [String] = []) -> URL? {
     return nil
 }
 
-/// A new IPv4 stream socket (Glibc imports `SOCK_STREAM` as an enum case, Darwin as an `Int32`).
-private func streamSocket() -> Int32 {
-    #if canImport(Glibc)
-    return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    return socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-}
-
 /// A loopback port free right now (bound to 0, read back, released).
 func freeLoopbackPort() throws -> Int {
-    let fd = streamSocket()
+    let fd = SystemCalls.streamSocket()
     guard fd >= 0 else { throw BenchError("socket() failed") }
     defer { close(fd) }
     var address = sockaddr_in()
@@ -138,7 +133,7 @@ func freeLoopbackPort() throws -> Int {
 func waitUntilListening(port: Int, seconds: Double) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-        let fd = streamSocket()
+        let fd = SystemCalls.streamSocket()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

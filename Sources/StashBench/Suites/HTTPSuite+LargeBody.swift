@@ -64,7 +64,7 @@ extension HTTPSuite {
                 for (impl, port) in peers { try await fetch(impl, port: port, path: "/large/0", hit: false) }
             }
             let resets = PeakMemory.resetPeak(of: "self")
-            nginx?.resetWorkerPeaks()
+            let nginxResets = nginx?.resetWorkerPeaks() ?? false
             var next = 0
             let contenders = peers.map { impl, port in
                 AsyncContender(impl) {
@@ -74,10 +74,12 @@ extension HTTPSuite {
                 }
             }
             try await context.compareAsync(suite: suite, case: name, contenders, extra: ["bytes": "\(size)"])
-            let nginxPeak = nginx.map { ", nginx's largest worker \(PeakMemory.megabytes($0.workerPeakBytes))" } ?? ""
-            let since = resets ? "since the case started" : "of the whole run (the peak could not be reset)"
+            // Each figure says what its own peak covers: the bench may reset its own and not
+            // nginx's workers (which run as another user).
+            func since(_ reset: Bool) -> String { reset ? "since the case started" : "of the whole run (the peak could not be reset)" }
+            let nginxPeak = nginx.map { ", nginx's largest worker \(since(nginxResets)) \(PeakMemory.megabytes($0.workerPeakBytes))" } ?? ""
             context.reporter.note(
-                "\(name): peak resident memory \(since): bench process \(PeakMemory.megabytes(PeakMemory.bytes(of: "self"))) "
+                "\(name): peak resident memory: bench process \(since(resets)) \(PeakMemory.megabytes(PeakMemory.bytes(of: "self"))) "
                     + "(Stash's proxy, the client, and the origin holding its \(size)-byte body)\(nginxPeak)"
             )
             context.reporter.note("\(name): each operation is one \(size)-byte body; \(cache.statistics)")

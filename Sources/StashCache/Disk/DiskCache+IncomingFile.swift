@@ -34,11 +34,8 @@ extension DiskCache {
         // The destination is a placeholder (the file's final name comes with its key), so
         // errors name the files folder, and no key.
         let placeholder = filesDirectory.appendingPathComponent("incoming", isDirectory: false)
-        do {
-            return try inFilesFolder(key: nil) { try FileStore.StagedFile.create(for: placeholder, durability: .processSafe) }
-        } catch var error as StashError where error.path == placeholder.path {
-            error.path = filesDirectory.path
-            throw error
+        return try inFilesFolder(key: nil) {
+            try FileStore.StagedFile.create(for: placeholder, naming: filesDirectory.path, durability: .processSafe)
         }
     }
 

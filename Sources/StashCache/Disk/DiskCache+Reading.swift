@@ -1,5 +1,12 @@
 public import Foundation
 import StashCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension DiskCache {
     /// The value of `key`, or `nil` when there is none, it expired, or the cache is closed.
@@ -13,7 +20,8 @@ extension DiskCache {
     /// records it. An expired entry is never returned and its removal is staged. A value
     /// whose file is gone (deleted behind the cache's back) is a miss and its entry is
     /// removed; one whose file cannot be read now (out of file descriptors, permission, an
-    /// I/O error) is a miss that keeps the entry.
+    /// I/O error) is a miss that keeps the entry. A read that fails counts as a miss in
+    /// ``statistics()`` and leaves the entry's dates alone. Thread-safe.
     public func data(forKey key: String) -> Data? {
         read(key)?.data
     }
@@ -44,18 +52,28 @@ extension DiskCache {
         case .staged(let value): data = value
         case .manifest: data = reader.inlineValue(forKey: key)
         case .file(let name):
+            let value: Data?
             do {
-                data = try FileStore.read(atPath: filePath(named: name))
+                value = try FileStore.read(atPath: filePath(named: name))
             } catch let error as StashError where error.code != .notFound {
                 // Out of file descriptors, no permission, an I/O error: the value may be
-                // whole on disk, so this read misses and the entry stays.
+                // whole on disk, so this read misses and the entry stays as it was.
+                countRead(of: key, record, hit: false)
                 return nil
             } catch {
-                data = nil
+                value = nil
             }
+            // A file shorter or longer than its value (cut short, or written to behind the
+            // cache's back) holds no value: read as a file that is gone.
+            guard let value, value.count == record.size else {
+                countRead(of: key, record, hit: false)
+                forget(key, ifStill: record)
+                return nil
+            }
+            return (value, countRead(of: key, record), key)
         }
         guard let data else {
-            // The value vanished: removed meanwhile, or its file deleted behind our back.
+            // The value vanished: removed meanwhile.
             forget(key, ifStill: record)
             return nil
         }
@@ -67,9 +85,11 @@ extension DiskCache {
     /// expiry), without reading it; `nil` when the value is missing, expired, stored inline
     /// (see ``fileURL(for:)``), its file is gone, or the file cannot be opened now.
     ///
-    /// A file that is gone (deleted behind the cache's back) removes the entry. Any other
-    /// failure to open it (the process is out of file descriptors, permission, an I/O error)
-    /// returns `nil` and keeps the entry: the value is still there for a later read.
+    /// A file that is gone (deleted behind the cache's back) or whose size is not the
+    /// value's (cut short or written to behind the cache's back) removes the entry, so a
+    /// handle returned here always holds ``EntryInfo/size`` bytes. Any other failure to open
+    /// it (the process is out of file descriptors, permission, an I/O error) returns `nil`
+    /// and keeps the entry: the value is still there for a later read.
     ///
     /// ```swift
     /// if let handle = cache.openFile(forKey: "movie.mp4") {
@@ -85,33 +105,52 @@ extension DiskCache {
     }
 
     /// ``openFile(forKey:)`` telling a value that is gone (`nil`, the entry removed when its
-    /// file is missing) from a file that exists but cannot be opened now (thrown: out of
-    /// file descriptors, permission, I/O; the entry stays).
+    /// file is missing or not the value's size) from a file that exists but cannot be
+    /// opened now (thrown: out of file descriptors, permission, I/O; the entry stays).
     ///
-    /// - throws: ``StashError`` with the `open` failure's code and `errno`.
+    /// - throws: ``StashError`` with the `open` (or `stat`) failure's code and `errno`.
     package func openFileReportingFailure(forKey key: String) throws -> FileHandle? {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         let name: String
-        var record: DiskRecord?
+        let record: DiskRecord
+        // Whether the read is counted (a writer's): `access` left that to this function.
+        var isCounted = false
         if isReadOnly {
             guard let row = reader.row(forKey: key), isLive(row.record, at: now), let file = row.record.file else { return nil }
-            name = file
+            (name, record) = (file, row.record)
         } else {
             guard let (found, source) = access(key, onlyFiles: true), case .file(let file) = source else { return nil }
-            name = file
-            record = found
+            (name, record, isCounted) = (file, found, true)
         }
         let path = filePath(named: name)
         let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let error = StashError.posix("open", path: path)
+            if isCounted { countRead(of: key, record, hit: false) }
             // Only a missing file means the value is gone; out of file descriptors
             // (EMFILE, ENFILE), no permission or an I/O error leave the entry for later.
             guard error.code == .notFound else { throw error }
-            if let record { forget(key, ifStill: record) }
+            if isCounted { forget(key, ifStill: record) }
             return nil
         }
-        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = StashError.posix("stat", path: path)
+            if isCounted { countRead(of: key, record, hit: false) }
+            throw error
+        }
+        guard Int(info.st_size) == record.size else {
+            // Cut short (or grown) behind the cache's back: whoever reads it would get a
+            // value that is not the one stored, or fewer bytes than its size promised.
+            if isCounted {
+                countRead(of: key, record, hit: false)
+                forget(key, ifStill: record)
+            }
+            return nil
+        }
+        if isCounted { countRead(of: key, record) }
+        return file
     }
 
     /// Where a hit's value is.
@@ -121,10 +160,13 @@ extension DiskCache {
         case file(String)
     }
 
-    /// The live record of the normalized `key` and where its value is, counting the hit (or
-    /// the miss): its last-access date and sliding deadline move, in steps of
-    /// ``accessDateResolution``, and a flush is scheduled to record them. `onlyFiles` looks
-    /// only for file-backed values: an inline one is neither returned nor counted.
+    /// The live record of the normalized `key` and where its value is. A miss is counted
+    /// here; so is the hit of a value without a file (staged or in the manifest), whose
+    /// last-access date and sliding deadline move (``countHit(of:at:_:now:delay:)``). A value in a
+    /// file is neither counted nor moved here: the caller counts it once the file opened or
+    /// read (``countRead(of:_:)``), so that a read that fails is a miss and does not make
+    /// an entry it cannot read look recently used. `onlyFiles` looks only for file-backed
+    /// values: an inline one is neither returned nor counted.
     private func access(_ key: String, onlyFiles: Bool) -> (DiskRecord, Source)? {
         let now = self.now
         let delay = configuration.flushDelay
@@ -133,40 +175,73 @@ extension DiskCache {
                 state.recordMiss()
                 return nil
             }
-            var record = state.index.values[position]
+            let record = state.index.values[position]
             if onlyFiles, record.file == nil { return nil }
             if !isLive(record, at: now) {
                 state.stageRemoval(key)
                 state.recordMiss()
                 return nil
             }
-            state.recordHit()
-            // Reading the same entry again within the resolution leaves its dates (and the
-            // manifest) alone, so that a burst of reads costs no bookkeeping and no flush.
-            if now >= record.accessed, now - record.accessed < Self.accessDateResolution {
-                if case .write(_, let inlineValue?)? = state.pending[key]?.value { return (record, .staged(inlineValue), nil) }
-                return (record, record.file.map(Source.file) ?? .manifest, nil)
-            }
-            record.accessed = now
-            if let sliding = record.sliding { record.expires = now + sliding }
-            state.index.values[position] = record
-            if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
-                // A new sequence number: a flush already writing the older record must not
-                // clear this one, or the new access date and deadline would never be saved.
-                state.sequence += 1
-                change.value = .write(record, inlineValue: inlineValue)
-                change.sequence = state.sequence
-                state.pending[key] = change
-                let flushDelay = state.scheduleFlush(urgent: false, delay: delay)
-                if let inlineValue { return (record, .staged(inlineValue), flushDelay) }
-                return (record, record.file.map(Source.file) ?? .manifest, flushDelay)
-            }
-            state.touched.insert(key)
-            return (record, record.file.map(Source.file) ?? .manifest, state.scheduleFlush(urgent: false, delay: delay))
+            if let file = record.file { return (record, .file(file), nil) }
+            let inlineValue: Data? = if case .write(_, let value?)? = state.pending[key]?.value { value } else { nil }
+            let (counted, flushDelay) = countHit(of: key, at: position, &state, now: now, delay: delay)
+            return (counted, inlineValue.map(Source.staged) ?? .manifest, flushDelay)
         }
         guard let (record, source, flushDelay) = found else { return nil }
         if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
         return (record, source)
+    }
+
+    /// Counts the hit of `key`'s value in a file, `record` as ``access(_:onlyFiles:)``
+    /// found it, once the file opened (or read) whole, or (`hit == false`) the miss of a
+    /// read that failed. The record with its access moved (when it is still the entry's).
+    @discardableResult
+    private func countRead(of key: String, _ record: DiskRecord, hit: Bool = true) -> DiskRecord {
+        let now = self.now
+        let delay = configuration.flushDelay
+        let (counted, flushDelay) = state.withLock { state -> (DiskRecord, TimeInterval?) in
+            guard hit else {
+                state.recordMiss()
+                return (record, nil)
+            }
+            // Replaced or removed meanwhile: the value read was a hit, but nothing to move.
+            guard !state.isClosed, let position = state.index.index(forKey: key),
+                  state.index.values[position].created == record.created, state.index.values[position].file == record.file else {
+                state.recordHit()
+                return (record, nil)
+            }
+            return countHit(of: key, at: position, &state, now: now, delay: delay)
+        }
+        if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
+        return counted
+    }
+
+    /// Counts a hit of the live entry of `key` (at `position` of `state.index`): its last-access date and
+    /// sliding deadline move, in steps of ``accessDateResolution``, and a flush is
+    /// scheduled to record them (the delay returned, for the caller to schedule outside the
+    /// lock). The record as it is now.
+    private func countHit(
+        of key: String, at position: Dictionary<String, DiskRecord>.Index, _ state: inout DiskCacheState, now: Double, delay: TimeInterval
+    ) -> (DiskRecord, TimeInterval?) {
+        state.recordHit()
+        var record = state.index.values[position]
+        // Reading the same entry again within the resolution leaves its dates (and the
+        // manifest) alone, so that a burst of reads costs no bookkeeping and no flush.
+        if now >= record.accessed, now - record.accessed < Self.accessDateResolution { return (record, nil) }
+        record.accessed = now
+        if let sliding = record.sliding { record.expires = now + sliding }
+        state.index.values[position] = record
+        if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
+            // A new sequence number: a flush already writing the older record must not
+            // clear this one, or the new access date and deadline would never be saved.
+            state.sequence += 1
+            change.value = .write(record, inlineValue: inlineValue)
+            change.sequence = state.sequence
+            state.pending[key] = change
+        } else {
+            state.touched.insert(key)
+        }
+        return (record, state.scheduleFlush(urgent: false, delay: delay))
     }
 
     /// Whether `key` has a value that has not expired. Does not count as an access.

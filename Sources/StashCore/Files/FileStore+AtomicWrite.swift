@@ -61,16 +61,16 @@ extension FileStore {
     /// do { try lock.withLock { try file.commit(); record(url) } } catch { file.discard(); throw error }
     /// ```
     ///
-    /// Errors name the destination, never the temporary file.
+    /// Errors name the destination, never the temporary file. ``commit()`` does the rename
+    /// and, when power-safe, one fsync of the folder: the content is fsynced before (by
+    /// ``init(_:for:permissions:durability:)``, or by the caller of ``create(for:naming:permissions:durability:)``),
+    /// so a commit under a lock holds it across no write of the content.
     package struct StagedFile: Sendable {
         /// Where ``commit()`` puts the content.
         package let destination: URL
         /// The hidden temporary file (`.NAME.RANDOM.tmp` in the same folder).
         package let temporaryPath: String
         let durability: Durability
-        /// Whether the content is on the device already (fsynced by ``init(_:for:permissions:durability:)``);
-        /// otherwise a power-safe ``commit()`` fsyncs it first.
-        let isContentSynced: Bool
 
         /// Writes `data` into a new temporary file beside `url` (fsynced when `durability`
         /// is ``Durability/powerSafe``). On error nothing is left behind.
@@ -84,38 +84,41 @@ extension FileStore {
             do {
                 defer { if !closed { close(fd) } }
                 try FileStore.writeAll(fd, data, path: url.path)
-                if durability == .powerSafe, fsync(fd) != 0 {
-                    throw StashError.posix("fsync", path: url.path)
-                }
+                if durability == .powerSafe { try FileStore.syncContent(fd, path: url.path) }
                 closed = true
                 if close(fd) != 0 { throw StashError.posix("close", path: url.path) }
             } catch {
                 file.discard()
                 throw error
             }
-            self = StagedFile(temporaryPath: file.temporaryPath, for: url, durability: durability, isContentSynced: durability == .powerSafe)
+            self = file
         }
 
         /// Creates an empty temporary file for `url` and returns it open for writing, for
         /// content written part by part (`FileStore.writeAll`). The caller closes the
         /// descriptor before ``commit()``, and calls ``discard()`` when it gives up. With
-        /// ``Durability/powerSafe``, ``commit()`` fsyncs the content before the rename.
+        /// ``Durability/powerSafe`` the caller also fsyncs the content before it closes the
+        /// descriptor (``FileStore/syncContent(_:path:)``), outside any lock it commits under.
         ///
         /// ```swift
-        /// let (file, fd) = try FileStore.StagedFile.create(for: url, durability: .processSafe)
+        /// let (file, fd) = try FileStore.StagedFile.create(for: url, durability: .powerSafe)
         /// for part in parts { try FileStore.writeAll(fd, part, path: url.path) }
+        /// try FileStore.syncContent(fd, path: url.path)
         /// SystemCalls.close(fd)
-        /// try file.commit()
+        /// try lock.withLock { try file.commit() }
         /// ```
         ///
+        /// - parameters:
+        ///   - naming: The path errors name (`url`'s by default): for a destination that is
+        ///     only a placeholder until the content gets its name, the folder, say.
         /// - throws: As ``init(_:for:permissions:durability:)``.
         package static func create(
-            for url: URL, permissions: mode_t = 0o600, durability: Durability
+            for url: URL, naming: String? = nil, permissions: mode_t = 0o600, durability: Durability
         ) throws -> (file: StagedFile, descriptor: Int32) {
             let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + FileStore.randomSuffix() + ".tmp"
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-            guard fd >= 0 else { throw StashError.posix("create temporary file", path: url.path) }
-            return (StagedFile(temporaryPath: temporary, for: url, durability: durability, isContentSynced: false), fd)
+            guard fd >= 0 else { throw StashError.posix("create temporary file", path: naming ?? url.path) }
+            return (StagedFile(temporaryPath: temporary, for: url, durability: durability), fd)
         }
 
         /// The temporary file already written at `temporaryPath`, to be committed to `url`:
@@ -125,26 +128,19 @@ extension FileStore {
         /// let file = FileStore.StagedFile(temporaryPath: incoming.path, for: destination, durability: .processSafe)
         /// ```
         ///
-        /// With ``Durability/powerSafe``, ``commit()`` fsyncs the content before the rename
-        /// (the caller need not have).
+        /// With ``Durability/powerSafe``, its content must be fsynced already (as
+        /// ``create(for:naming:permissions:durability:)`` says).
         package init(temporaryPath: String, for url: URL, durability: Durability) {
-            self.init(temporaryPath: temporaryPath, for: url, durability: durability, isContentSynced: false)
-        }
-
-        private init(temporaryPath: String, for url: URL, durability: Durability, isContentSynced: Bool) {
             self.destination = url
             self.temporaryPath = temporaryPath
             self.durability = durability
-            self.isContentSynced = isContentSynced
         }
 
         /// Renames the temporary file over the destination; when power-safe, fsyncs the
-        /// content first (unless it was written and fsynced by
-        /// ``init(_:for:permissions:durability:)``) and the folder after, so that a power cut
-        /// never leaves the destination's name on a torn file. Readers see the previous
-        /// content or the new one, never a mix.
+        /// folder after, so that the new name survives a power cut (the content was fsynced
+        /// before: a power cut never leaves the destination's name on a torn file). Readers
+        /// see the previous content or the new one, never a mix.
         package func commit() throws {
-            if durability == .powerSafe, !isContentSynced { try FileStore.syncFile(temporaryPath, naming: destination.path) }
             guard rename(temporaryPath, destination.path) == 0 else {
                 throw StashError.posix("rename", path: destination.path)
             }
@@ -172,13 +168,18 @@ extension FileStore {
         }
     }
 
-    /// fsyncs the file at `path` (the content written through another descriptor, now
-    /// closed), naming `destination` in errors.
-    static func syncFile(_ path: String, naming destination: String) throws {
-        let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StashError.posix("open for fsync", path: destination) }
-        defer { SystemCalls.close(fd) }
-        guard fsync(fd) == 0 else { throw StashError.posix("fsync", path: destination) }
+    /// fsyncs the content written to the open file `fd` (a power-safe ``StagedFile`` made
+    /// by ``StagedFile/create(for:naming:permissions:durability:)``, before its descriptor closes),
+    /// naming `path` in errors.
+    ///
+    /// ```swift
+    /// try FileStore.syncContent(fd, path: destination.path)
+    /// ```
+    ///
+    /// - throws: ``StashError`` with the `fsync` failure's code (``StashError/Code/io``,
+    ///   ``StashError/Code/diskFull``).
+    package static func syncContent(_ fd: Int32, path: String) throws {
+        guard fsync(fd) == 0 else { throw StashError.posix("fsync", path: path) }
     }
 
     /// fsyncs a folder so that a rename or a new entry in it survives a power cut.

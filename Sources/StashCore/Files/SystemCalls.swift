@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)` and `close(2)`, reachable from types
+/// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)`, `socket(2)` and `close(2)`, reachable from types
 /// that have methods of the same names (`FileStore.read`, `LogFile.close`), without an `#if`
 /// at every call site.
 ///
@@ -62,6 +62,20 @@ package enum SystemCalls {
         return Glibc.pread(fd, buffer, count, off_t(offset))
         #else
         return Musl.pread(fd, buffer, count, off_t(offset))
+        #endif
+    }
+
+    /// A new IPv4 stream socket (Glibc imports `SOCK_STREAM` as an enum case, Darwin as an
+    /// `Int32`); the descriptor, or -1 with `errno` set.
+    ///
+    /// ```swift
+    /// let fd = SystemCalls.streamSocket()
+    /// ```
+    package static func streamSocket() -> Int32 {
+        #if canImport(Glibc)
+        return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        return socket(AF_INET, SOCK_STREAM, 0)
         #endif
     }
 

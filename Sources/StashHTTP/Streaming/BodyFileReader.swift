@@ -67,6 +67,6 @@ final class BodyFileReader: Sendable {
         return data
     }
 
-    /// The parts as a body.
-    var body: HTTPBodyStream { HTTPBodyStream(next: { try self.next() }) }
+    /// The parts as a body, framed: a file that ends before the range does throws.
+    var body: HTTPBodyStream { HTTPBodyStream(next: { try self.next() }, endsFramed: true) }
 }

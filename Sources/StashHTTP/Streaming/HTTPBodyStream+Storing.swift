@@ -17,7 +17,8 @@ extension HTTPBodyStream {
     /// one): kept in memory up to `memoryLimit` bytes, then moved to a file from `spool`
     /// (when given) and written there as it arrives, up to `fileLimit` bytes. A body that
     /// fails, is dropped part way or outgrows what it may take keeps nothing and stores
-    /// nothing (its file is deleted).
+    /// nothing (its file is deleted). The body returned keeps this one's ``endsFramed``, so
+    /// a layer after the cache can store it too.
     ///
     /// `decided` runs once, as soon as the outcome is known: after `store` returns, or when
     /// nothing will be stored (at once when `expectedLength` is over the limits; when the
@@ -63,7 +64,7 @@ extension HTTPBodyStream {
             if case .nothing = current { decision.made() }
             kept.withLock { $0 = current }
             return part
-        })
+        }, endsFramed: endsFramed)
     }
 
     /// What a storing body has kept of the parts read so far.

@@ -59,6 +59,12 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
     /// when the response's own fields frame it (`Content-Length`, chunked
     /// `Transfer-Encoding`, or a status without content), since a cut connection would end
     /// it the same way.
+    ///
+    /// **Threads:** `next` is called by one reader at a time, never concurrently, and the
+    /// stream is read once: each part is handed out a single time. A stream you build
+    /// around another one (to count, transform or tee its parts) does not inherit its
+    /// `endsFramed`: pass `endsFramed: inner.endsFramed` on, or the cache after you will not
+    /// store a body only the transport framed. (The cache's own wrappers pass it on.)
     public init(next: @escaping @Sendable () async throws -> Data?, endsFramed: Bool = false) {
         source = .parts(next)
         self.endsFramed = endsFramed

@@ -47,6 +47,34 @@ struct DiskCacheOpenFileTests {
         try cache.close()
     }
 
+    /// A file cut short (or grown) behind the cache's back holds no value: opening it or
+    /// reading its data is a miss that forgets the entry, so a handle handed out always
+    /// holds the value's size in bytes. Across a flush and reopen, the entry stays gone.
+    @Test(arguments: [2_000, 4_000])
+    func aFileOfTheWrongSizeIsAMissThatForgetsTheEntry(wrongSize: Int) async throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        for key in ["opened", "read"] {
+            try cache.set(.filled(4, 3_000), forKey: key)
+            let handle = try FileHandle(forWritingTo: try #require(cache.fileURL(for: key)))
+            try handle.truncate(atOffset: UInt64(min(wrongSize, 3_000)))
+            if wrongSize > 3_000 {
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(count: wrongSize - 3_000))
+            }
+            try handle.close()
+        }
+        #expect(cache.openFile(forKey: "opened") == nil)
+        #expect(!cache.contains("opened"))
+        #expect(cache.data(forKey: "read") == nil)
+        #expect(!cache.contains("read"))
+        try await cache.flush()
+        try cache.close()
+        let reopened = try fixture.open()
+        #expect(!reopened.contains("opened") && !reopened.contains("read"))
+        try reopened.close()
+    }
+
     /// A file that is there but cannot be opened (here a link that loops, `ELOOP`) is a
     /// miss that keeps the entry: only a missing file means the value is gone.
     @Test func aFileThatCannotBeOpenedKeepsItsEntry() throws {
@@ -65,6 +93,60 @@ struct DiskCacheOpenFileTests {
         try FileManager.default.moveItem(at: kept, to: url)
         #expect(try cache.openFile(forKey: "looped")?.readToEnd() == .filled(4, 3_000))
         #expect(cache.data(forKey: "looped") == .filled(4, 3_000))
+        try cache.close()
+    }
+
+    /// A read that fails (here a link that loops, `ELOOP`, as a process out of file
+    /// descriptors fails too) is a miss in the statistics, not a hit, and does not make the
+    /// entry look used: its last-access date and sliding deadline stay. A read that
+    /// succeeds afterwards counts a hit and moves both.
+    @Test func aFailedReadCountsAMissAndLeavesTheEntrysDates() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        try cache.set(.filled(4, 3_000), forKey: "looped", expiry: .sliding(100))
+        let stored = try #require(cache.info(forKey: "looped"))
+        let url = try #require(cache.fileURL(for: "looped"))
+        let kept = url.appendingPathExtension("kept")
+        try FileManager.default.moveItem(at: url, to: kept)
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: url.lastPathComponent)
+
+        fixture.clock.advance(by: 60)
+        #expect(cache.openFile(forKey: "looped") == nil)
+        #expect(cache.data(forKey: "looped") == nil)
+        #expect(cache.entry(forKey: "looped") == nil)
+        let statistics = try cache.statistics()
+        #expect(statistics.hits == 0)
+        #expect(statistics.misses == 3)
+        let afterFailures = try #require(cache.info(forKey: "looped"))
+        #expect(afterFailures.lastAccessedAt == stored.lastAccessedAt)
+        #expect(afterFailures.expiresAt == stored.expiresAt)
+
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: kept, to: url)
+        fixture.clock.advance(by: 30)
+        let entry = try #require(cache.entry(forKey: "looped"))
+        #expect(entry.data == .filled(4, 3_000))
+        #expect(entry.info.lastAccessedAt == stored.lastAccessedAt.addingTimeInterval(90))
+        #expect(entry.info.expiresAt == stored.lastAccessedAt.addingTimeInterval(190))
+        #expect(try cache.openFile(forKey: "looped")?.readToEnd() == .filled(4, 3_000))
+        #expect(try cache.statistics().hits == 2)
+        try cache.close()
+    }
+
+    /// A file gone or cut short is a miss too.
+    @Test func aValueWhoseFileIsGoneCountsAMiss() throws {
+        let fixture = DiskCacheFixture()
+        let cache = try fixture.open { $0.inlineThreshold = 0 }
+        try cache.set(.filled(4, 3_000), forKey: "gone")
+        try cache.set(.filled(4, 3_000), forKey: "cut")
+        try FileManager.default.removeItem(at: try #require(cache.fileURL(for: "gone")))
+        let handle = try FileHandle(forWritingTo: try #require(cache.fileURL(for: "cut")))
+        try handle.truncate(atOffset: 10)
+        try handle.close()
+        #expect(cache.openFile(forKey: "gone") == nil)
+        #expect(cache.data(forKey: "cut") == nil)
+        let statistics = try cache.statistics()
+        #expect(statistics.hits == 0 && statistics.misses == 2)
         try cache.close()
     }
 

@@ -28,15 +28,17 @@ struct FileStoreStagedFileTests {
         #expect(SystemCalls.open(folder.file("absent").path, O_RDONLY) == -1)
     }
 
-    /// A power-safe file written part by part through its own descriptor is fsynced by
-    /// `commit()` before the rename (the one observable sign: a temporary file gone by then
-    /// fails that fsync step, naming the destination, and the old content stays).
-    @Test func aPowerSafeFileWrittenPartByPartIsSyncedByTheCommit() throws {
+    /// A power-safe file written part by part is fsynced through its own descriptor by its
+    /// writer (`syncContent`, outside any lock), and `commit()` only renames it (and fsyncs
+    /// the folder): a temporary file gone by the commit fails the rename, naming the
+    /// destination, and the old content stays. An fsync that fails names the destination.
+    @Test func aPowerSafeFileWrittenPartByPartIsSyncedByItsWriter() throws {
         let folder = TemporaryFolder("staged")
         let url = folder.file("movie")
         try FileStore.write(Data("old".utf8), to: url)
         let (file, fd) = try FileStore.StagedFile.create(for: url, durability: .powerSafe)
         try FileStore.writeAll(fd, Data("new".utf8), path: url.path)
+        try FileStore.syncContent(fd, path: url.path)
         SystemCalls.close(fd)
         try file.commit()
         #expect(try FileStore.read(url) == Data("new".utf8))
@@ -50,11 +52,17 @@ struct FileStoreStagedFileTests {
         } catch let error as StashError {
             #expect(error.code == .notFound)
             #expect(error.path == url.path)
-            #expect(error.reason.hasPrefix("open for fsync"))
+            #expect(error.reason.hasPrefix("rename"))
         }
         let adopted = FileStore.StagedFile(temporaryPath: folder.file(".absent.tmp").path, for: url, durability: .powerSafe)
         #expect(throws: StashError.self) { try adopted.commit() }
         #expect(try FileStore.read(url) == Data("new".utf8))
+        do {
+            try FileStore.syncContent(-1, path: url.path)
+            Issue.record("an fsync of no file succeeded")
+        } catch let error as StashError {
+            #expect(error.path == url.path)
+        }
     }
 
     /// `read(descriptor:range:)` reads a range into one buffer, and as far as the file goes.
@@ -92,6 +100,13 @@ struct FileStoreStagedFileTests {
             _ = try FileStore.StagedFile.create(for: folder.file("no/such/file"), durability: .processSafe)
         } catch let error as StashError {
             #expect(error.code == .notFound)
+            #expect(error.path == folder.file("no/such/file").path)
+        }
+        do {
+            _ = try FileStore.StagedFile.create(for: folder.file("no/such/file"), naming: folder.url.path, durability: .processSafe)
+            Issue.record("a file was made in a missing folder")
+        } catch let error as StashError {
+            #expect(error.path == folder.url.path, "the error does not name what the caller asked")
         }
     }
 }
