@@ -56,7 +56,9 @@ struct JSONPropertyListReader {
             position += 1
             skipWhitespace()
             path.push(key)
-            entries[key] = try readValue()
+            guard entries.updateValue(try readValue(), forKey: key) == nil else {
+                throw corrupt("the key appears twice in one object")
+            }
             path.pop()
             skipWhitespace()
             let next = try peek()

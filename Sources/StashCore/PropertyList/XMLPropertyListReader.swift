@@ -104,7 +104,9 @@ struct XMLPropertyListReader {
             path.push(key)
             let valueTag = try readTag()
             guard !(valueTag.isClosing && valueTag.name == "dict") else { throw corrupt("key without a value") }
-            entries[key] = try readValue(valueTag)
+            guard entries.updateValue(try readValue(valueTag), forKey: key) == nil else {
+                throw corrupt("the key appears twice in one dictionary")
+            }
             path.pop()
         }
     }

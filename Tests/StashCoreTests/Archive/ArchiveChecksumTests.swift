@@ -46,6 +46,28 @@ struct ArchiveChecksumTests {
         #expect(try archive.load() == Self.contact)
     }
 
+    /// Every value of every byte of a binary file's top dictionary (its marker and its
+    /// one-byte key and value references): a reference redirected to another key made the
+    /// checksum field disappear behind a second `value` key, and the file loaded as one
+    /// written before checksums (found by the flip test above with seed 4026007677178285153).
+    @Test func everyValueOfTheTopDictionarysBytesIsDetected() throws {
+        let folder = TemporaryFolder("archive-dictionary")
+        let url = folder.file("contact.plist")
+        let archive = Archive<Contact>(url: url, format: .binary)
+        try archive.save(Self.contact)
+        let original = try FileStore.read(url)
+        // "bplist00", then the top object: a dictionary of 3 (0xD3) and 6 one-byte references.
+        try #require(original[8] == 0xD3)
+        for offset in 8...14 {
+            for mask in UInt8(1)...UInt8(255) {
+                var damaged = original
+                damaged[offset] ^= mask
+                try FileStore.write(damaged, to: url, durability: .processSafe)
+                #expect(throws: StashError.self, "byte \(offset) ^ \(mask)") { try archive.load() }
+            }
+        }
+    }
+
     /// A file written before checksums existed (`{"version", "value"}` only) still loads, and
     /// the next save adds a checksum.
     @Test(arguments: PropertyListFormat.allCases)

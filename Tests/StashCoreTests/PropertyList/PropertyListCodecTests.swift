@@ -45,6 +45,31 @@ struct PropertyListCodecTests {
         #expect(error?.reason.contains("not a string") == true)
     }
 
+    /// A dictionary that holds a key twice is damage in every format: which value the writer
+    /// meant cannot be known, and keeping either would hide the other.
+    @Test func refusesAKeyTwiceInOneDictionary() {
+        // Binary: d2 (2 entries), key refs 1 and 1 (both "a"), value refs 2 and 3.
+        var bytes = Array("bplist00".utf8)
+        let offsets = [bytes.count, bytes.count + 5, bytes.count + 7, bytes.count + 9]
+        bytes += [0xD2, 0x01, 0x01, 0x02, 0x03, 0x51, 0x61, 0x10, 0x01, 0x10, 0x02]
+        let table = bytes.count
+        bytes += offsets.map(UInt8.init)
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        bytes += [0, 0, 0, 0, 0, 0, 0, 4] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        let texts = [
+            "<plist><dict><key>b</key><dict><key>a</key><integer>1</integer><key>a</key><integer>2</integer></dict></dict></plist>",
+            #"{"b": {"a": 1, "a": 2}}"#,
+        ]
+        for (data, key) in [(Data(bytes), #"root["a"]"#), (Data(texts[0].utf8), #"root["b"]["a"]"#), (Data(texts[1].utf8), #"root["b"]["a"]"#)] {
+            let error = Self.error { try PropertyList(data: data) }
+            #expect(error?.code == .corruptFile, "\(String(decoding: data, as: UTF8.self))")
+            #expect(error?.key == key)
+            #expect(error?.reason.contains("twice") == true)
+        }
+        // The same keys in different dictionaries are fine.
+        #expect(Self.error { try PropertyList(data: Data(#"{"a": {"a": 1}}"#.utf8)) } == nil)
+    }
+
     @Test func refusesXMLRealNaN() {
         let xml = "<plist><dict><key>x</key><real>nan</real></dict></plist>"
         let error = Self.error { try PropertyList(data: Data(xml.utf8)) }
