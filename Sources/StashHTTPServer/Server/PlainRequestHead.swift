@@ -74,13 +74,16 @@ enum PlainRequestHead {
             index += 1
         }
         // The fields, up to the empty line.
-        var fields = HTTPFields()
+        // Gathered in an array and handed over at once: `HTTPFields.append` goes through its
+        // generic, unspecialised `replaceSubrange` for each field.
+        var fields: [HTTPField] = []
+        fields.reserveCapacity(16)
         var authority: String?
         while true {
             guard index + 1 < count else { return count > maximumLength ? .other : .incomplete }
             if bytes[index] == UInt8(ascii: "\r") {
                 guard bytes[index + 1] == UInt8(ascii: "\n") else { return .other }
-                return .request(HTTPRequest(method: method, scheme: "http", authority: authority, path: path, headerFields: fields), length: index + 2)
+                return .request(HTTPRequest(method: method, scheme: "http", authority: authority, path: path, headerFields: HTTPFields(fields)), length: index + 2)
             }
             let nameStart = index
             while index < count, bytes[index] != UInt8(ascii: ":") {
