@@ -46,7 +46,8 @@ package struct FieldNameSet: Sendable {
         self.names = names
     }
 
-    /// The set of the field names spelled `names`.
+    /// The set of the field names spelled `names`, which are the program's own constants:
+    /// a name that is not a field name token, or longer than 63 bytes, stops the program.
     package init(spelled names: some Sequence<String>) {
         self.init(names.map { HTTPField.Name($0)! })
     }
