@@ -37,7 +37,7 @@ extension HTTPCache {
         conditionalNames.containsAny(of: fields)
     }
 
-    private static let conditionalNames = FieldNameSet([.ifMatch, .ifNoneMatch, .ifModifiedSince, .ifUnmodifiedSince, .ifRange, .range])
+    private static let conditionalNames = FieldNameSet(Validation.conditionalFields + [.range])
 }
 
 /// A fresh stored response found by ``HTTPCache/freshHit(for:)``.

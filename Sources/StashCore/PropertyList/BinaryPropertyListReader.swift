@@ -147,11 +147,7 @@ struct BinaryPropertyListReader {
                     throw path.unsupported("dictionary key \(position) is not a string")
                 }
                 path.push(key)
-                // Each key once: a second (which no writer makes, and which one flipped
-                // object reference can) would silently hide the first.
-                guard entries.updateValue(try readObject(refs[count + position]), forKey: key) == nil else {
-                    throw path.corrupt("the key appears twice in one dictionary")
-                }
+                try path.add(try readObject(refs[count + position]), forKey: key, to: &entries)
                 path.pop()
             }
             return .dictionary(entries)

@@ -56,9 +56,7 @@ struct JSONPropertyListReader {
             position += 1
             skipWhitespace()
             path.push(key)
-            guard entries.updateValue(try readValue(), forKey: key) == nil else {
-                throw corrupt("the key appears twice in one object")
-            }
+            try path.add(try readValue(), forKey: key, to: &entries)
             path.pop()
             skipWhitespace()
             let next = try peek()

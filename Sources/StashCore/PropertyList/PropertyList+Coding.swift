@@ -10,7 +10,8 @@ extension PropertyList {
     /// - throws: ``StashError/Code/corruptFile`` or ``StashError/Code/truncatedFile`` for
     ///   bytes that are not a whole property list (a dictionary that holds a key twice is
     ///   one: which value was meant cannot be known), ``StashError/Code/unsupportedValue`` for
-    ///   values the enum cannot hold (`null`, UIDs, sets, NaN, integers over 64 bits). The
+    ///   values the enum cannot hold (`null`, UIDs, sets, NaN, integers over 64 bits, two
+    ///   spellings of one key such as precomposed and decomposed `"é"`). The
     ///   error's `key` names the place inside the value, such as `root["items"][3]`.
     public init(data: Data) throws {
         try self.init(data: data, format: PropertyListFormat.detect(data))

@@ -34,4 +34,23 @@ struct PropertyListPath: Sendable, CustomStringConvertible {
     func corrupt(_ reason: String) -> StashError {
         StashError(.corruptFile, reason, key: description)
     }
+
+    /// Adds `value` under `key` (the key at this place) to a dictionary being read from a
+    /// file, which must not hold it already: a key written twice is damage (which value was
+    /// meant cannot be known; in a binary plist one flipped reference makes one), and two
+    /// keys Swift finds equal but spelled differently (`"é"` precomposed and decomposed,
+    /// which Apple's readers keep apart) are a dictionary the enum cannot hold.
+    ///
+    /// - throws: ``StashError/Code/corruptFile`` for a key written twice,
+    ///   ``StashError/Code/unsupportedValue`` for two spellings of one key.
+    func add(_ value: PropertyList, forKey key: String, to entries: inout [String: PropertyList]) throws {
+        guard let index = entries.index(forKey: key) else {
+            entries[key] = value
+            return
+        }
+        if entries.keys[index].unicodeScalars.elementsEqual(key.unicodeScalars) {
+            throw corrupt("the key appears twice in one dictionary")
+        }
+        throw unsupported("two keys of one dictionary are the same string spelled differently (canonically equivalent)")
+    }
 }

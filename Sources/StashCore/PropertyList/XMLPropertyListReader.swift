@@ -104,9 +104,7 @@ struct XMLPropertyListReader {
             path.push(key)
             let valueTag = try readTag()
             guard !(valueTag.isClosing && valueTag.name == "dict") else { throw corrupt("key without a value") }
-            guard entries.updateValue(try readValue(valueTag), forKey: key) == nil else {
-                throw corrupt("the key appears twice in one dictionary")
-            }
+            try path.add(try readValue(valueTag), forKey: key, to: &entries)
             path.pop()
         }
     }

@@ -19,9 +19,9 @@ package import HTTPTypes
 ///
 /// It answers by length, then by bytes: a `Set` hashes every name it is asked about (a
 /// seeded SipHash of the whole name), and a browser's request carries about ten fields, so
-/// on a cache hit the hashing cost more than the lookup it guarded. Most names a request
-/// carries differ in length from every member and cost one bit test. Immutable, so
-/// `Sendable` and safe to read from any thread.
+/// on a cache hit the hashing cost more than the lookup it guarded. A name that differs in
+/// length from every member costs one bit test; one that does not is compared only with
+/// the members of its length. Immutable, so `Sendable` and safe to read from any thread.
 package struct FieldNameSet: Sendable {
     /// Bit `n` is set when a member is `n` bytes long (members are 1 to 63 bytes long).
     private let lengths: UInt64
@@ -31,6 +31,8 @@ package struct FieldNameSet: Sendable {
     private let spellings: [[UInt8]]
     /// The members, in the order of ``canonical`` and ``spellings``.
     private let names: [HTTPField.Name]
+    /// For each length below 64, the positions of the members that long.
+    private let positionsByLength: [[Int]]
 
     /// The set of `names`, compared by their canonical (lowercased) form.
     package init(_ names: [HTTPField.Name]) {
@@ -41,6 +43,9 @@ package struct FieldNameSet: Sendable {
             lengths |= 1 << UInt64(count)
         }
         self.lengths = lengths
+        var positionsByLength = [[Int]](repeating: [], count: 64)
+        for (position, name) in names.enumerated() { positionsByLength[name.canonicalName.utf8.count].append(position) }
+        self.positionsByLength = positionsByLength
         self.canonical = names.map { Array($0.canonicalName.utf8) }
         self.spellings = names.map { Array($0.rawName.utf8) }
         self.names = names
@@ -73,8 +78,9 @@ package struct FieldNameSet: Sendable {
     private func index(of bytes: UnsafeRawBufferPointer, in list: [[UInt8]]) -> Int? {
         let count = bytes.count
         guard count < 64, lengths & (1 << UInt64(count)) != 0 else { return nil }
-        for (index, member) in list.enumerated() where member.count == count {
-            if member.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, count) }) == 0 { return index }
+        for position in positionsByLength[count]
+        where list[position].withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, count) }) == 0 {
+            return position
         }
         return nil
     }

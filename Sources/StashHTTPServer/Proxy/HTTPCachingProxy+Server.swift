@@ -80,8 +80,9 @@ extension HTTPCachingProxy {
                 // hundreds of clients connecting at once, 4 a turn of a busy event loop left
                 // requests waiting in unaccepted sockets for hundreds of milliseconds.
                 try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: 256).get()
-                // And go on accepting while HummingbirdCore's connection loop is behind.
-                await AcceptAhead.install(on: channel)
+                // And go on accepting while HummingbirdCore's connection loop is behind, up to
+                // the connection cap (without one, the loop's own gate is the only bound).
+                if limits.maximumConnections != nil { await AcceptAhead.install(on: channel) }
                 await onRunning(channel.localAddress?.port ?? port)
             },
             eventLoopGroup: NIOSingletons.posixEventLoopGroup,

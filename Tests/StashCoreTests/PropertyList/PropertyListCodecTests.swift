@@ -68,6 +68,14 @@ struct PropertyListCodecTests {
         }
         // The same keys in different dictionaries are fine.
         #expect(Self.error { try PropertyList(data: Data(#"{"a": {"a": 1}}"#.utf8)) } == nil)
+        // Two spellings of one key (precomposed and decomposed "é"), which Apple's readers
+        // keep apart, are a dictionary the enum cannot hold, not damage.
+        for text in ["<plist><dict><key>\u{E9}</key><integer>1</integer><key>e\u{301}</key><integer>2</integer></dict></plist>",
+                     "{\"\u{E9}\": 1, \"e\u{301}\": 2}"] {
+            let error = Self.error { try PropertyList(data: Data(text.utf8)) }
+            #expect(error?.code == .unsupportedValue, "\(text)")
+            #expect(error?.reason.contains("spelled differently") == true)
+        }
     }
 
     @Test func refusesXMLRealNaN() {

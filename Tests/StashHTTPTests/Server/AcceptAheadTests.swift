@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOConcurrencyHelpers
@@ -27,6 +28,12 @@ struct AcceptAheadTests {
                 }
             }
         await AcceptAhead.install(on: server.channel)
+        // Behind NIO's accept backoff, which must be able to withhold its reads after a failed
+        // accept (out of descriptors), or the loop would spin.
+        let order = server.channel.pipeline.debugDescription
+        let backoff = try #require(order.range(of: "AcceptBackoffHandler"))
+        let ahead = try #require(order.range(of: "AcceptAhead"))
+        #expect(backoff.lowerBound < ahead.lowerBound, "\(order)")
         let port = try #require(server.channel.localAddress?.port)
         // One client at a time, each accepted before the next connects, so each is an accept
         // batch of its own (a burst could be taken in one batch, before the gate closes).

@@ -53,7 +53,11 @@ struct ProxyLimitsTests {
         defer { origin.stop() }
         origin.set("/big", .init(size: 64_000_000, cacheControl: "no-store"))
         origin.set("/small", .init(size: 1_000))
-        let configuration = HTTPCachingProxy.Configuration(headerTimeout: Self.long, idleTimeout: Self.long, sendTimeout: .milliseconds(300))
+        // The upstream read timeout far beyond the wait below, so that only the send timeout
+        // can give up the body (the proxy stops reading the origin while the client does).
+        let configuration = HTTPCachingProxy.Configuration(
+            headerTimeout: Self.long, idleTimeout: Self.long, upstreamReadTimeout: .seconds(600), sendTimeout: .milliseconds(300)
+        )
         try await ProxyTests.Running.with(upstream: origin.base, configuration: configuration) { running in
             let stuck = try RawClient(port: running.port, receiveBuffer: 4096)
             #expect(stuck.send("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
@@ -61,7 +65,7 @@ struct ProxyLimitsTests {
             // cut shows at the origin: the proxy gives up the upstream body it can no longer
             // send (on a busy machine the body may take seconds to fill the buffers first).
             #expect(await stuck.waitForUnreadBytes(2048))
-            #expect(await origin.waitUntilAbandoned("/big", seconds: 60), "the proxy never gave up on the stuck client's answer")
+            #expect(await origin.waitUntilAbandoned("/big", seconds: 30), "the proxy never gave up on the stuck client's answer")
             let (small, checker) = try await ProxyStreamingTests.withTransport { transport in
                 try await ProxyStreamingTests.fetch("/small", port: running.port, seed: seed, via: transport)
             }
