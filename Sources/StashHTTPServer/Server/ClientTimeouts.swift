@@ -75,6 +75,17 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// A head not yet whole is held after the answers made from the same read: when those
+    /// answers restarted the clock's wait for a head, its bytes (which arrived before them, so
+    /// were looked at only up to the end of the head answered) start the head clock now.
+    /// Without this, a pipelined head split across reads was never seen to start, its last
+    /// piece looked like empty lines, and the clock ran on after it was answered, closing an
+    /// idle keep-alive connection at the header timeout.
+    func noteHeadHeld(_ bytes: ByteBufferView, context: ChannelHandlerContext) {
+        guard awaitingHead, headClock == nil else { return }
+        noteRead(bytes, context: context)
+    }
+
     /// A response is being written: the next bytes start the next head.
     func noteResponse() {
         if !awaitingHead {

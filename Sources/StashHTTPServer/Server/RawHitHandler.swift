@@ -148,6 +148,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 // From now on only the bytes that arrive are looked at, for the head's end.
                 split = (RequestHeadEnd(), 0)
                 held = buffer
+                timeouts.noteHeadHeld(buffer.readableBytesView, context: context)
                 return
             case .incomplete, .other:
                 // An incomplete head whose end was found cannot be read strictly either.

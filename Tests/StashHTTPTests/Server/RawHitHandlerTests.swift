@@ -133,6 +133,24 @@ struct RawHitHandlerTests {
         #expect(!harness.channel.isActive)
     }
 
+    /// A pipelined head split across reads, after a hit answered from the first read, runs
+    /// the head clock from the read that started it until it is whole, and not afterwards:
+    /// its last piece (a bare line end) ends it, and the idle connection then stays open
+    /// past the header timeout.
+    @Test func pipelinedHeadSplitAfterAHitStopsTheClockWhenWhole() throws {
+        let harness = try Harness(headerTimeout: .seconds(10))
+        try harness.read(Self.head("/hit1") + "GET /hit2 HTTP/1.1\r\nHost: a\r\n")
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(5))
+        try harness.read("\r\n")
+        #expect(try EmbeddedProbes.written(harness.channel) == ["GET /hit1;", "body;", "GET /hit2;", "body;"])
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(harness.channel.isActive)
+        // And the held piece did start the clock: a head that stays split is cut.
+        try harness.read(Self.head("/hit3") + "GET /hit4 HTTP/1.1\r\n")
+        harness.channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!harness.channel.isActive)
+    }
+
     /// After a miss, the decoder's side writes its responses through the raw handler, which
     /// re-arms the head clock for the next head as well.
     @Test func headerTimeoutCoversHeadsAfterTheDecoderIsInstalled() throws {
