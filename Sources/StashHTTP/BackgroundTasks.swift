@@ -3,7 +3,7 @@ import StashCore
 /// Work an ``HTTPCache`` runs in tasks of its own, by storage key, so that its caller does
 /// not wait: the writes its synchronous API starts on shared storage (``run(after:_:)``:
 /// one URL's in the order they started, different URLs side by side) and its
-/// stale-while-revalidate revalidations (``runUnlessRunning(_:_:)``: at most one per URL at
+/// stale-while-revalidate revalidations (``runUnlessRunning(_:_:)``: at most one per variant at
 /// a time). ``wait()`` waits for those started before it, ``cancel()`` cancels every one
 /// still running, in either mode (a chain's earlier tasks too), and refuses later ones.
 /// Thread-safe.

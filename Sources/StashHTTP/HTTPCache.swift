@@ -61,7 +61,7 @@ public final class HTTPCache: Sendable {
     let inFlight = LockedValue([String: CollapseGate]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
     let backgroundWrites = BackgroundTasks()
-    /// The stale-while-revalidate revalidations running in tasks of their own, one per URL.
+    /// The stale-while-revalidate revalidations running in tasks of their own, one per variant (URL and `Vary` selection).
     let backgroundRevalidations = BackgroundTasks()
 
     /// Opens a cache.
