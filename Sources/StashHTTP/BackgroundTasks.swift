@@ -3,9 +3,10 @@ import StashCore
 /// Work an ``HTTPCache`` runs in tasks of its own, by storage key, so that its caller does
 /// not wait: the writes its synchronous API starts on shared storage (``run(after:_:)``:
 /// one URL's in the order they started, different URLs side by side) and its
-/// stale-while-revalidate revalidations (``runUnlessRunning(_:_:)``: at most one per URL at
-/// a time). ``wait()`` waits for those started before it, ``cancel()`` cancels them and
-/// refuses later ones. Thread-safe.
+/// stale-while-revalidate revalidations (``runUnlessRunning(_:_:)``: at most one per variant at
+/// a time). ``wait()`` waits for those started before it, ``cancel()`` cancels every one
+/// still running, in either mode (a chain's earlier tasks too), and refuses later ones.
+/// Thread-safe.
 ///
 /// ```swift
 /// let revalidations = BackgroundTasks()
@@ -17,18 +18,23 @@ final class BackgroundTasks: Sendable {
         /// The last task of each key still running, with the generation that tells it from
         /// a later task of the same key.
         var last: [String: (generation: UInt64, task: Task<Void, Never>)] = [:]
+        /// Every task still running, by generation: a chain of ``run(after:_:)`` has
+        /// earlier ones than `last`, which awaiting the last one does not cancel.
+        var running: [UInt64: Task<Void, Never>] = [:]
         var nextGeneration: UInt64 = 0
         var isCancelled = false
     }
 
     private let state = LockedValue(State())
 
-    /// Runs `work` once the task of `key` still running (if any) has ended.
+    /// Runs `work` once the task of `key` still running (if any) has ended: one key's
+    /// tasks run in the order they were asked for.
     func run(after key: String, _ work: @escaping @Sendable () async -> Void) {
         _ = start(key, skipsWhenRunning: false, work)
     }
 
-    /// Runs `work` unless a task of `key` is still running; whether it started.
+    /// Runs `work` unless a task of `key` is still running (either mode's); whether it
+    /// started.
     @discardableResult
     func runUnlessRunning(_ key: String, _ work: @escaping @Sendable () async -> Void) -> Bool {
         start(key, skipsWhenRunning: true, work)
@@ -39,12 +45,13 @@ final class BackgroundTasks: Sendable {
         for (_, task) in state.withLock({ $0.last.values }) { await task.value }
     }
 
-    /// Cancels the running tasks (each stops at its next suspension point that checks:
-    /// an origin request in flight is abandoned) and refuses the tasks asked for later.
+    /// Cancels every running task, a chain's waiting ones included (each stops at its next
+    /// suspension point that checks: an origin request in flight is abandoned), and refuses
+    /// the tasks asked for later.
     func cancel() {
         let running = state.withLock { state in
             state.isCancelled = true
-            return state.last.values.map(\.task)
+            return Array(state.running.values)
         }
         for task in running { task.cancel() }
     }
@@ -64,10 +71,12 @@ final class BackgroundTasks: Sendable {
                 await previous?.value
                 await work()
                 self.state.withLock { state in
+                    state.running[generation] = nil
                     if state.last[key]?.generation == generation { state.last[key] = nil }
                 }
             }
             state.last[key] = (generation, task)
+            state.running[generation] = task
             return true
         }
     }

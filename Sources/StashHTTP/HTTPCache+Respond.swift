@@ -179,14 +179,19 @@ extension HTTPCache {
     }
 
     /// Asks the origin about `stored` in a task of its own (stale-while-revalidate), which
-    /// ``flush()`` waits for, unless a revalidation of the same URL is running already:
-    /// concurrent stale hits make one trip to the origin. Only a new response from the
+    /// ``flush()`` waits for, unless a revalidation of the same variant (URL and the
+    /// request fields its `Vary` selects by) is running already: concurrent stale hits on
+    /// it make one trip to the origin, and each stale variant of a URL is revalidated. Only a new response from the
     /// origin is read, so that its body is stored; a `304` freshens the stored response
     /// without opening its body file (``Trip/isBackground``).
     private func revalidateInBackground(_ trip: Trip, stored: StoredResponse) {
         var trip = trip
         trip.isBackground = true
-        backgroundRevalidations.runUnlessRunning(trip.key.storageKey) { [trip] in
+        // One slot per variant: field names are lowercased tokens and values have no line
+        // break, so the lines tell variants apart (a field the request lacked: its name alone).
+        let variant = stored.selectingFields.sorted { $0.key < $1.key }
+            .map { name, value in value.map { "\(name):\($0)" } ?? name }
+        backgroundRevalidations.runUnlessRunning(([trip.key.storageKey] + variant).joined(separator: "\n")) { [trip] in
             if let answer = try? await self.exchange(trip, stored: stored), answer.outcome == .network {
                 try? await answer.body.drain()
             }

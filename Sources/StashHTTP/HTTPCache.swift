@@ -61,7 +61,7 @@ public final class HTTPCache: Sendable {
     let inFlight = LockedValue([String: CollapseGate]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
     let backgroundWrites = BackgroundTasks()
-    /// The stale-while-revalidate revalidations running in tasks of their own, one per URL.
+    /// The stale-while-revalidate revalidations running in tasks of their own, one per variant (URL and `Vary` selection).
     let backgroundRevalidations = BackgroundTasks()
 
     /// Opens a cache.
@@ -204,8 +204,10 @@ public final class HTTPCache: Sendable {
     }
 
     /// Cancels the running background revalidations, flushes and releases the cache
-    /// folder, so that another `HTTPCache` (in this process or another) may open it. Later
-    /// stores are dropped; lookups miss; stale hits start no revalidation.
+    /// folder, so that another `HTTPCache` (in this process or another) may open it. Stale
+    /// hits start no revalidation. With a ``directory``, later stores are dropped and
+    /// lookups find only what its memory tier still holds (a body in a file misses); a
+    /// cache in memory only, or on ``sharedStorage``, goes on storing and answering.
     ///
     /// ```swift
     /// try await cache.flush() // optional: lets running revalidations finish and be written
@@ -214,8 +216,9 @@ public final class HTTPCache: Sendable {
     /// ```
     ///
     /// A revalidation cancelled abandons its origin request (at the transport's next
-    /// cancellation check) and stores nothing; the stale response it would have refreshed
-    /// stays as it was. It does not wait for the shared-storage writes that
+    /// cancellation check) and stores nothing, unless its body was already complete: its
+    /// store then still runs (with a directory, it may land before the folder closes);
+    /// otherwise the stale response it would have refreshed stays as it was. It does not wait for the shared-storage writes that
     /// ``storeResponse(_:body:for:requestTime:responseTime:)`` and ``removeResponses(for:)``
     /// started: they go on (call ``flush()`` first to wait for them).
     ///

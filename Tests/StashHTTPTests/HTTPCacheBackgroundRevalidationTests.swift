@@ -8,7 +8,7 @@ import StashHTTPAsyncClient
 import StashTestSupport
 import Testing
 
-/// Stale-while-revalidate revalidations, which run in tasks of their own: one per URL at a
+/// Stale-while-revalidate revalidations, which run in tasks of their own: one per variant at a
 /// time, a `304` that no one reads opens nothing, and `close()` cancels those running. A
 /// real origin on 127.0.0.1 counts the requests; the transport in front of it holds the
 /// revalidations until the test lets them go, so they are running when the test looks.
@@ -30,13 +30,13 @@ struct HTTPCacheBackgroundRevalidationTests {
             cache = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 64 << 20, directory: directory ? folder.url : nil, clock: clock)
         }
 
-        func request(_ path: String) -> HTTPRequest {
-            HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(origin.port)", path: path)
+        func request(_ path: String, fields: HTTPFields = [:]) -> HTTPRequest {
+            HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(origin.port)", path: path, headerFields: fields)
         }
 
-        /// Asks for `path` and reads the answer whole.
-        func get(_ path: String) async throws -> (HTTPCacheOutcome, Data) {
-            let answer = try await cache.streamResponse(to: request(path)) { [holds, held, cancelled, transport] request, body in
+        /// Asks for `path` (with `fields`) and reads the answer whole.
+        func get(_ path: String, fields: HTTPFields = [:]) async throws -> (HTTPCacheOutcome, Data) {
+            let answer = try await cache.streamResponse(to: request(path, fields: fields)) { [holds, held, cancelled, transport] request, body in
                 if holds.withLock({ $0 }) {
                     // Waits until let go; returns at once when the task is cancelled.
                     await held.wait(atMost: .seconds(3_600))
@@ -88,6 +88,28 @@ struct HTTPCacheBackgroundRevalidationTests {
         #expect(try await fixture.get("/feed").0 == .cache)
         try await fixture.cache.flush()
         #expect(fixture.origin.requests("/feed").count == 3, "a finished revalidation kept the next one out")
+        try await fixture.finish()
+    }
+
+    /// Two stale variants of one URL (`Vary: Accept-Language`) each revalidate: the one
+    /// running for the first does not keep the second's out, which would stay stale.
+    @Test func staleVariantsOfOneURLEachRevalidate() async throws {
+        let fixture = try await Fixture()
+        let fields = [("Cache-Control", "max-age=1, stale-while-revalidate=600"), ("Vary", "Accept-Language")]
+        fixture.origin.set("/page", TestOrigin.Reply(fields: fields, body: "page"))
+        let english: HTTPFields = [.acceptLanguage: "en"]
+        let french: HTTPFields = [.acceptLanguage: "fr"]
+        #expect(try await fixture.get("/page", fields: english).0 == .network)
+        #expect(try await fixture.get("/page", fields: french).0 == .network)
+        fixture.holds.withLock { $0 = true }
+        fixture.clock.advance(by: 10)
+
+        #expect(try await fixture.get("/page", fields: english).0 == .cache)
+        #expect(try await fixture.get("/page", fields: french).0 == .cache)
+        #expect(try await fixture.get("/page", fields: french).0 == .cache)
+        fixture.held.open()
+        try await fixture.cache.flush()
+        #expect(fixture.origin.requests("/page").count == 4, "one stale variant's revalidation kept the other's out")
         try await fixture.finish()
     }
 

@@ -40,10 +40,7 @@ public final class RawClient: @unchecked Sendable {
     /// client that stops reading holds the server back after a few kilobytes.
     public init(port: Int, patience: Int = 10, receiveBuffer: Int32? = nil) throws {
         let socket = openStreamSocket()
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
+        var address = SystemCalls.loopbackAddress(port: port)
         var limit = timeval(tv_sec: patience, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         if var receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }

@@ -40,9 +40,7 @@ public final class RawOrigin: @unchecked Sendable {
         self.pauseLength = pauseLength
         let listener = openStreamSocket()
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = SystemCalls.loopbackAddress()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let size = length
         let bound = withUnsafeMutablePointer(to: &address) { pointer in

@@ -77,7 +77,7 @@ final class NginxPeer {
     /// The largest peak resident memory of nginx's workers (the processes that proxy and
     /// cache), or `nil` where `/proc` does not say.
     var workerPeakBytes: Int? {
-        PeakMemory.children(of: process.processIdentifier).compactMap { PeakMemory.bytes(of: "\($0)") }.max()
+        PeakMemory.children(of: process.processIdentifier).compactMap { PeakResidentMemory.bytes(of: "\($0)") }.max()
     }
 
     /// Lowers the peaks of nginx's workers to their present resident memory; whether every
@@ -117,9 +117,7 @@ func freeLoopbackPort() throws -> Int {
     let fd = SystemCalls.streamSocket()
     guard fd >= 0 else { throw BenchError("socket() failed") }
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var address = SystemCalls.loopbackAddress()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let size = length
     let ok = withUnsafeMutablePointer(to: &address) { pointer in
@@ -134,10 +132,8 @@ func waitUntilListening(port: Int, seconds: Double) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         let fd = SystemCalls.streamSocket()
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
+        guard fd >= 0 else { return false }
+        var address = SystemCalls.loopbackAddress(port: port)
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }

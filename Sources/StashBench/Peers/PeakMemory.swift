@@ -1,8 +1,9 @@
 import Foundation
+import StashCore
 
-/// The most resident memory a process has had (`VmHWM` in `/proc/PID/status`, Linux), for
-/// the memory notes of the large-body cases; `nil` where `/proc` does not say. The peak
-/// only grows, so a case resets it first (``resetPeak(of:)``) to note its own.
+/// The most resident memory a process has had (``PeakResidentMemory``), for the memory
+/// notes of the large-body cases. The peak only grows, so a case resets it first
+/// (``resetPeak(of:)``) to note its own.
 enum PeakMemory {
     /// Lowers the peak of process `pid` (`"self"` for the bench) to its present resident
     /// memory (writes `5` to `/proc/PID/clear_refs`, Linux 4.0 and later); `false` where that
@@ -10,14 +11,6 @@ enum PeakMemory {
     @discardableResult
     static func resetPeak(of pid: String) -> Bool {
         (try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)) != nil
-    }
-
-    /// The peak of process `pid` (`"self"` for the bench), in bytes.
-    static func bytes(of pid: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-        return kilobytes * 1024
     }
 
     /// The direct children of process `pid` (nginx's workers under its master).

@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import Stash
+import StashCore
 import StashHTTPAsyncClient
 import StashHTTPServer
 
@@ -79,7 +80,7 @@ extension HTTPSuite {
             func since(_ reset: Bool) -> String { reset ? "since the case started" : "of the whole run (the peak could not be reset)" }
             let nginxPeak = nginx.map { ", nginx's largest worker \(since(nginxResets)) \(PeakMemory.megabytes($0.workerPeakBytes))" } ?? ""
             context.reporter.note(
-                "\(name): peak resident memory: bench process \(since(resets)) \(PeakMemory.megabytes(PeakMemory.bytes(of: "self"))) "
+                "\(name): peak resident memory: bench process \(since(resets)) \(PeakMemory.megabytes(PeakResidentMemory.bytes(of: "self"))) "
                     + "(Stash's proxy, the client, and the origin holding its \(size)-byte body)\(nginxPeak)"
             )
             context.reporter.note("\(name): each operation is one \(size)-byte body; \(cache.statistics)")

@@ -46,7 +46,7 @@ extension DiskCache {
     private func read(_ key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         if isReadOnly { return readOnlyEntry(forKey: key) }
-        guard let (record, source) = access(key, onlyFiles: false) else { return nil }
+        guard let (record, before, source) = access(key, onlyFiles: false) else { return nil }
         let data: Data?
         switch source {
         case .staged(let value): data = value
@@ -58,7 +58,7 @@ extension DiskCache {
             } catch let error as StashError where error.code != .notFound {
                 // Out of file descriptors, no permission, an I/O error: the value may be
                 // whole on disk, so this read misses and the entry stays as it was.
-                countRead(of: key, record, hit: false)
+                failedRead(of: key, record, before: before, isGone: false)
                 return nil
             } catch {
                 value = nil
@@ -66,11 +66,10 @@ extension DiskCache {
             // A file shorter or longer than its value (cut short, or written to behind the
             // cache's back) holds no value: read as a file that is gone.
             guard let value, value.count == record.size else {
-                countRead(of: key, record, hit: false)
-                forget(key, ifStill: record)
+                failedRead(of: key, record, before: before, isGone: true)
                 return nil
             }
-            return (value, countRead(of: key, record), key)
+            return (value, record, key)
         }
         guard let data else {
             // The value vanished: removed meanwhile.
@@ -113,43 +112,38 @@ extension DiskCache {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         let name: String
         let record: DiskRecord
-        // Whether the read is counted (a writer's): `access` left that to this function.
-        var isCounted = false
+        // The record before `access` counted the hit (a writer's), for a failure to undo it.
+        var before: DiskRecord?
         if isReadOnly {
             guard let row = reader.row(forKey: key), isLive(row.record, at: now), let file = row.record.file else { return nil }
             (name, record) = (file, row.record)
         } else {
-            guard let (found, source) = access(key, onlyFiles: true), case .file(let file) = source else { return nil }
-            (name, record, isCounted) = (file, found, true)
+            guard let (found, unmoved, source) = access(key, onlyFiles: true), case .file(let file) = source else { return nil }
+            (name, record, before) = (file, found, unmoved)
         }
         let path = filePath(named: name)
         let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let error = StashError.posix("open", path: path)
-            if isCounted { countRead(of: key, record, hit: false) }
             // Only a missing file means the value is gone; out of file descriptors
             // (EMFILE, ENFILE), no permission or an I/O error leave the entry for later.
+            if let before { failedRead(of: key, record, before: before, isGone: error.code == .notFound) }
             guard error.code == .notFound else { throw error }
-            if isCounted { forget(key, ifStill: record) }
             return nil
         }
         let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let error = StashError.posix("stat", path: path)
-            if isCounted { countRead(of: key, record, hit: false) }
+            if let before { failedRead(of: key, record, before: before, isGone: false) }
             throw error
         }
         guard Int(info.st_size) == record.size else {
             // Cut short (or grown) behind the cache's back: whoever reads it would get a
             // value that is not the one stored, or fewer bytes than its size promised.
-            if isCounted {
-                countRead(of: key, record, hit: false)
-                forget(key, ifStill: record)
-            }
+            if let before { failedRead(of: key, record, before: before, isGone: true) }
             return nil
         }
-        if isCounted { countRead(of: key, record) }
         return file
     }
 
@@ -160,17 +154,17 @@ extension DiskCache {
         case file(String)
     }
 
-    /// The live record of the normalized `key` and where its value is. A miss is counted
-    /// here; so is the hit of a value without a file (staged or in the manifest), whose
-    /// last-access date and sliding deadline move (``countHit(of:at:_:now:delay:)``). A value in a
-    /// file is neither counted nor moved here: the caller counts it once the file opened or
-    /// read (``countRead(of:_:)``), so that a read that fails is a miss and does not make
-    /// an entry it cannot read look recently used. `onlyFiles` looks only for file-backed
-    /// values: an inline one is neither returned nor counted.
-    private func access(_ key: String, onlyFiles: Bool) -> (DiskRecord, Source)? {
+    /// The live record of the normalized `key` (its access counted), the record before the
+    /// hit moved its dates, and where its value is. A miss is counted here, and so is a hit,
+    /// whose last-access date and sliding deadline move (``countHit(of:at:_:now:delay:)``):
+    /// one lock for a hit. A value in a file may still fail to read; the caller then turns
+    /// the hit into a miss (``failedRead(of:_:before:isGone:)``), so that an entry it cannot
+    /// read does not look recently used. `onlyFiles` looks only for file-backed values: an
+    /// inline one is neither returned nor counted.
+    private func access(_ key: String, onlyFiles: Bool) -> (record: DiskRecord, before: DiskRecord, source: Source)? {
         let now = self.now
         let delay = configuration.flushDelay
-        let found = state.withLock { state -> (DiskRecord, Source, TimeInterval?)? in
+        let found = state.withLock { state -> (DiskRecord, DiskRecord, Source, TimeInterval?)? in
             guard !state.isClosed, let position = state.index.index(forKey: key) else {
                 state.recordMiss()
                 return nil
@@ -182,38 +176,44 @@ extension DiskCache {
                 state.recordMiss()
                 return nil
             }
-            if let file = record.file { return (record, .file(file), nil) }
-            let inlineValue: Data? = if case .write(_, let value?)? = state.pending[key]?.value { value } else { nil }
+            let source: Source
+            if let file = record.file {
+                source = .file(file)
+            } else if case .write(_, let value?)? = state.pending[key]?.value {
+                source = .staged(value)
+            } else {
+                source = .manifest
+            }
             let (counted, flushDelay) = countHit(of: key, at: position, &state, now: now, delay: delay)
-            return (counted, inlineValue.map(Source.staged) ?? .manifest, flushDelay)
+            return (counted, record, source, flushDelay)
         }
-        guard let (record, source, flushDelay) = found else { return nil }
+        guard let (record, before, source, flushDelay) = found else { return nil }
         if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
-        return (record, source)
+        return (record, before, source)
     }
 
-    /// Counts the hit of `key`'s value in a file, `record` as ``access(_:onlyFiles:)``
-    /// found it, once the file opened (or read) whole, or (`hit == false`) the miss of a
-    /// read that failed. The record with its access moved (when it is still the entry's).
-    @discardableResult
-    private func countRead(of key: String, _ record: DiskRecord, hit: Bool = true) -> DiskRecord {
-        let now = self.now
-        let delay = configuration.flushDelay
-        let (counted, flushDelay) = state.withLock { state -> (DiskRecord, TimeInterval?) in
-            guard hit else {
-                state.recordMiss()
-                return (record, nil)
+    /// Turns the hit ``access(_:onlyFiles:)`` counted for `key`'s value in a file (`record`
+    /// as it returned it, `before` the record it moved) into a miss, because the file
+    /// could not be read: in one lock. When the entry is still that value, a file that
+    /// `isGone` (missing, or not the value's size) removes it; any other failure puts its
+    /// last-access date and sliding deadline back, unless another read moved them since.
+    private func failedRead(of key: String, _ record: DiskRecord, before: DiskRecord, isGone: Bool) {
+        let delay = state.withLock { state -> TimeInterval? in
+            state.turnHitIntoMiss()
+            guard !state.isClosed, let position = state.index.index(forKey: key) else { return nil }
+            var current = state.index.values[position]
+            guard current.created == record.created, current.file == record.file else { return nil }
+            if isGone {
+                state.stageRemoval(key)
+                return state.scheduleFlush(urgent: false, delay: configuration.flushDelay)
             }
-            // Replaced or removed meanwhile: the value read was a hit, but nothing to move.
-            guard !state.isClosed, let position = state.index.index(forKey: key),
-                  state.index.values[position].created == record.created, state.index.values[position].file == record.file else {
-                state.recordHit()
-                return (record, nil)
-            }
-            return countHit(of: key, at: position, &state, now: now, delay: delay)
+            guard record != before, current.accessed == record.accessed, current.expires == record.expires else { return nil }
+            (current.accessed, current.expires) = (before.accessed, before.expires)
+            // The flush the hit scheduled records the dates put back.
+            setAccess(of: key, current, at: position, &state)
+            return nil
         }
-        if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
-        return counted
+        if let delay { scheduleBackgroundFlush(after: delay) }
     }
 
     /// Counts a hit of the live entry of `key` (at `position` of `state.index`): its last-access date and
@@ -230,6 +230,15 @@ extension DiskCache {
         if now >= record.accessed, now - record.accessed < Self.accessDateResolution { return (record, nil) }
         record.accessed = now
         if let sliding = record.sliding { record.expires = now + sliding }
+        setAccess(of: key, record, at: position, &state)
+        return (record, state.scheduleFlush(urgent: false, delay: delay))
+    }
+
+    /// Puts `record`, the entry of `key` at `position` with its last-access date or
+    /// sliding deadline changed, in the index and in what the next flush writes.
+    private func setAccess(
+        of key: String, _ record: DiskRecord, at position: Dictionary<String, DiskRecord>.Index, _ state: inout DiskCacheState
+    ) {
         state.index.values[position] = record
         if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
             // A new sequence number: a flush already writing the older record must not
@@ -241,7 +250,6 @@ extension DiskCache {
         } else {
             state.touched.insert(key)
         }
-        return (record, state.scheduleFlush(urgent: false, delay: delay))
     }
 
     /// Whether `key` has a value that has not expired. Does not count as an access.

@@ -71,6 +71,14 @@ struct DiskCacheState {
         misses += 1
         unflushedMisses += 1
     }
+
+    /// Takes back a hit already counted (the counters the next flush adds may go below
+    /// zero when a flush saved it meanwhile) and counts a miss instead.
+    mutating func turnHitIntoMiss() {
+        hits -= 1
+        unflushedHits -= 1
+        recordMiss()
+    }
 }
 
 /// A write or removal the manifest does not have yet.

@@ -1,12 +1,13 @@
 #if canImport(Darwin)
-import Darwin
+package import Darwin
 #elseif canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Musl)
-import Musl
+package import Musl
 #endif
 
-/// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)`, `socket(2)` and `close(2)`, reachable from types
+/// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)`, `socket(2)` (with a loopback
+/// address) and `close(2)`, reachable from types
 /// that have methods of the same names (`FileStore.read`, `LogFile.close`), without an `#if`
 /// at every call site.
 ///
@@ -66,17 +67,37 @@ package enum SystemCalls {
     }
 
     /// A new IPv4 stream socket (Glibc imports `SOCK_STREAM` as an enum case, Darwin as an
-    /// `Int32`); the descriptor, or -1 with `errno` set.
+    /// `Int32`), closed on `exec` like every descriptor the package opens, so that a child
+    /// process (nginx, a test host) does not keep a listener bound or a connection open;
+    /// the descriptor, or -1 with `errno` set.
     ///
     /// ```swift
     /// let fd = SystemCalls.streamSocket()
     /// ```
     package static func streamSocket() -> Int32 {
         #if canImport(Glibc)
-        return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        return socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #elseif canImport(Musl)
+        return socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)
         #else
-        return socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
         #endif
+    }
+
+    /// 127.0.0.1:`port` as a socket address, for `bind` (port 0: any free one) or
+    /// `connect`.
+    ///
+    /// ```swift
+    /// var address = SystemCalls.loopbackAddress(port: 8080)
+    /// ```
+    package static func loopbackAddress(port: Int = 0) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        address.sin_port = UInt16(port).bigEndian
+        return address
     }
 
     @inline(__always)

@@ -31,8 +31,13 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
 
     let source: Source
     /// Whether the transport vouches that the end of the parts is the end of the body
-    /// (``init(next:endsFramed:)``); a whole body always is.
-    package let endsFramed: Bool
+    /// (``init(next:endsFramed:)``); a whole body always is. A stream you build around
+    /// another one passes it on, so that a cache after yours can still store the body:
+    ///
+    /// ```swift
+    /// let counted = HTTPBodyStream(next: { try await parts.next() }, endsFramed: inner.endsFramed)
+    /// ```
+    public let endsFramed: Bool
 
     /// A body already whole.
     ///

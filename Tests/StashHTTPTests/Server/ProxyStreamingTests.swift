@@ -277,11 +277,7 @@ struct ProxyStreamingTests {
 
     /// `VmHWM` of process `pid`: the most resident memory it has had, in bytes.
     static func peakResidentBytes(of pid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else {
-            throw StashError(.io, "no VmHWM in /proc/\(pid)/status")
-        }
-        return kilobytes * 1024
+        guard let bytes = PeakResidentMemory.bytes(of: "\(pid)") else { throw StashError(.io, "no VmHWM in /proc/\(pid)/status") }
+        return bytes
     }
 }
