@@ -175,17 +175,26 @@ struct ProxyFreshHitTests {
             pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
             let client = try RawClient(port: pair.fast.port)
             let get = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let page = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/page")
+            // A miss is answered as its body streams, and stored once it is whole: the hits
+            // below are asked for once it is stored, so that the event loop can answer them.
+            func waitUntilStored() async throws {
+                for _ in 0..<200 where pair.cache.cachedResponse(for: page) == nil { try await Task.sleep(for: .milliseconds(10)) }
+                try #require(pair.cache.cachedResponse(for: page) != nil)
+            }
             client.send(get)
             _ = await client.response()
+            try await waitUntilStored()
             client.send(get)
             #expect(await client.response()?.contains("Cache-Status: stash; hit") == true)
             client.send("POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi")
             #expect(await client.response()?.hasPrefix("HTTP/1.1 200") == true)
             client.send(get)
             #expect(await client.response()?.contains("Cache-Status: stash; fwd=miss") == true)
+            try await waitUntilStored()
             client.send(get)
             #expect(await client.response()?.contains("Cache-Status: stash; hit") == true)
-            pair.cache.removeResponses(for: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/page"))
+            pair.cache.removeResponses(for: page)
             client.send(get)
             #expect(await client.response()?.contains("Cache-Status: stash; fwd=miss") == true)
             #expect(pair.origin.requests("/page").filter { $0.method == .get }.count == 3)
