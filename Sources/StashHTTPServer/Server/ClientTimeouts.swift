@@ -86,9 +86,19 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
         noteRead(bytes, context: context)
     }
 
-    /// A response is being written: the next bytes start the next head.
+    /// A response is being written: the next bytes start the next head, and a head clock
+    /// already running stops.
+    ///
+    /// A head clock runs while a response is written only for a head whose start the scanner
+    /// missed: one pipelined into the read that ended the head before it, on a connection
+    /// already handed to the decoder (the scanner stops at the first head's end). Its last
+    /// piece can look like empty lines before a head, so its end is never seen; the response
+    /// to it (or to the head before it) is the sign it was whole. A client still sending a
+    /// head after a response meets the clock again with its next byte.
     func noteResponse() {
-        if !awaitingHead {
+        if awaitingHead {
+            stop(&headClock)
+        } else {
             awaitingHead = true
             headEnd = RequestHeadEnd()
         }

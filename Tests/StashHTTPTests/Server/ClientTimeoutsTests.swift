@@ -45,6 +45,25 @@ struct ClientTimeoutsTests {
         #expect(!channel.isActive)
     }
 
+    /// A head pipelined into the read that ends the head before it, whose last piece is a
+    /// bare line end, is not seen to start or to end by the byte scanner: the response to it
+    /// stops the clock that piece started, and the idle connection stays open past the
+    /// header timeout. (On a connection handed to the decoder, where nothing else tells
+    /// where heads start.)
+    @Test func pipelinedHeadSplitAfterAnotherStopsTheClockWhenAnswered() throws {
+        let channel = try Self.connected()
+        try Self.read("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n", on: channel)
+        try channel.writeOutbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n"))
+        try Self.read("\r\n", on: channel)
+        try channel.writeOutbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(600))
+        #expect(channel.isActive)
+        // A head sent slowly after that response still meets the clock.
+        try Self.read("GET /c HTTP/1.1\r\n", on: channel)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!channel.isActive)
+    }
+
     @Test func clientNotReadingForTheSendTimeoutIsClosed() throws {
         let channel = try Self.connected()
         channel.isWritable = false
