@@ -24,19 +24,40 @@ extension HTTPCache {
     /// kept in a file (streamed from it, not from memory). Counts a hit in
     /// ``statistics`` as `respond(to:…)` does.
     package func freshHit(for request: HTTPRequest) -> FreshHit? {
-        guard request.method == .get || request.method == .head, !Self.asksForPartOrCondition(request.headerFields),
-              let (_, stored, reuse, now) = localCandidate(for: request, memoryOnly: true), reuse == .fresh,
+        guard !Self.conditionalNames.containsAny(of: request.headerFields) else { return nil }
+        return freshHit(for: request, directives: RequestDirectives(request.headerFields))
+    }
+
+    /// ``freshHit(for:)`` for a request whose fields the caller has read and found none of
+    /// ``fieldsAPlainRequestLacks`` in (a server's parser, which looks at every field
+    /// anyway): nothing is looked for in its fields again but the `Vary`-named ones.
+    ///
+    /// ```swift
+    /// // Each field was checked against HTTPCache.fieldsAPlainRequestLacks as it was read.
+    /// if let hit = cache.freshHit(forPlain: request) { … }
+    /// ```
+    package func freshHit(forPlain request: HTTPRequest) -> FreshHit? {
+        assert(!Self.plainExclusions.containsAny(of: request.headerFields), "not a plain request")
+        return freshHit(for: request, directives: RequestDirectives())
+    }
+
+    /// The request fields a plain request (``freshHit(forPlain:)``) carries none of:
+    /// conditionals and `Range`, which make a hit's answer a `304`, `206`, `412` or `416`
+    /// rather than the stored response, and `Cache-Control` and `Pragma`, whose directives
+    /// the lookup would weigh.
+    package static let fieldsAPlainRequestLacks: [HTTPField.Name] = conditionalNames.members + [.cacheControl, .pragma]
+
+    private func freshHit(for request: HTTPRequest, directives: RequestDirectives) -> FreshHit? {
+        guard request.method == .get || request.method == .head,
+              let (_, stored, reuse, now) = localCandidate(for: request, directives: directives, memoryOnly: true), reuse == .fresh,
               stored.bodyFile == nil else { return nil }
         record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
         return FreshHit(cache: self, stored: stored, request: request, now: now)
     }
 
-    /// Whether `fields` carry a condition or a `Range`, which make a hit's answer a `304`,
-    /// `206`, `412` or `416` rather than the stored response.
-    private static func asksForPartOrCondition(_ fields: HTTPFields) -> Bool {
-        conditionalNames.containsAny(of: fields)
-    }
+    private static let plainExclusions = FieldNameSet(fieldsAPlainRequestLacks)
 
+    /// Conditionals and `Range`.
     private static let conditionalNames = FieldNameSet(Validation.conditionalFields + [.range])
 }
 

@@ -55,13 +55,16 @@ extension HTTPCache {
     /// The variant of this process's storage that `request` selects, under its primary key
     /// (made once per lookup), and how it may be reused now; `nil` with shared storage or
     /// when nothing is stored. `memoryOnly` leaves out what only the disk holds (for callers
-    /// that must not wait for a disk read).
-    func localCandidate(for request: HTTPRequest, memoryOnly: Bool) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
+    /// that must not wait for a disk read). `directives` are the request's when the caller
+    /// already knows them; they are read from its fields otherwise.
+    func localCandidate(
+        for request: HTTPRequest, directives: RequestDirectives? = nil, memoryOnly: Bool
+    ) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
         guard sharedStorage == nil, let key = PrimaryCacheKey(request) else { return nil }
         let variants = memoryOnly ? memoryVariants(for: key) : localVariants(for: key)
         guard let stored = Self.select(request, from: variants) else { return nil }
         let now = clock.now
-        return (key, stored, Reuse.decide(stored, request: request, directives: RequestDirectives(request.headerFields), mode: mode, now: now), now)
+        return (key, stored, Reuse.decide(stored, request: request, directives: directives ?? RequestDirectives(request.headerFields), mode: mode, now: now), now)
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.

@@ -15,6 +15,7 @@ package import HTTPTypes
 /// static let conditionals = FieldNameSet([.ifNoneMatch, .ifModifiedSince, .range])
 /// if Self.conditionals.containsAny(of: request.headerFields) { … }
 /// let name = common.member(spelled: rawBytes) ?? HTTPField.Name(String(decoding: rawBytes, as: UTF8.self))
+/// let role = common.position(spelled: rawBytes).map { roles[$0] } // facts kept beside the members, by position
 /// ```
 ///
 /// It answers by length, then by bytes: a `Set` hashes every name it is asked about (a
@@ -57,10 +58,18 @@ package struct FieldNameSet: Sendable {
         self.init(names.map { HTTPField.Name($0)! })
     }
 
+    /// The members, in the order they were given.
+    package var members: [HTTPField.Name] { names }
+
     /// Whether `name` is a member.
     package func contains(_ name: HTTPField.Name) -> Bool {
+        position(of: name) != nil
+    }
+
+    /// The position, in ``members``, of the member `name` is (by canonical name).
+    package func position(of name: HTTPField.Name) -> Int? {
         var canonicalName = name.canonicalName
-        return canonicalName.withUTF8 { index(of: UnsafeRawBufferPointer($0), in: canonical) } != nil
+        return canonicalName.withUTF8 { index(of: UnsafeRawBufferPointer($0), in: canonical) }
     }
 
     /// Whether any of `fields` has a member's name.
@@ -72,7 +81,13 @@ package struct FieldNameSet: Sendable {
     /// already made rather than making, checking and lowercasing a new one; `nil` for any
     /// other spelling, which the parser makes itself.
     package func member(spelled bytes: UnsafeRawBufferPointer) -> HTTPField.Name? {
-        index(of: bytes, in: spellings).map { names[$0] }
+        position(spelled: bytes).map { names[$0] }
+    }
+
+    /// The position, in ``members``, of the member spelled exactly `bytes` (see
+    /// ``member(spelled:)``).
+    package func position(spelled bytes: UnsafeRawBufferPointer) -> Int? {
+        index(of: bytes, in: spellings)
     }
 
     private func index(of bytes: UnsafeRawBufferPointer, in list: [[UInt8]]) -> Int? {

@@ -15,6 +15,9 @@ struct RequestDirectives: Sendable {
     /// `stale-if-error` sent by the client (RFC 5861 §4).
     var staleIfError: Int?
 
+    /// A request that asks nothing of the cache.
+    init() {}
+
     init(_ fields: HTTPFields) {
         // Most requests carry neither field: one pass over the fields and nothing to parse.
         guard fields.contains(where: { $0.name == .cacheControl || $0.name == .pragma }) else { return }

@@ -165,10 +165,17 @@ public final class HTTPCachingProxy: Sendable {
         return outgoing
     }
 
+    /// ``cacheRequest(for:)`` for a request that carries no field the proxy drops (one read
+    /// by ``PlainRequestHead``): the request itself, unless the proxy adds a path prefix or
+    /// the upstream's authority.
+    func cacheRequest(forPlain request: HTTPRequest) -> HTTPRequest {
+        upstreamPrefix.isEmpty && request.authority != nil ? request : cacheRequest(for: request)
+    }
+
     /// Request fields the proxy sets itself or keeps from the upstream.
     private static let endToEndFieldsNotForwarded: Set<String> = ["host", "content-length", "proxy-authorization"]
     /// The request fields never forwarded whatever `Connection` names (which is one of them).
-    private static let droppedRequestFields = FieldNameSet(spelled: HopByHop.names.union(endToEndFieldsNotForwarded))
+    static let droppedRequestFields = FieldNameSet(spelled: HopByHop.names.union(endToEndFieldsNotForwarded))
 
     /// The `400` for a request target the proxy refuses to forward.
     private static func badRequest(method: HTTPRequest.Method) -> (HTTPResponse, Data) {

@@ -13,17 +13,37 @@ enum PlainRequestHead {
         /// A head that does not qualify, or one with a field that sends a request through the
         /// full flow (see ``fullFlowFields``).
         case other
-        /// A qualifying head, as HummingbirdCore's HTTPTypes conversion gives it (the first
-        /// `Host` as the authority, the other fields in order), `length` bytes long.
+        /// A qualifying head, `length` bytes long, as the cache looks it up: as
+        /// HummingbirdCore's HTTPTypes conversion gives it (the first `Host` as the
+        /// authority, the other fields in order), without the fields the proxy never forwards
+        /// (``FieldRole/dropped``). It carries none of ``fullFlowFields``, so it is a plain
+        /// request for ``StashHTTP/HTTPCache/freshHit(forPlain:)``.
         case request(HTTPRequest, length: Int)
     }
 
-    /// Request fields that send a request through the full asynchronous flow: directives the
-    /// full flow weighs (`Cache-Control`, `Pragma`), connection handling (`Connection`,
-    /// `Expect`), and a body (`Transfer-Encoding`, a `Content-Length` other than `0`).
-    static let fullFlowFields = FieldNameSet([
-        .cacheControl, .pragma, .connection, .expect, .contentLength, .transferEncoding,
-    ])
+    /// What a field does to a plain request, decided once per field as it is read, so that
+    /// neither the cache's lookup nor the proxy looks for these names in the fields again.
+    enum FieldRole {
+        /// Kept in the request.
+        case kept
+        /// Left out: a field the proxy never forwards, so the cache never sees it either
+        /// (``HTTPCachingProxy/droppedRequestFields``; a second `Host`, `Content-Length: 0`).
+        case dropped
+        /// Sends the request through the full flow (``fullFlowFields``).
+        case fullFlow
+    }
+
+    /// Request fields that send a request through the full asynchronous flow: the ones a
+    /// fresh hit's lookup would have to look at (conditionals and `Range`, whose answer is
+    /// not the stored response; `Cache-Control` and `Pragma`, whose directives it weighs),
+    /// connection handling (`Connection`, `Expect`), and a body (`Transfer-Encoding`, a
+    /// `Content-Length` other than `0`).
+    static let fullFlowFields: [HTTPField.Name] =
+        HTTPCache.fieldsAPlainRequestLacks + [.connection, .expect, .contentLength, .transferEncoding]
+
+    /// ``fullFlowFields`` and ``HTTPCachingProxy/droppedRequestFields``, with their roles.
+    private static let specialNames = FieldNameSet(fullFlowFields + HTTPCachingProxy.droppedRequestFields.members)
+    private static let specialRoles: [FieldRole] = specialNames.members.map { fullFlowFields.contains($0) ? .fullFlow : .dropped }
 
     /// The names browsers and HTTP clients send, in the two spellings they use, made once: a
     /// field spelled so takes the name already made rather than a new string checked and
@@ -34,10 +54,17 @@ enum PlainRequestHead {
         "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "Sec-CH-UA", "Sec-CH-UA-Mobile",
         "Sec-CH-UA-Platform", "Priority", "DNT",
     ].flatMap { [$0, $0.lowercased()] })
+    private static let commonRoles: [FieldRole] = commonNames.members.map { specialNames.position(of: $0).map { specialRoles[$0] } ?? .kept }
 
-    /// Whether `name: value` sends a request through the full flow.
-    static func needsFullFlow(_ name: HTTPField.Name, _ value: String) -> Bool {
-        fullFlowFields.contains(name) && !(name == .contentLength && value == "0")
+    /// What `name: value` does to a plain request, when it is not its first `Host` (which is
+    /// its authority).
+    static func role(of name: HTTPField.Name, value: String) -> FieldRole {
+        role(specialNames.position(of: name).map { specialRoles[$0] } ?? .kept, name: name, value: value)
+    }
+
+    private static func role(_ role: FieldRole, name: HTTPField.Name, value: String) -> FieldRole {
+        // `Content-Length: 0` is a request without a body, as one without the field.
+        role == .fullFlow && name == .contentLength && value == "0" ? .dropped : role
     }
 
     /// The longest head read here; a longer one goes to NIO's decoder.
@@ -92,9 +119,16 @@ enum PlainRequestHead {
             }
             guard index < count else { return count > maximumLength ? .other : .incomplete }
             let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<index])
-            guard index > nameStart,
-                  let name = commonNames.member(spelled: nameBytes) ?? HTTPField.Name(String(decoding: nameBytes, as: UTF8.self))
-            else { return .other }
+            let name: HTTPField.Name
+            let knownRole: FieldRole?
+            if let position = commonNames.position(spelled: nameBytes) {
+                name = commonNames.members[position]
+                knownRole = commonRoles[position]
+            } else {
+                guard index > nameStart, let made = HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) else { return .other }
+                name = made
+                knownRole = nil
+            }
             index += 1
             while index < count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
             let valueStart = index
@@ -113,8 +147,11 @@ enum PlainRequestHead {
                 authority = value
                 continue
             }
-            if needsFullFlow(name, value) { return .other }
-            fields.append(HTTPField(name: name, value: value))
+            switch knownRole.map({ role($0, name: name, value: value) }) ?? role(of: name, value: value) {
+            case .kept: fields.append(HTTPField(name: name, value: value))
+            case .dropped: continue
+            case .fullFlow: return .other
+            }
         }
     }
 
