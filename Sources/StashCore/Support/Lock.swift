@@ -25,10 +25,11 @@ package final class Lock: @unchecked Sendable {
         // section here is short; with a plain mutex, the proxy's two event loops reading one
         // hot `MemoryCache` entry put each other to sleep and woke each other (a `futex` call
         // each way) about 1,600 times a second, and 50 times a second with this one.
-        pthread_mutexattr_settype(&attributes, 3 /* PTHREAD_MUTEX_ADAPTIVE_NP */)
+        let typed = pthread_mutexattr_settype(&attributes, 3 /* PTHREAD_MUTEX_ADAPTIVE_NP */)
         #else
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
+        let typed = pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
         #endif
+        assert(typed == 0, "pthread_mutexattr_settype failed: \(typed)")
         let status = pthread_mutex_init(mutex, &attributes)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
         pthread_mutexattr_destroy(&attributes)

@@ -14,8 +14,8 @@ import NIOCore
 /// It sees the raw bytes, because the HTTP decoder only reports a head once it is complete:
 /// it sits first in the pipeline, or is driven by ``RawHitHandler``, which does. It starts
 /// the head clock on the first byte received while a head is awaited, stops it at the empty
-/// line that ends the head (``RequestHeadEnd``), and awaits the next head once a response is
-/// being written. Event-loop confined, like every channel handler.
+/// line that ends the head (``RequestHeadEnd``) or when the decoder reports the head
+/// (``noteHeadDecoded()``), and awaits the next head once a response is being written. Event-loop confined, like every channel handler.
 final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -86,22 +86,27 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
         noteRead(bytes, context: context)
     }
 
-    /// A response is being written: the next bytes start the next head, and a head clock
-    /// already running stops.
-    ///
-    /// A head clock runs while a response is written only for a head whose start the scanner
-    /// missed: one pipelined into the read that ended the head before it, on a connection
-    /// already handed to the decoder (the scanner stops at the first head's end). Its last
-    /// piece can look like empty lines before a head, so its end is never seen; the response
-    /// to it (or to the head before it) is the sign it was whole. A client still sending a
-    /// head after a response meets the clock again with its next byte.
+    /// A response is being written: the next bytes start the next head.
     func noteResponse() {
-        if awaitingHead {
-            stop(&headClock)
-        } else {
+        if !awaitingHead {
             awaitingHead = true
             headEnd = RequestHeadEnd()
         }
+    }
+
+    /// NIO's decoder reported a whole head (``FreshHitHandler``, right behind it, says so):
+    /// its clock stops, and the bytes read until the next response are not looked at for a
+    /// head (they are its body, or heads pipelined behind it, which the scanner does not see
+    /// start either).
+    ///
+    /// On a connection handed to the decoder, this is what ends the clock of a head the
+    /// scanner did not see end: one pipelined into the read that ended the head before it
+    /// (the scanner stops at the first end) and whose last piece is a bare line end, which
+    /// looks like the empty lines allowed before a head. Only a decoded head stops the clock,
+    /// never a response: a response's writes say nothing of a head still arriving.
+    func noteHeadDecoded() {
+        awaitingHead = false
+        stop(&headClock)
     }
 
     /// Starts the send clock when the channel becomes unwritable, stops it when it drains.

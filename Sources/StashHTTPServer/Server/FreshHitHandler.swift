@@ -13,6 +13,9 @@ import NIOHTTP1
 /// each with its request's method), and are flushed together once the read is processed: one `writev` for all the
 /// answers of a read.
 ///
+/// It tells the connection's ``ClientTimeouts`` of every head as the decoder reports it,
+/// which is what stops the header clock for a head whose end the byte scanner missed.
+///
 /// Because hits never reach HummingbirdCore's `HTTPConnectionStateHandler`, this handler
 /// keeps the connection's ``IdleTimeout`` (the server gives HummingbirdCore none): every
 /// request part is activity, and a forwarded request is being answered from its end until
@@ -40,6 +43,8 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let answer: (HTTPRequestHead) -> Answer?
     private let idle: IdleTimeout?
+    /// Told of every head as the decoder reports it (``ClientTimeouts/noteHeadDecoded()``).
+    private let timeouts: ClientTimeouts?
     /// Requests handed on whose response end has not been written yet.
     private var forwarded = 0
     /// Whether the parts of a request answered here are still arriving (they are dropped).
@@ -53,7 +58,8 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a read from the socket was asked for while parts were held.
     private var readAsked = false
 
-    init(idle: IdleTimeout?, answer: @escaping (HTTPRequestHead) -> Answer?) {
+    init(timeouts: ClientTimeouts?, idle: IdleTimeout?, answer: @escaping (HTTPRequestHead) -> Answer?) {
+        self.timeouts = timeouts
         self.idle = idle
         self.answer = answer
     }
@@ -68,6 +74,7 @@ final class FreshHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         idle?.noteActivity()
         let part = unwrapInboundIn(data)
+        if case .head = part { timeouts?.noteHeadDecoded() }
         if !held.isEmpty || !context.channel.isWritable && isAnswerable(part) {
             held.append(part)
             flushIfNeeded(context)

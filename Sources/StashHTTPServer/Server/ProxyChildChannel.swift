@@ -66,7 +66,7 @@ struct ProxyChildChannel: ServerChildChannel {
                 value.assumeIsolated().whenComplete { outcome = $0 }
                 _ = try outcome.get()
                 let decoder = try context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                try context.pipeline.syncOperations.addHandler(FreshHitHandler(idle: idle, answer: hits.decoded), position: .after(decoder))
+                try context.pipeline.syncOperations.addHandler(FreshHitHandler(timeouts: timeouts, idle: idle, answer: hits.decoded), position: .after(decoder))
             }
             try pipeline.addHandler(raw)
             return Connection(channel: channel, http1: installed.futureResult)

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOEmbedded
+import NIOHTTP1
 import Testing
 @testable import StashHTTPServer
 
@@ -45,22 +46,54 @@ struct ClientTimeoutsTests {
         #expect(!channel.isActive)
     }
 
+    /// `ClientTimeouts` first, then NIO's decoder and ``FreshHitHandler`` (which answers
+    /// nothing here) as on a connection handed to the decoder.
+    private static func connectedWithDecoder() throws -> EmbeddedChannel {
+        let timeouts = ClientTimeouts(headerTimeout: .seconds(10), sendTimeout: .seconds(60))
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([
+            timeouts, ByteToMessageHandler(HTTPRequestDecoder()), FreshHitHandler(timeouts: timeouts, idle: nil) { _ in nil },
+        ])
+        try EmbeddedProbes.connect(channel)
+        return channel
+    }
+
+    /// Writes response bytes as the handlers behind the timeouts do.
+    private static func respond(_ text: String, on channel: EmbeddedChannel) throws {
+        let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        decoder.writeAndFlush(NIOAny(ByteBuffer(string: text)), promise: nil)
+    }
+
     /// A head pipelined into the read that ends the head before it, whose last piece is a
-    /// bare line end, is not seen to start or to end by the byte scanner: the response to it
-    /// stops the clock that piece started, and the idle connection stays open past the
-    /// header timeout. (On a connection handed to the decoder, where nothing else tells
-    /// where heads start.)
-    @Test func pipelinedHeadSplitAfterAnotherStopsTheClockWhenAnswered() throws {
-        let channel = try Self.connected()
-        try Self.read("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n", on: channel)
-        try channel.writeOutbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n"))
-        try Self.read("\r\n", on: channel)
-        try channel.writeOutbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\n\r\n"))
+    /// bare line end, is not seen to start or to end by the byte scanner: the decoder's
+    /// report of it stops the clock that piece started, and the idle connection stays open
+    /// past the header timeout.
+    @Test func pipelinedHeadSplitAfterAnotherStopsTheClockWhenDecoded() throws {
+        let channel = try Self.connectedWithDecoder()
+        try channel.writeInbound(ByteBuffer(string: "GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n"))
+        try Self.respond("HTTP/1.1 200 OK\r\n\r\n", on: channel)
+        try channel.writeInbound(ByteBuffer(string: "\r\n"))
+        try Self.respond("HTTP/1.1 200 OK\r\n\r\n", on: channel)
         channel.embeddedEventLoop.advanceTime(by: .seconds(600))
         #expect(channel.isActive)
         // A head sent slowly after that response still meets the clock.
-        try Self.read("GET /c HTTP/1.1\r\n", on: channel)
+        try channel.writeInbound(ByteBuffer(string: "GET /c HTTP/1.1\r\n"))
         channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!channel.isActive)
+    }
+
+    /// The writes of a response still going out say nothing of a head arriving meanwhile:
+    /// the head's clock runs from its first byte through them.
+    @Test func responseWritesDoNotStopTheClockOfAHeadArriving() throws {
+        let channel = try Self.connectedWithDecoder()
+        try channel.writeInbound(ByteBuffer(string: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n"))
+        try Self.respond("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", on: channel)
+        try channel.writeInbound(ByteBuffer(string: "GET /x HTTP/1.1\r\n"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(5))
+        try Self.respond("5\r\nhello\r\n", on: channel)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(5) - .nanoseconds(1))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
         #expect(!channel.isActive)
     }
 

@@ -16,7 +16,7 @@ struct FreshHitHandlerTests {
         init(idleTimeout: TimeAmount? = nil, highWatermark: Int = .max) throws {
             socket = EmbeddedProbes.Socket(highWatermark: highWatermark)
             let idle = idleTimeout.map(IdleTimeout.init(timeout:))
-            let handler = FreshHitHandler(idle: idle) { head in
+            let handler = FreshHitHandler(timeouts: nil, idle: idle) { head in
                 guard head.uri.hasPrefix("/hit") else { return nil }
                 return (HTTPResponseHead(version: .http1_1, status: .ok, headers: ["X-Path": head.uri]), ByteBuffer(string: "body"))
             }
