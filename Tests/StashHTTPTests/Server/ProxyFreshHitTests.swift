@@ -275,6 +275,38 @@ struct ProxyFreshHitTests {
         }
     }
 
+    /// Fields the proxy never forwards (hop-by-hop ones, `Proxy-Authorization`, a second
+    /// `Host`) are left out of the request the cache looks up on both event-loop paths, in
+    /// any spelling, as the full flow leaves them out: a response that varies on one of them
+    /// is stored with it absent, and a request carrying it is that variant's hit, the same
+    /// bytes as the full flow's answer. A conditional goes to the full flow from both.
+    @Test func fieldsNeverForwardedAreLeftOutOnBothEventLoopPaths() async throws {
+        try await Pair.with { pair in
+            pair.origin.set("/page", .init(fields: [("Cache-Control", "max-age=600"), ("Vary", "Upgrade, TE")], body: "varied"))
+            pair.origin.set("/other", .init(fields: [("Cache-Control", "no-store")], body: "upstream"))
+            let dropped = "UPGRADE: h2c\r\nte: trailers\r\nKeep-Alive: 5\r\nProxy-Authorization: Basic eDp5\r\nHost: second\r\n"
+            _ = try await pair.exchange(pair.full, "GET", "/page", dropped)
+            let before = pair.answers.withLock { $0 }
+            let full = try await pair.exchange(pair.full, "GET", "/page", dropped)
+            let raw = try await pair.exchange(pair.fast, "GET", "/page", dropped)
+            #expect(raw == full && raw.contains("Cache-Status: stash; hit"))
+            #expect(pair.answers.withLock { $0.raw } == before.raw + 1)
+
+            // A miss hands the connection to the decoder; the same request is then a hit there.
+            let client = try RawClient(port: pair.fast.port)
+            #expect(client.send("GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            #expect(await client.response()?.hasSuffix("\r\n\r\nupstream") == true)
+            #expect(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\(dropped)\r\n"))
+            #expect(await client.response() == full)
+            #expect(pair.answers.withLock { $0.decoded } == before.decoded + 1)
+            // A conditional takes the full flow on that connection too (a 304 from the cache).
+            #expect(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\nif-none-match: *\r\n\r\n"))
+            #expect(await client.response(toHead: true)?.hasPrefix("HTTP/1.1 304") == true)
+            #expect(pair.answers.withLock { $0.decoded } == before.decoded + 1)
+            #expect(pair.origin.requests("/page").count == 1)
+        }
+    }
+
     /// Before the decoder: hits pipelined in one read are answered from the raw bytes in
     /// order, and the first request not answered there (a miss) hands the connection to the
     /// decoder, where hits are still answered on the event loop (but not one pipelined behind
