@@ -66,7 +66,8 @@ extension HTTPCache {
     private static let conditionalNames = FieldNameSet(Validation.conditionalFields + [.range])
 }
 
-/// A fresh stored response found by ``HTTPCache/freshHit(for:)``.
+/// A fresh stored response found by ``HTTPCache/freshHit(for:)`` or
+/// ``HTTPCache/freshHit(forPlain:authority:path:fields:)``.
 ///
 /// ```swift
 /// let form = hit.prepared { WireForm(body: hit.body) } // built once per stored response

@@ -14,7 +14,7 @@ extension HTTPCachingProxy {
     /// or `Range` (whose answer is not the stored response), no `Connection` or `Expect`
     /// (which change how the connection goes on), no dot segment (``PlainRequestHead``'s
     /// rules); and the cache answers only with a cache of this process
-    /// (``StashHTTP/HTTPCache/freshHit(forPlain:)`` answers `nil` with shared storage, where
+    /// (``StashHTTP/HTTPCache/freshHit(forPlain:authority:path:fields:)`` answers `nil` with shared storage, where
     /// another instance may have invalidated what this one last saw).
     func freshAnswer(to head: HTTPRequestHead) -> FreshHitHandler.Answer? {
         guard head.version == .http1_1, head.uri.utf8.first == UInt8(ascii: "/"), head.method == .GET || head.method == .HEAD,

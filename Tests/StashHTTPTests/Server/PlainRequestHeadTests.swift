@@ -40,7 +40,7 @@ struct PlainRequestHeadTests {
     /// Every field that would rule a fresh hit out, or change how the connection goes on, or
     /// bring a body, sends the request to the decoder, in any spelling; every field the
     /// proxy never forwards is left out: so a request read here is a plain one for
-    /// `HTTPCache.freshHit(forPlain:)`, which looks for none of them again.
+    /// `HTTPCache.freshHit(forPlain:authority:path:fields:)`, which looks for none of them again.
     @Test func fieldsAreSortedAsTheyAreRead() throws {
         for name in PlainRequestHead.fullFlowFields {
             for spelling in [name.rawName, name.canonicalName, name.canonicalName.uppercased()] {
