@@ -24,44 +24,50 @@ extension HTTPCache {
     /// kept in a file (streamed from it, not from memory). Counts a hit in
     /// ``statistics`` as `respond(to:…)` does.
     package func freshHit(for request: HTTPRequest) -> FreshHit? {
-        guard !Self.conditionalNames.containsAny(of: request.headerFields) else { return nil }
-        return freshHit(for: request, directives: RequestDirectives(request.headerFields))
+        guard !Self.conditionalNames.containsAny(of: request.headerFields), let key = PrimaryCacheKey(request) else { return nil }
+        return freshHit(key: key, method: request.method, fields: request.headerFields, directives: RequestDirectives(request.headerFields), target: .request(request))
     }
 
-    /// ``freshHit(for:)`` for a request whose fields the caller has read and found none of
-    /// ``fieldsAPlainRequestLacks`` in (a server's parser, which looks at every field
-    /// anyway): nothing is looked for in its fields again but the `Vary`-named ones.
+    /// ``freshHit(for:)`` for a plain request read by a server's parser, which looked at
+    /// every field as it read it and found none of ``fieldsAPlainRequestLacks``: an `http`
+    /// request for `path` (origin form) at `authority`, of whose fields the lookup reads
+    /// only the ones a stored response's `Vary` names and whether `Authorization` is there
+    /// (``RequestFieldLines``). Nothing else of them is made: no `HTTPRequest`, no
+    /// `HTTPFields`, and the `HTTPRequest` that ``FreshHit/answer()`` serves only when it is
+    /// called.
     ///
     /// ```swift
     /// // Each field was checked against HTTPCache.fieldsAPlainRequestLacks as it was read.
-    /// if let hit = cache.freshHit(forPlain: request) { … }
+    /// if let hit = cache.freshHit(forPlain: .get, authority: "example.com", path: "/page", fields: head.fields) { … }
     /// ```
-    package func freshHit(forPlain request: HTTPRequest) -> FreshHit? {
-        assert(!Self.plainExclusions.containsAny(of: request.headerFields), "not a plain request")
-        return freshHit(for: request, directives: RequestDirectives())
+    package func freshHit(forPlain method: HTTPRequest.Method, authority: String, path: String, fields: some RequestFieldLines) -> FreshHit? {
+        guard !authority.isEmpty, let key = PrimaryCacheKey(scheme: "http", authority: authority, path: path) else { return nil }
+        return freshHit(key: key, method: method, fields: fields, directives: RequestDirectives(), target: .plain(authority: authority, path: path))
     }
 
-    /// The request fields a plain request (``freshHit(forPlain:)``) carries none of:
-    /// conditionals and `Range`, which make a hit's answer a `304`, `206`, `412` or `416`
-    /// rather than the stored response, and `Cache-Control` and `Pragma`, whose directives
-    /// the lookup would weigh.
+    /// The request fields a plain request (``freshHit(forPlain:authority:path:fields:)``)
+    /// carries none of: conditionals and `Range`, which make a hit's answer a `304`, `206`,
+    /// `412` or `416` rather than the stored response, and `Cache-Control` and `Pragma`,
+    /// whose directives the lookup would weigh.
     package static let fieldsAPlainRequestLacks: [HTTPField.Name] = conditionalNames.members + [.cacheControl, .pragma]
 
-    private func freshHit(for request: HTTPRequest, directives: RequestDirectives) -> FreshHit? {
-        guard request.method == .get || request.method == .head,
-              let (_, stored, reuse, now) = localCandidate(for: request, directives: directives, memoryOnly: true), reuse == .fresh,
+    private func freshHit(
+        key: PrimaryCacheKey, method: HTTPRequest.Method, fields: some RequestFieldLines, directives: RequestDirectives,
+        target: FreshHit.Target
+    ) -> FreshHit? {
+        guard method == .get || method == .head,
+              let (_, stored, reuse, now) = localCandidate(key: key, fields: fields, directives: directives, memoryOnly: true), reuse == .fresh,
               stored.bodyFile == nil else { return nil }
         record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
-        return FreshHit(cache: self, stored: stored, request: request, now: now)
+        return FreshHit(cache: self, stored: stored, method: method, target: target, now: now)
     }
-
-    private static let plainExclusions = FieldNameSet(fieldsAPlainRequestLacks)
 
     /// Conditionals and `Range`.
     private static let conditionalNames = FieldNameSet(Validation.conditionalFields + [.range])
 }
 
-/// A fresh stored response found by ``HTTPCache/freshHit(for:)``.
+/// A fresh stored response found by ``HTTPCache/freshHit(for:)`` or
+/// ``HTTPCache/freshHit(forPlain:authority:path:fields:)``.
 ///
 /// ```swift
 /// let form = hit.prepared { WireForm(body: hit.body) } // built once per stored response
@@ -69,9 +75,20 @@ extension HTTPCache {
 package struct FreshHit: Sendable {
     let cache: HTTPCache
     let stored: StoredResponse
-    /// The request it answers.
-    package let request: HTTPRequest
+    /// The method of the request it answers (`GET` or `HEAD`).
+    package let method: HTTPRequest.Method
+    let target: Target
     let now: Date
+
+    /// The request a hit answers, as far as ``answer()`` needs it.
+    enum Target: Sendable {
+        /// The request itself (``HTTPCache/freshHit(for:)``).
+        case request(HTTPRequest)
+        /// A plain request (``HTTPCache/freshHit(forPlain:authority:path:fields:)``): its
+        /// answer depends on its method alone (it carries no conditional and no `Range`), so
+        /// the request is made without its fields, and only when ``answer()`` is called.
+        case plain(authority: String, path: String)
+    }
 
     /// The `Age` field value the answer carries now.
     package var age: String { StoredResponse.ageField(stored.currentAge(now: now)) }
@@ -79,8 +96,13 @@ package struct FreshHit: Sendable {
     /// The stored content.
     package var body: Data { stored.body }
 
-    /// The answer `respond(to:…)` gives the same request at the same moment.
+    /// The answer `respond(to:…)` gives the same request at the same moment. A server calls
+    /// it when the `Age` it sends changes (once a second per stored response), not per hit.
     package func answer() -> CachedHTTPResponse {
+        let request = switch target {
+        case let .request(request): request
+        case let .plain(authority, path): HTTPRequest(method: method, scheme: "http", authority: authority, path: path)
+        }
         let (response, body) = cache.serve(stored, to: request, outcome: .cache, now: now)
         // ``HTTPCache/freshHit(for:)`` leaves out bodies kept in files: answering one with an
         // empty body under its `Content-Length` would break the connection's framing.

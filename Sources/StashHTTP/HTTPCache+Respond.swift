@@ -114,7 +114,7 @@ extension HTTPCache {
         let directives = RequestDirectives(request.headerFields)
         let ignoresStore = policy == .reloadIgnoringLocalCacheData || directives.noStore
         let read: [StoredResponse]? = if ignoresStore { nil } else { await variants(for: key) }
-        let stored = read.flatMap { Self.select(request, from: $0) }
+        let stored = read.flatMap { Self.select(request.headerFields, from: $0) }
         let now = clock.now
         let trip = Trip(
             request: request, body: body, key: key, directives: directives, policy: policy, send: send,
@@ -131,7 +131,7 @@ extension HTTPCache {
             return try await fetch(trip, stored: stored)
         case .useProtocolCachePolicy:
             if let stored {
-                switch Reuse.decide(stored, request: request, directives: directives, mode: mode, now: now) {
+                switch Reuse.decide(stored, fields: request.headerFields, directives: directives, mode: mode, now: now) {
                 case .fresh, .staleAllowed:
                     return try await hit(stored, trip, now: now)
                 case .staleWhileRevalidate where revalidatesInBackground:
@@ -243,7 +243,7 @@ extension HTTPCache {
         var trip = trip
         trip.sharedVariants = nil
         if let fresh = await lookup(trip.request, key: trip.key),
-           Reuse.decide(fresh, request: trip.request, directives: trip.directives, mode: mode, now: now) == .fresh {
+           Reuse.decide(fresh, fields: trip.request.headerFields, directives: trip.directives, mode: mode, now: now) == .fresh {
             return try await hit(fresh, trip, now: now)
         }
         return try await exchange(trip, stored: nil)

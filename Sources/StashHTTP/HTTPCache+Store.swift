@@ -61,20 +61,30 @@ extension HTTPCache {
         for request: HTTPRequest, directives: RequestDirectives? = nil, memoryOnly: Bool
     ) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
         guard sharedStorage == nil, let key = PrimaryCacheKey(request) else { return nil }
+        return localCandidate(key: key, fields: request.headerFields, directives: directives ?? RequestDirectives(request.headerFields), memoryOnly: memoryOnly)
+    }
+
+    /// ``localCandidate(for:directives:memoryOnly:)`` for a request known by its primary key
+    /// and its fields, of which only those the lookup needs are read (``RequestFieldLines``).
+    func localCandidate(
+        key: PrimaryCacheKey, fields: some RequestFieldLines, directives: RequestDirectives, memoryOnly: Bool
+    ) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
+        guard sharedStorage == nil else { return nil }
         let variants = memoryOnly ? memoryVariants(for: key) : localVariants(for: key)
-        guard let stored = Self.select(request, from: variants) else { return nil }
+        guard let stored = Self.select(fields, from: variants) else { return nil }
         let now = clock.now
-        return (key, stored, Reuse.decide(stored, request: request, directives: directives ?? RequestDirectives(request.headerFields), mode: mode, now: now), now)
+        return (key, stored, Reuse.decide(stored, fields: fields, directives: directives, mode: mode, now: now), now)
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
     func lookup(_ request: HTTPRequest, key: PrimaryCacheKey) async -> StoredResponse? {
-        Self.select(request, from: await variants(for: key))
+        Self.select(request.headerFields, from: await variants(for: key))
     }
 
-    /// The most recent of `variants` matching `request`'s `Vary`-selected fields.
-    static func select(_ request: HTTPRequest, from variants: [StoredResponse]) -> StoredResponse? {
-        var selector = Vary.Selector(request.headerFields)
+    /// The most recent of `variants` matching the `Vary`-selected fields of a request with
+    /// `fields`.
+    static func select(_ fields: some RequestFieldLines, from variants: [StoredResponse]) -> StoredResponse? {
+        var selector = Vary.Selector(fields)
         var best: StoredResponse?
         for variant in variants where selector.matches(variant) {
             guard let current = best else {

@@ -145,8 +145,12 @@ extension UInt8 {
 
     var isWhitespace: Bool { self == 0x20 || self == 0x09 }
 
-    /// `tchar` of RFC 9110 §5.6.2.
-    var isTokenCharacter: Bool {
+    /// `tchar` of RFC 9110 §5.6.2: the bytes of a field name that `HTTPField.Name` accepts.
+    ///
+    /// ```swift
+    /// guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else { return .other }
+    /// ```
+    package var isTokenCharacter: Bool {
         switch self {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -16,6 +16,7 @@ package import HTTPTypes
 /// if Self.conditionals.containsAny(of: request.headerFields) { … }
 /// let name = common.member(spelled: rawBytes) ?? HTTPField.Name(String(decoding: rawBytes, as: UTF8.self))
 /// let role = common.position(spelled: rawBytes).map { roles[$0] } // facts kept beside the members, by position
+/// let anyCase = common.position(anyCase: rawBytes)                    // "USER-AGENT" too
 /// ```
 ///
 /// It answers by length, then by bytes: a `Set` hashes every name it is asked about (a
@@ -88,6 +89,37 @@ package struct FieldNameSet: Sendable {
     /// ``member(spelled:)``).
     package func position(spelled bytes: UnsafeRawBufferPointer) -> Int? {
         index(of: bytes, in: spellings)
+    }
+
+    /// The position, in ``members``, of the member `bytes` name in any case spelling
+    /// (compared with its canonical name, ASCII letters lowercased), so that a parser sorts
+    /// a name it has not made an `HTTPField.Name` for. `bytes` are a field name token
+    /// (``Swift/UInt8/isTokenCharacter``).
+    ///
+    /// ```swift
+    /// let role = special.position(anyCase: rawBytes).map { roles[$0] } ?? .kept // "CACHE-control" too
+    /// ```
+    package func position(anyCase bytes: UnsafeRawBufferPointer) -> Int? {
+        let count = bytes.count
+        guard count < 64, lengths & (1 << UInt64(count)) != 0 else { return nil }
+        for position in positionsByLength[count] where canonical[position].withUnsafeBytes({ Self.isSpelling(bytes, of: $0) }) {
+            return position
+        }
+        return nil
+    }
+
+    /// Whether `bytes` spell the canonical (lowercased) field name `canonical` in any case.
+    ///
+    /// ```swift
+    /// FieldNameSet.isSpelling(lineName, of: wanted) // "ACCEPT-language" spells "accept-language"
+    /// ```
+    package static func isSpelling(_ bytes: UnsafeRawBufferPointer, of canonical: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == canonical.count else { return false }
+        for offset in 0..<bytes.count {
+            let byte = bytes[offset]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != canonical[offset] { return false }
+        }
+        return true
     }
 
     private func index(of bytes: UnsafeRawBufferPointer, in list: [[UInt8]]) -> Int? {

@@ -13,14 +13,15 @@ enum Reuse: Sendable, Equatable {
     /// Must be validated with the origin (or replaced) before use.
     case mustValidate
 
-    /// Decides how `stored` may answer a request with `directives`, at `now`.
+    /// Decides how `stored` may answer a request with `fields` and `directives`, at `now`
+    /// (of the fields it asks only whether `Authorization` is among them, in shared mode).
     static func decide(
-        _ stored: StoredResponse, request: HTTPRequest, directives: RequestDirectives,
+        _ stored: StoredResponse, fields: some RequestFieldLines, directives: RequestDirectives,
         mode: HTTPCacheMode, now: Date
     ) -> Reuse {
         let rules = mode == .shared ? stored.derived.sharedRules : stored.derived.privateRules
         if directives.noCache || rules.noCache { return .mustValidate }
-        if mode == .shared, !rules.reusableWithAuthorization, request.headerFields[.authorization] != nil {
+        if mode == .shared, !rules.reusableWithAuthorization, fields.carriesAuthorization {
             return .mustValidate
         }
         let lifetime = rules.lifetime
@@ -41,7 +42,7 @@ enum Reuse: Sendable, Equatable {
         return .mustValidate
     }
 
-    /// What ``decide(_:request:directives:mode:now:)`` reads of a stored response on every
+    /// What ``decide(_:fields:directives:mode:now:)`` reads of a stored response on every
     /// lookup, worked out when the response is stored.
     struct Rules: Sendable {
         /// ``StoredResponse/computedFreshnessLifetime(mode:)``.

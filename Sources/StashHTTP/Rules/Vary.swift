@@ -11,7 +11,7 @@ enum Vary {
     }
 
     /// The normalised request fields a response varying on `names` is keyed by.
-    static func selectingFields(names: [String], request: HTTPFields) -> [String: String?] {
+    static func selectingFields(names: [String], request: some RequestFieldLines) -> [String: String?] {
         var selecting: [String: String?] = [:]
         for name in names { selecting[name] = value(of: name, in: request) }
         return selecting
@@ -36,14 +36,15 @@ enum Vary {
         }
     }
 
-    /// One request's fields matched against several variants: each field is normalised once.
-    /// The first field a lookup needs (nearly always the only one) is kept without an array.
-    struct Selector {
-        let request: HTTPFields
+    /// One request's fields matched against several variants: each field is read (from
+    /// `request`, only when a variant varies on it) and normalised once. The first field a
+    /// lookup needs (nearly always the only one) is kept without an array.
+    struct Selector<Fields: RequestFieldLines> {
+        let request: Fields
         private var first: (name: HTTPField.Name, value: String?)?
         private var others: [(name: HTTPField.Name, value: String?)] = []
 
-        init(_ request: HTTPFields) { self.request = request }
+        init(_ request: Fields) { self.request = request }
 
         mutating func matches(_ stored: StoredResponse) -> Bool {
             let selection = stored.selection
@@ -68,20 +69,23 @@ enum Vary {
         }
     }
 
-    private static func value(of name: String, in fields: HTTPFields) -> String? {
+    private static func value(of name: String, in fields: some RequestFieldLines) -> String? {
         guard let fieldName = HTTPField.Name(name) else { return nil }
         return value(of: fieldName, in: fields)
     }
 
-    private static func value(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
+    /// The value of the field `name` in `fields` as a variant is keyed by: its lines joined
+    /// and normalised (``FieldList``), the members of `Accept-Language` and
+    /// `Accept-Encoding` lowercased and sorted; `nil` when `fields` has no such line.
+    private static func value(of name: HTTPField.Name, in fields: some RequestFieldLines) -> String? {
         var single: String?
         var several: [String] = []
-        for field in fields where field.name == name {
+        fields.forEachValue(of: name) { value in
             if let first = single {
                 if several.isEmpty { several.append(first) }
-                several.append(field.value)
+                several.append(value)
             } else {
-                single = field.value
+                single = value
             }
         }
         guard let single else { return nil }

@@ -14,40 +14,47 @@ extension HTTPCachingProxy {
     /// or `Range` (whose answer is not the stored response), no `Connection` or `Expect`
     /// (which change how the connection goes on), no dot segment (``PlainRequestHead``'s
     /// rules); and the cache answers only with a cache of this process
-    /// (``StashHTTP/HTTPCache/freshHit(forPlain:)`` answers `nil` with shared storage, where
+    /// (``StashHTTP/HTTPCache/freshHit(forPlain:authority:path:fields:)`` answers `nil` with shared storage, where
     /// another instance may have invalidated what this one last saw).
     func freshAnswer(to head: HTTPRequestHead) -> FreshHitHandler.Answer? {
-        guard head.version == .http1_1, head.uri.utf8.first == UInt8(ascii: "/"),
-              let request = Self.plainRequest(head), let (form, hit) = freshForm(for: request, on: .decoded) else { return nil }
-        return (form.head(for: hit).head, head.method == .HEAD ? nil : form.body)
+        guard head.version == .http1_1, head.uri.utf8.first == UInt8(ascii: "/"), head.method == .GET || head.method == .HEAD,
+              let (authority, fields) = Self.plainFields(head) else { return nil }
+        let method: HTTPRequest.Method = head.method == .GET ? .get : .head
+        guard let (form, hit) = freshForm(method: method, authority: authority, path: head.uri, fields: fields, on: .decoded) else { return nil }
+        return (form.head(for: hit).head, method == .head ? nil : form.body)
     }
 
     /// The answer to `request`, read from a connection's raw bytes by ``PlainRequestHead``,
     /// when it is a fresh hit (``RawHitHandler``): the bytes of its head and its body, as
-    /// ``freshAnswer(to:)`` would have them written (a small body joined to its head).
-    func freshWire(to request: HTTPRequest) -> RawHitHandler.Answer? {
-        guard let (form, hit) = freshForm(for: request, on: .raw) else { return nil }
+    /// ``freshAnswer(to:)`` would have them written (a small body joined to its head). Of
+    /// its fields, only those the lookup needs are read (``PlainRequestFields``).
+    func freshWire(to request: PlainRequestHead.Request) -> RawHitHandler.Answer? {
+        guard let (form, hit) = freshForm(method: request.method, authority: request.authority, path: request.path, fields: request.fields, on: .raw)
+        else { return nil }
         let head = form.head(for: hit)
         if request.method == .head { return (head.bytes, nil) }
         if let whole = head.whole { return (whole, nil) }
         return (head.bytes, form.body)
     }
 
-    /// The prepared form of the fresh hit that answers `request`, a plain `GET` or `HEAD`.
-    /// `request` is plain (``PlainRequestHead/FieldRole``): it carries no field that rules a
-    /// fresh hit out, and none the proxy drops.
-    private func freshForm(for request: HTTPRequest, on path: EventLoopHitPath) -> (WireForm, FreshHit)? {
-        guard !RequestTarget.hasDotSegment(request.path ?? "/"), let hit = cache.freshHit(forPlain: cacheRequest(forPlain: request)) else { return nil }
-        onEventLoopAnswer?(path)
+    /// The prepared form of the fresh hit that answers a plain `GET` or `HEAD` for `path`
+    /// (origin form) whose first `Host` is `authority`, with `fields`: they carry no field
+    /// that rules a fresh hit out, and none the proxy drops (``PlainRequestHead/FieldRole``).
+    private func freshForm(
+        method: HTTPRequest.Method, authority: String?, path: String, fields: some RequestFieldLines, on hitPath: EventLoopHitPath
+    ) -> (WireForm, FreshHit)? {
+        guard !RequestTarget.hasDotSegment(path) else { return nil }
+        let target = cacheTarget(forPlain: authority, path: path)
+        guard let hit = cache.freshHit(forPlain: method, authority: target.authority, path: target.path, fields: fields) else { return nil }
+        onEventLoopAnswer?(hitPath)
         return (hit.prepared { WireForm(body: hit.body) }, hit)
     }
 
-    /// `head` as ``PlainRequestHead`` reads it (the first `Host` as the authority, the other
-    /// fields in order but those the proxy never forwards, the origin-form target as the
-    /// path) without going through `URLComponents`; `nil` when it carries a field that sends
-    /// it through the full flow, or a field name HTTPTypes refuses.
-    private static func plainRequest(_ head: HTTPRequestHead) -> HTTPRequest? {
-        guard head.method == .GET || head.method == .HEAD else { return nil }
+    /// The first `Host` of `head` (its authority) and its other fields, as ``PlainRequestHead``
+    /// reads them (in order, but those the proxy never forwards), without going through
+    /// `URLComponents`; `nil` when it carries a field that sends it through the full flow,
+    /// or a field name HTTPTypes refuses.
+    private static func plainFields(_ head: HTTPRequestHead) -> (authority: String?, fields: HTTPFields)? {
         var fields = HTTPFields()
         fields.reserveCapacity(head.headers.count)
         var authority: String?
@@ -65,6 +72,6 @@ extension HTTPCachingProxy {
             case .fullFlow: return nil
             }
         }
-        return HTTPRequest(method: head.method == .GET ? .get : .head, scheme: "http", authority: authority, path: head.uri, headerFields: fields)
+        return (authority, fields)
     }
 }

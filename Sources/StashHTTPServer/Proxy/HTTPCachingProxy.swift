@@ -165,11 +165,12 @@ public final class HTTPCachingProxy: Sendable {
         return outgoing
     }
 
-    /// ``cacheRequest(for:)`` for a request that carries no field the proxy drops (one read
-    /// by ``PlainRequestHead``): the request itself, unless the proxy adds a path prefix or
-    /// the upstream's authority.
-    func cacheRequest(forPlain request: HTTPRequest) -> HTTPRequest {
-        upstreamPrefix.isEmpty && request.authority != nil ? request : cacheRequest(for: request)
+    /// The authority and path ``cacheRequest(for:)`` gives an `http` request for `path`
+    /// (origin form) whose first `Host` is `authority` and that carries no field the proxy
+    /// drops (one read by ``PlainRequestHead``): its own, unless the proxy adds a path prefix
+    /// or the upstream's authority (for a request without `Host`).
+    func cacheTarget(forPlain authority: String?, path: String) -> (authority: String, path: String) {
+        (authority ?? upstreamAuthority, upstreamPrefix.isEmpty ? path : upstreamPrefix + path)
     }
 
     /// Request fields the proxy sets itself or keeps from the upstream.

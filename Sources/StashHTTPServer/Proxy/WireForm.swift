@@ -35,9 +35,9 @@ final class WireForm: Sendable {
     /// The response head for `hit`, with its current `Age`.
     func head(for hit: FreshHit) -> Head {
         let age = hit.age
-        let isHead = hit.request.method == .head
+        let isHead = hit.method == .head
         if let kept = heads.withLock({ isHead ? $0.head : $0.get }), kept.age == age { return kept }
-        let response = HTTPCachingProxy.clientResponse(hit.answer(), method: hit.request.method)
+        let response = HTTPCachingProxy.clientResponse(hit.answer(), method: hit.method)
         let status = HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase)
         let fields = HTTPHeaders(response.headerFields.map { ($0.name.rawName, $0.value) })
         var bytes = ByteBuffer()

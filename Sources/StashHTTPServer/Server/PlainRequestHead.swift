@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOCore
 import StashHTTP
 
 /// The strict reading of a request head that ``RawHitHandler`` answers before NIO's HTTP/1
@@ -6,6 +7,10 @@ import StashHTTP
 /// token names and visible-ASCII values, every line ending in CRLF. Anything else, including
 /// what NIO's decoder would accept more leniently (bare LF, folded lines, bytes past ASCII),
 /// is `.other` and goes to that decoder, so what this reads is read the same way by both.
+///
+/// Each field is sorted by its name's bytes as it is read (``FieldRole``) and left in the
+/// read buffer: nothing is made of a kept field (no `String`, `HTTPField` or
+/// `HTTPField.Name`) until a lookup asks for it (``PlainRequestFields``).
 enum PlainRequestHead {
     enum Reading {
         /// The bytes so far are the start of a head that may still qualify.
@@ -13,12 +18,23 @@ enum PlainRequestHead {
         /// A head that does not qualify, or one with a field that sends a request through the
         /// full flow (see ``fullFlowFields``).
         case other
-        /// A qualifying head, `length` bytes long, as the cache looks it up: as
-        /// HummingbirdCore's HTTPTypes conversion gives it (the first `Host` as the
-        /// authority, the other fields in order), without the fields the proxy never forwards
-        /// (``FieldRole/dropped``). It carries none of ``fullFlowFields``, so it is a plain
-        /// request for ``StashHTTP/HTTPCache/freshHit(forPlain:)``.
-        case request(HTTPRequest, length: Int)
+        /// A qualifying head, `length` bytes long. It carries none of ``fullFlowFields``, so
+        /// it is a plain request for ``StashHTTP/HTTPCache/freshHit(forPlain:authority:path:fields:)``.
+        case request(Request, length: Int)
+    }
+
+    /// A qualifying head as the cache looks it up: as HummingbirdCore's HTTPTypes conversion
+    /// gives it (the first `Host` as the authority, the other fields in order), without the
+    /// fields the proxy never forwards (``FieldRole/dropped``).
+    struct Request {
+        /// `GET` or `HEAD`.
+        let method: HTTPRequest.Method
+        /// The value of the first `Host` field; `nil` without one.
+        let authority: String?
+        /// The origin-form target.
+        let path: String
+        /// The kept fields, read from the head's bytes when a lookup asks for them.
+        let fields: PlainRequestFields
     }
 
     /// What a field does to a plain request, decided once per field as it is read, so that
@@ -41,37 +57,59 @@ enum PlainRequestHead {
     static let fullFlowFields: [HTTPField.Name] =
         HTTPCache.fieldsAPlainRequestLacks + [.connection, .expect, .contentLength, .transferEncoding]
 
-    /// ``fullFlowFields`` and ``HTTPCachingProxy/droppedRequestFields``, with their roles.
-    private static let specialNames = FieldNameSet(fullFlowFields + HTTPCachingProxy.droppedRequestFields.members)
+    /// ``fullFlowFields`` and ``HTTPCachingProxy/droppedRequestFields``: every name whose
+    /// role is not ``FieldRole/kept``, with its role. A request read here keeps no field of
+    /// these names (those of ``fullFlowFields`` are not read here, the others are dropped).
+    static let specialNames = FieldNameSet(fullFlowFields + HTTPCachingProxy.droppedRequestFields.members)
     private static let specialRoles: [FieldRole] = specialNames.members.map { fullFlowFields.contains($0) ? .fullFlow : .dropped }
+    private static let hostPosition = specialNames.position(of: .hostField)!
+    private static let contentLengthPosition = specialNames.position(of: .contentLength)!
+    private static let authorization = FieldNameSet([.authorization])
 
-    /// The names browsers and HTTP clients send, in the two spellings they use, made once: a
-    /// field spelled so takes the name already made rather than a new string checked and
-    /// lowercased (a browser's request carries about ten fields).
+    /// The names browsers and HTTP clients send, in the two spellings they use: a field
+    /// spelled so is sorted by one comparison of its bytes, without checking them as a token
+    /// and comparing them case-insensitively with ``specialNames`` (a browser's request
+    /// carries about ten fields).
     static let commonNames = FieldNameSet(spelled: [
         "Host", "User-Agent", "Accept", "Accept-Language", "Accept-Encoding", "Referer", "Cookie", "Origin",
         "If-None-Match", "If-Modified-Since", "Cache-Control", "Pragma", "Connection", "Upgrade-Insecure-Requests",
         "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "Sec-CH-UA", "Sec-CH-UA-Mobile",
         "Sec-CH-UA-Platform", "Priority", "DNT",
     ].flatMap { [$0, $0.lowercased()] })
-    private static let commonRoles: [FieldRole] = commonNames.members.map { specialNames.position(of: $0).map { specialRoles[$0] } ?? .kept }
+    /// For each of ``commonNames``, its position in ``specialNames``.
+    private static let commonSpecial: [Int?] = commonNames.members.map { specialNames.position(of: $0) }
 
     /// What `name: value` does to a plain request, when it is not its first `Host` (which is
     /// its authority).
     static func role(of name: HTTPField.Name, value: String) -> FieldRole {
-        role(specialNames.position(of: name).map { specialRoles[$0] } ?? .kept, name: name, value: value)
+        var canonical = name.canonicalName, value = value
+        return canonical.withUTF8 { name in
+            value.withUTF8 { value in
+                specialNames.position(anyCase: UnsafeRawBufferPointer(name)).map { role(special: $0, value: UnsafeRawBufferPointer(value)) } ?? .kept
+            }
+        }
     }
 
-    private static func role(_ role: FieldRole, name: HTTPField.Name, value: String) -> FieldRole {
+    /// The role of a field named by the member at `position` of ``specialNames``, with `value`.
+    private static func role(special position: Int, value: UnsafeRawBufferPointer) -> FieldRole {
         // `Content-Length: 0` is a request without a body, as one without the field.
-        role == .fullFlow && name == .contentLength && value == "0" ? .dropped : role
+        position == contentLengthPosition && value.count == 1 && value[0] == UInt8(ascii: "0") ? .dropped : specialRoles[position]
     }
 
     /// The longest head read here; a longer one goes to NIO's decoder.
     static let maximumLength = 16 * 1024
 
-    /// Reads the head at the start of `bytes`.
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+    /// Reads the head at the start of `buffer`'s readable bytes. A request read keeps a
+    /// slice of `buffer` (no copy) for its fields.
+    static func read(_ buffer: ByteBuffer) -> Reading {
+        buffer.withUnsafeReadableBytes { bytes in
+            read(bytes) { buffer.getSlice(at: buffer.readerIndex + $0.lowerBound, length: $0.count)! }
+        }
+    }
+
+    /// Reads the head at the start of `bytes`; `slice` gives the bytes of a range of them
+    /// that the request keeps.
+    private static func read(_ bytes: UnsafeRawBufferPointer, slice: (Range<Int>) -> ByteBuffer) -> Reading {
         var index = 0
         let count = bytes.count
         // The request line: method, target, version.
@@ -92,7 +130,7 @@ enum PlainRequestHead {
         }
         guard index < count else { return count > maximumLength ? .other : .incomplete }
         guard index > targetStart, bytes[targetStart] == UInt8(ascii: "/") else { return .other }
-        let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<index]), as: UTF8.self)
+        let targetEnd = index
         index += 1
         let version = "HTTP/1.1\r\n"
         for byte in version.utf8 {
@@ -100,17 +138,24 @@ enum PlainRequestHead {
             guard bytes[index] == byte else { return .other }
             index += 1
         }
-        // The fields, up to the empty line.
-        // Gathered in an array and handed over at once: `HTTPFields.append` goes through its
-        // generic, unspecialised `replaceSubrange` for each field.
-        var fields: [HTTPField] = []
-        fields.reserveCapacity(16)
-        var authority: String?
+        // The fields, up to the empty line: each one checked and sorted, none made.
+        let fieldsStart = index
+        var authority: Range<Int>?
+        var carriesAuthorization = false
         while true {
             guard index + 1 < count else { return count > maximumLength ? .other : .incomplete }
             if bytes[index] == UInt8(ascii: "\r") {
                 guard bytes[index + 1] == UInt8(ascii: "\n") else { return .other }
-                return .request(HTTPRequest(method: method, scheme: "http", authority: authority, path: path, headerFields: HTTPFields(fields)), length: index + 2)
+                let length = index + 2
+                return .request(
+                    Request(
+                        method: method,
+                        authority: authority.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self) },
+                        path: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self),
+                        fields: PlainRequestFields(lines: slice(fieldsStart..<length), carriesAuthorization: carriesAuthorization)
+                    ),
+                    length: length
+                )
             }
             let nameStart = index
             while index < count, bytes[index] != UInt8(ascii: ":") {
@@ -118,16 +163,15 @@ enum PlainRequestHead {
                 index += 1
             }
             guard index < count else { return count > maximumLength ? .other : .incomplete }
-            let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<index])
-            let name: HTTPField.Name
-            let knownRole: FieldRole?
-            if let position = commonNames.position(spelled: nameBytes) {
-                name = commonNames.members[position]
-                knownRole = commonRoles[position]
+            let name = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<index])
+            let special: Int?
+            if let position = commonNames.position(spelled: name) {
+                special = commonSpecial[position]
             } else {
-                guard index > nameStart, let made = HTTPField.Name(String(decoding: nameBytes, as: UTF8.self)) else { return .other }
-                name = made
-                knownRole = nil
+                // The names `HTTPField.Name` refuses (none here is made) go to the decoder,
+                // which refuses them the same way.
+                guard index > nameStart, name.allSatisfy(\.isTokenCharacter) else { return .other }
+                special = specialNames.position(anyCase: name)
             }
             index += 1
             while index < count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
@@ -142,14 +186,16 @@ enum PlainRequestHead {
             guard index + 1 < count else { return count > maximumLength ? .other : .incomplete }
             guard bytes[index + 1] == UInt8(ascii: "\n") else { return .other }
             index += 2
-            let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
-            if authority == nil, name == .hostField {
-                authority = value
+            guard let special else {
+                if !carriesAuthorization, authorization.position(anyCase: name) != nil { carriesAuthorization = true }
                 continue
             }
-            switch knownRole.map({ role($0, name: name, value: value) }) ?? role(of: name, value: value) {
-            case .kept: fields.append(HTTPField(name: name, value: value))
-            case .dropped: continue
+            if special == hostPosition, authority == nil {
+                authority = valueStart..<valueEnd
+                continue
+            }
+            switch role(special: special, value: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd])) {
+            case .kept, .dropped: continue
             case .fullFlow: return .other
             }
         }

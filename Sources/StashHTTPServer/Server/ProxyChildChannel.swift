@@ -38,7 +38,7 @@ struct ProxyChildChannel: ServerChildChannel {
     struct Hits: Sendable {
         let idleTimeout: TimeAmount
         let decoded: @Sendable (HTTPRequestHead) -> FreshHitHandler.Answer?
-        let raw: @Sendable (HTTPRequest) -> RawHitHandler.Answer?
+        let raw: @Sendable (PlainRequestHead.Request) -> RawHitHandler.Answer?
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Connection> {

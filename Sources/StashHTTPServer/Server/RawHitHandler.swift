@@ -5,7 +5,8 @@ import NIOCore
 /// long as the connection has sent nothing else: each plain `GET` or `HEAD` head
 /// (``PlainRequestHead``) that is a fresh hit is answered with the stored response's
 /// prepared head bytes and body (one `writev` for all the answers of a read, nothing
-/// allocated per request but the request itself) and never reaches the decoder.
+/// allocated per request but its path and authority: its fields stay in the read buffer and
+/// only those the lookup needs are read) and never reaches the decoder.
 ///
 /// A connection starts with this handler alone: no HTTP decoder, no HummingbirdCore handler,
 /// so a hit costs no trip through them. It drives the connection's ``ClientTimeouts`` itself
@@ -41,7 +42,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A hit's response: its head's bytes and, for a `GET`, its body.
     typealias Answer = (head: ByteBuffer, body: ByteBuffer?)
 
-    private let answer: (HTTPRequest) -> Answer?
+    private let answer: (PlainRequestHead.Request) -> Answer?
     private let timeouts: ClientTimeouts
     private let idle: IdleTimeout?
     /// Puts the decoder and the handlers behind it after this handler.
@@ -64,7 +65,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var handedOn = false
 
     init(
-        timeouts: ClientTimeouts, idle: IdleTimeout?, answer: @escaping (HTTPRequest) -> Answer?,
+        timeouts: ClientTimeouts, idle: IdleTimeout?, answer: @escaping (PlainRequestHead.Request) -> Answer?,
         installDecoder: @escaping (ChannelHandlerContext) throws -> Void
     ) {
         self.timeouts = timeouts
@@ -131,7 +132,7 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 held = buffer
                 return
             }
-            let reading = buffer.withUnsafeReadableBytes { PlainRequestHead.read($0) }
+            let reading = PlainRequestHead.read(buffer)
             let wasSplit = split != nil
             split = nil
             switch reading {

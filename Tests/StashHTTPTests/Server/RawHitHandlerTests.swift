@@ -29,7 +29,8 @@ struct RawHitHandlerTests {
             let installs = installs
             let timeouts = ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout)
             let raw = RawHitHandler(timeouts: timeouts, idle: idleTimeout.map(IdleTimeout.init(timeout:))) { request in
-                guard let path = request.path, path.hasPrefix("/hit") else { return nil }
+                let path = request.path
+                guard path.hasPrefix("/hit") else { return nil }
                 return (ByteBuffer(string: "\(request.method) \(path);"), request.method == .head ? nil : ByteBuffer(string: "body;"))
             } installDecoder: { _ in
                 installs.count += 1
