@@ -55,13 +55,10 @@ extension HTTPCache {
     /// The variant of this process's storage that `request` selects, under its primary key
     /// (made once per lookup), and how it may be reused now; `nil` with shared storage or
     /// when nothing is stored. `memoryOnly` leaves out what only the disk holds (for callers
-    /// that must not wait for a disk read). `directives` are the request's when the caller
-    /// already knows them; they are read from its fields otherwise.
-    func localCandidate(
-        for request: HTTPRequest, directives: RequestDirectives? = nil, memoryOnly: Bool
-    ) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
+    /// that must not wait for a disk read).
+    func localCandidate(for request: HTTPRequest, memoryOnly: Bool) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
         guard sharedStorage == nil, let key = PrimaryCacheKey(request) else { return nil }
-        return localCandidate(key: key, fields: request.headerFields, directives: directives ?? RequestDirectives(request.headerFields), memoryOnly: memoryOnly)
+        return localCandidate(key: key, fields: request.headerFields, directives: RequestDirectives(request.headerFields), memoryOnly: memoryOnly)
     }
 
     /// ``localCandidate(for:directives:memoryOnly:)`` for a request known by its primary key

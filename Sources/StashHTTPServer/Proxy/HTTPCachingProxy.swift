@@ -156,19 +156,17 @@ public final class HTTPCachingProxy: Sendable {
             // Already in the cache's terms (a request read on the event loop, nearly always).
             return request
         }
-        let clientAuthority = request.authority ?? request.headerFields[.hostField] ?? upstreamAuthority
-        var outgoing = HTTPRequest(
-            method: method, scheme: "http", authority: clientAuthority,
-            path: upstreamPrefix.isEmpty ? (request.path ?? "/") : upstreamPrefix + (request.path ?? "/")
-        )
+        let target = cacheTarget(forPlain: request.authority ?? request.headerFields[.hostField], path: request.path ?? "/")
+        var outgoing = HTTPRequest(method: method, scheme: "http", authority: target.authority, path: target.path)
         outgoing.headerFields = forwardsAll ? request.headerFields : HopByHop.removing(from: request.headerFields, also: Self.endToEndFieldsNotForwarded)
         return outgoing
     }
 
-    /// The authority and path ``cacheRequest(for:)`` gives an `http` request for `path`
-    /// (origin form) whose first `Host` is `authority` and that carries no field the proxy
-    /// drops (one read by ``PlainRequestHead``): its own, unless the proxy adds a path prefix
-    /// or the upstream's authority (for a request without `Host`).
+    /// The authority and path the cache sees for a request for `path` (origin form) whose
+    /// first `Host` is `authority`: its own, unless the proxy adds a path prefix or the
+    /// upstream's authority (for a request without `Host`). ``cacheRequest(for:)`` uses it,
+    /// and the event-loop hit path for a plain request (one read by ``PlainRequestHead``,
+    /// which carries no field the proxy drops), so both find the same stored response.
     func cacheTarget(forPlain authority: String?, path: String) -> (authority: String, path: String) {
         (authority ?? upstreamAuthority, upstreamPrefix.isEmpty ? path : upstreamPrefix + path)
     }
