@@ -100,7 +100,7 @@ extension HTTPCache {
         for key in old.compactMap({ $0.bodyFile?.key }) where !kept.contains(key) { disk.removeValue(forKey: key) }
     }
 
-    /// `stored` as an answer to `request` (``serve(_:to:outcome:now:)``) with its body as a
+    /// `stored` as an answer to `request` (``serve(_:to:now:)``) with its body as a
     /// stream: a body kept in a file is opened now (counting an access to it, which keeps a
     /// popular body from being trimmed first) and read as the stream is. `nil` when that
     /// file cannot be opened, and the caller treats the request as a miss: when the file is
@@ -108,7 +108,7 @@ extension HTTPCache {
     /// there but cannot be opened now (the process out of file descriptors, permission) the
     /// variant stays for later requests.
     func streamed(_ stored: StoredResponse, to request: HTTPRequest, key: PrimaryCacheKey, outcome: HTTPCacheOutcome, now: Date) -> StreamedHTTPResponse? {
-        let (response, body) = serve(stored, to: request, outcome: outcome, now: now)
+        let (response, body) = serve(stored, to: request, now: now)
         switch body {
         case let .data(data):
             return StreamedHTTPResponse(response: response, body: HTTPBodyStream(data), outcome: outcome)

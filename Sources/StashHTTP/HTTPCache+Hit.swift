@@ -25,7 +25,7 @@ extension HTTPCache {
     /// ``statistics`` as `respond(to:…)` does.
     package func freshHit(for request: HTTPRequest) -> FreshHit? {
         guard !Self.conditionalNames.containsAny(of: request.headerFields), let key = PrimaryCacheKey(request) else { return nil }
-        return freshHit(key: key, method: request.method, fields: request.headerFields, directives: RequestDirectives(request.headerFields), target: .request(request))
+        return freshHit(key: key, method: request.method, fields: request.headerFields, directives: RequestDirectives(request.headerFields))
     }
 
     /// ``freshHit(for:)`` for a plain request read by a server's parser, which looked at
@@ -33,8 +33,7 @@ extension HTTPCache {
     /// request for `path` (origin form) at `authority`, of whose fields the lookup reads
     /// only the ones a stored response's `Vary` names and whether `Authorization` is there
     /// (``RequestFieldLines``). Nothing else of them is made: no `HTTPRequest`, no
-    /// `HTTPFields`, and the `HTTPRequest` that ``FreshHit/answer()`` serves only when it is
-    /// called.
+    /// `HTTPFields` (the answer depends on the method alone).
     ///
     /// ```swift
     /// // Each field was checked against HTTPCache.fieldsAPlainRequestLacks as it was read.
@@ -42,7 +41,7 @@ extension HTTPCache {
     /// ```
     package func freshHit(forPlain method: HTTPRequest.Method, authority: String, path: String, fields: some RequestFieldLines) -> FreshHit? {
         guard !authority.isEmpty, let key = PrimaryCacheKey(scheme: "http", authority: authority, path: path) else { return nil }
-        return freshHit(key: key, method: method, fields: fields, directives: RequestDirectives(), target: .plain(authority: authority, path: path))
+        return freshHit(key: key, method: method, fields: fields, directives: RequestDirectives())
     }
 
     /// The request fields a plain request (``freshHit(forPlain:authority:path:fields:)``)
@@ -51,15 +50,17 @@ extension HTTPCache {
     /// whose directives the lookup would weigh.
     package static let fieldsAPlainRequestLacks: [HTTPField.Name] = conditionalNames.members + [.cacheControl, .pragma]
 
+    /// ``fieldsAPlainRequestLacks``, to look for in a request's fields in one pass.
+    static let fieldsAPlainRequestLacksSet = FieldNameSet(fieldsAPlainRequestLacks)
+
     private func freshHit(
-        key: PrimaryCacheKey, method: HTTPRequest.Method, fields: some RequestFieldLines, directives: RequestDirectives,
-        target: FreshHit.Target
+        key: PrimaryCacheKey, method: HTTPRequest.Method, fields: some RequestFieldLines, directives: RequestDirectives
     ) -> FreshHit? {
         guard method == .get || method == .head,
-              let (_, stored, reuse, now) = localCandidate(key: key, fields: fields, directives: directives, memoryOnly: true), reuse == .fresh,
+              let (stored, reuse, now) = localCandidate(key: key, fields: fields, directives: directives, memoryOnly: true), reuse == .fresh,
               stored.bodyFile == nil else { return nil }
         record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
-        return FreshHit(cache: self, stored: stored, method: method, target: target, now: now)
+        return FreshHit(cache: self, stored: stored, method: method, now: now)
     }
 
     /// Conditionals and `Range`.
@@ -77,18 +78,7 @@ package struct FreshHit: Sendable {
     let stored: StoredResponse
     /// The method of the request it answers (`GET` or `HEAD`).
     package let method: HTTPRequest.Method
-    let target: Target
     let now: Date
-
-    /// The request a hit answers, as far as ``answer()`` needs it.
-    enum Target: Sendable {
-        /// The request itself (``HTTPCache/freshHit(for:)``).
-        case request(HTTPRequest)
-        /// A plain request (``HTTPCache/freshHit(forPlain:authority:path:fields:)``): its
-        /// answer depends on its method alone (it carries no conditional and no `Range`), so
-        /// the request is made without its fields, and only when ``answer()`` is called.
-        case plain(authority: String, path: String)
-    }
 
     /// The `Age` field value the answer carries now.
     package var age: String { StoredResponse.ageField(stored.currentAge(now: now)) }
@@ -98,12 +88,10 @@ package struct FreshHit: Sendable {
 
     /// The answer `respond(to:…)` gives the same request at the same moment. A server calls
     /// it when the `Age` it sends changes (once a second per stored response), not per hit.
+    /// The request carried no conditional and no `Range`, so the answer depends on its
+    /// method alone.
     package func answer() -> CachedHTTPResponse {
-        let request = switch target {
-        case let .request(request): request
-        case let .plain(authority, path): HTTPRequest(method: method, scheme: "http", authority: authority, path: path)
-        }
-        let (response, body) = cache.serve(stored, to: request, outcome: .cache, now: now)
+        let (response, body) = cache.serve(stored, toPlain: method, now: now)
         // ``HTTPCache/freshHit(for:)`` leaves out bodies kept in files: answering one with an
         // empty body under its `Content-Length` would break the connection's framing.
         guard case let .data(data) = body else { preconditionFailure("a fresh hit's body is kept in a file") }

@@ -44,33 +44,34 @@ extension HTTPCache {
     /// the storage: send the request through ``respond(to:body:policy:revalidatesInBackground:send:)``
     /// with `Cache-Control: only-if-cached` to get a stored response or a `504`.
     public func cachedResponse(for request: HTTPRequest) -> CachedHTTPResponse? {
+        guard sharedStorage == nil, let key = PrimaryCacheKey(request) else { return nil }
+        // Nearly every request carries none of the fields that weigh on reuse or make the
+        // answer other than the stored response: found so in one pass over its fields, it is
+        // answered without parsing directives or looking for conditionals and `Range`.
+        let plain = !Self.fieldsAPlainRequestLacksSet.containsAny(of: request.headerFields)
+        let directives = plain ? RequestDirectives() : RequestDirectives(request.headerFields)
         // Decided before a body file is read: a response that must be validated reads nothing,
         // and the answer reads only what it sends (a range its range, HEAD and 304 nothing).
-        guard let (key, stored, reuse, now) = localCandidate(for: request, memoryOnly: false), reuse != .mustValidate else { return nil }
-        let (response, body) = serve(stored, to: request, outcome: .cache, now: now)
+        guard let (stored, reuse, now) = localCandidate(key: key, fields: request.headerFields, directives: directives, memoryOnly: false),
+              reuse != .mustValidate else { return nil }
+        let (response, body) = plain ? serve(stored, toPlain: request.method, now: now) : serve(stored, to: request, now: now)
         guard let data = loaded(body, of: key) else { return nil }
         return CachedHTTPResponse(response: response, body: data, outcome: .cache)
     }
 
-    /// The variant of this process's storage that `request` selects, under its primary key
-    /// (made once per lookup), and how it may be reused now; `nil` with shared storage or
+    /// The variant of this process's storage that a request selects, known by its primary
+    /// key and its fields (of which only those the lookup needs are read:
+    /// ``RequestFieldLines``), and how it may be reused now; `nil` with shared storage or
     /// when nothing is stored. `memoryOnly` leaves out what only the disk holds (for callers
     /// that must not wait for a disk read).
-    func localCandidate(for request: HTTPRequest, memoryOnly: Bool) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
-        guard sharedStorage == nil, let key = PrimaryCacheKey(request) else { return nil }
-        return localCandidate(key: key, fields: request.headerFields, directives: RequestDirectives(request.headerFields), memoryOnly: memoryOnly)
-    }
-
-    /// ``localCandidate(for:directives:memoryOnly:)`` for a request known by its primary key
-    /// and its fields, of which only those the lookup needs are read (``RequestFieldLines``).
     func localCandidate(
         key: PrimaryCacheKey, fields: some RequestFieldLines, directives: RequestDirectives, memoryOnly: Bool
-    ) -> (key: PrimaryCacheKey, stored: StoredResponse, reuse: Reuse, now: Date)? {
+    ) -> (stored: StoredResponse, reuse: Reuse, now: Date)? {
         guard sharedStorage == nil else { return nil }
         let variants = memoryOnly ? memoryVariants(for: key) : localVariants(for: key)
         guard let stored = Self.select(fields, from: variants) else { return nil }
         let now = clock.now
-        return (key, stored, Reuse.decide(stored, fields: fields, directives: directives, mode: mode, now: now), now)
+        return (stored, Reuse.decide(stored, fields: fields, directives: directives, mode: mode, now: now), now)
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
@@ -148,24 +149,31 @@ extension HTTPCache {
     /// match, no body for `HEAD`, the requested bytes (`206`) for a `Range` request, and a
     /// current `Age`. Nothing is read: a body kept in a file is named by its key and range,
     /// for ``streamed(_:to:key:outcome:now:)`` to stream or ``loaded(_:of:)`` to read.
-    func serve(_ stored: StoredResponse, to request: HTTPRequest, outcome: HTTPCacheOutcome, now: Date) -> (HTTPResponse, BodySource) {
-        let age = stored.currentAge(now: now)
+    func serve(_ stored: StoredResponse, to request: HTTPRequest, now: Date) -> (HTTPResponse, BodySource) {
         if Validation.clientConditionMatches(request, stored: stored) {
-            return (Validation.notModifiedResponse(from: stored, age: age), .data(Data()))
+            return (Validation.notModifiedResponse(from: stored, age: stored.currentAge(now: now)), .data(Data()))
         }
-        if request.method == .head { return (stored.response(age: age), .data(Data())) }
-        let answer = ByteRange.answer(request, stored: stored)
-        let response = ByteRange.head(answer, from: stored, age: age)
+        let answer = request.method == .head ? .whole : ByteRange.answer(request, stored: stored)
         let bytes: Range<Int>
         switch answer {
-        case .whole: bytes = 0..<stored.bodyLength
+        case .whole: return serve(stored, toPlain: request.method, now: now)
         case let .partial(range): bytes = range.lowerBound..<(range.upperBound + 1)
-        case .unsatisfiable: return (response, .data(Data()))
+        case .unsatisfiable: return (ByteRange.head(answer, from: stored, age: stored.currentAge(now: now)), .data(Data()))
         }
+        let response = ByteRange.head(answer, from: stored, age: stored.currentAge(now: now))
         if let file = stored.bodyFile { return (response, .file(key: file.key, range: bytes)) }
         let body = stored.body
-        if bytes.count == body.count { return (response, .data(body)) }
         return (response, .data(body.subdata(in: (body.startIndex + bytes.lowerBound)..<(body.startIndex + bytes.upperBound))))
+    }
+
+    /// ``serve(_:to:now:)`` for a request with `method` that carries none of
+    /// ``fieldsAPlainRequestLacks`` (no conditional, no `Range`): the stored response itself,
+    /// without a body for `HEAD`, with a current `Age`.
+    func serve(_ stored: StoredResponse, toPlain method: HTTPRequest.Method, now: Date) -> (HTTPResponse, BodySource) {
+        let response = stored.response(age: stored.currentAge(now: now))
+        if method == .head { return (response, .data(Data())) }
+        if let file = stored.bodyFile { return (response, .file(key: file.key, range: 0..<file.length)) }
+        return (response, .data(stored.body))
     }
 
     /// The `504` a cache answers when it may not contact the origin and holds nothing usable.

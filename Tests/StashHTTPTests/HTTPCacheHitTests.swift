@@ -48,6 +48,39 @@ struct HTTPCacheHitTests {
         #expect(cache.freshHit(for: english) == nil)
     }
 
+    /// `cachedResponse(for:)` answers a request without conditionals, `Range`,
+    /// `Cache-Control` or `Pragma` without reading those fields; each of them, in any
+    /// spelling, still changes the answer.
+    @Test func cachedResponseWeighsEachFieldThatChangesItsAnswer() throws {
+        let cache = try HTTPCache(diskCapacity: 0, clock: clock)
+        let english = Self.request(.get, [.acceptLanguage: "en"])
+        #expect(cache.storeResponse(Self.response, body: Data("hello".utf8), for: english))
+        clock.advance(by: 30)
+        func answer(_ fields: HTTPFields, _ method: HTTPRequest.Method = .get) -> CachedHTTPResponse? {
+            var all: HTTPFields = [.acceptLanguage: "en"]
+            all.append(contentsOf: fields)
+            return cache.cachedResponse(for: Self.request(method, all))
+        }
+        let plain = try #require(answer([:]))
+        #expect(plain.response.status == .ok && plain.body == Data("hello".utf8))
+        #expect(plain.response.headerFields[.age] == "30" && plain.response.headerFields[.contentLength] == "5")
+        let head = try #require(answer([:], .head))
+        #expect(head.response.status == .ok && head.body.isEmpty)
+        #expect(cache.cachedResponse(for: Self.request(.get, [.acceptLanguage: "fr"])) == nil)
+
+        let later = HTTPDate.format(clock.now)
+        for name in ["If-None-Match", "if-none-match"] {
+            #expect(answer([HTTPField(name: HTTPField.Name(name)!, value: "\"v1\"")])?.response.status == .notModified)
+        }
+        #expect(answer([.ifModifiedSince: later])?.response.status == .notModified)
+        #expect(answer([HTTPField(name: HTTPField.Name("RANGE")!, value: "bytes=1-2")])?.body == Data("el".utf8))
+        #expect(answer([.range: "bytes=1-2", .ifRange: "\"v0\""])?.response.status == .ok)
+        #expect(answer([.range: "bytes=9-"])?.response.status == .rangeNotSatisfiable)
+        #expect(answer([HTTPField(name: HTTPField.Name("cache-control")!, value: "max-age=10")]) == nil)
+        #expect(answer([.pragma: "no-cache"]) == nil)
+        #expect(answer([.cacheControl: "max-age=40"])?.response.status == .ok)
+    }
+
     @Test func removalIsSeenAtOnce() throws {
         let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
         #expect(cache.storeResponse(Self.response, body: Data("hello".utf8), for: Self.request()))

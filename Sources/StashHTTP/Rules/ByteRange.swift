@@ -58,7 +58,7 @@ enum ByteRange {
     }
 
     /// The response head of `answer` from `stored`, with a current `Age`, whatever holds
-    /// the body (``HTTPCache/serve(_:to:outcome:now:)`` names the bytes).
+    /// the body (``HTTPCache/serve(_:to:now:)`` names the bytes).
     static func head(_ answer: Answer, from stored: StoredResponse, age: TimeInterval) -> HTTPResponse {
         var response = stored.response(age: age)
         switch answer {

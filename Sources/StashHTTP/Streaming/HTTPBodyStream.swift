@@ -37,6 +37,10 @@ public struct HTTPBodyStream: AsyncSequence, Sendable {
     /// ```swift
     /// let counted = HTTPBodyStream(next: { try await parts.next() }, endsFramed: inner.endsFramed)
     /// ```
+    ///
+    /// A constant, safe to read from any thread. It vouches for the end, never for a crash:
+    /// a process killed while a cache tees a framed stream stores nothing of it (the body
+    /// is stored only once its end was read).
     public let endsFramed: Bool
 
     /// A body already whole.
