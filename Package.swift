@@ -220,6 +220,7 @@ let package = Package(
             name: "StashHTTPTestSupport",
             dependencies: [
                 "StashCore",
+                "StashHTTPServer",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

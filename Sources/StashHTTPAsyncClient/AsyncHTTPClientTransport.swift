@@ -3,6 +3,7 @@ public import Foundation
 public import HTTPTypes
 public import NIOCore
 import NIOHTTP1
+import StashCore
 public import StashHTTP
 
 /// A transport over AsyncHTTPClient (SwiftNIO), for servers and command-line tools.
@@ -84,17 +85,40 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// - throws: `HTTPClientError` (or a NIO error) when no response head arrives.
     public func stream(_ request: HTTPRequest, body: Data) async throws -> (HTTPResponse, HTTPBodyStream) {
-        let response = try await execute(request, body: body)
+        Self.streamed(try await execute(request, body: body))
+    }
+
+    /// Sends `request` with a body read part by part as `body` gives it (an upload passed on
+    /// as it arrives, never collected whole), and returns as ``stream(_:body:)`` does.
+    ///
+    /// ```swift
+    /// let (response, answer) = try await transport.stream(request, body: upload, length: 1_000_000)
+    /// ```
+    ///
+    /// - parameters:
+    ///   - length: The body's length, sent as `Content-Length`; `nil` sends it chunked.
+    /// - throws: What reading `body` throws, `HTTPClientError` (or a NIO error) when no
+    ///   response head arrives. A request whose body was read is never sent again.
+    public func stream(_ request: HTTPRequest, body: HTTPBodyStream, length: Int?) async throws -> (HTTPResponse, HTTPBodyStream) {
+        var outgoing = try Self.clientRequest(request)
+        let parts = body.map { ByteBuffer(bytes: $0) }
+        outgoing.body = .stream(parts, length: length.map { .known(Int64($0)) } ?? .unknown)
+        let response = try await client.execute(outgoing, timeout: timeout)
+        return Self.streamed(response)
+    }
+
+    /// `response` with its body read part by part.
+    private static func streamed(_ response: HTTPClientResponse) -> (HTTPResponse, HTTPBodyStream) {
         let parts = BodyParts(response.body.makeAsyncIterator())
         // HTTP/2 ends a body with the stream's END_STREAM flag (a reset is an error), so its
         // end is framed even without `Content-Length`; an HTTP/1 body without one may be
         // ended by the connection closing, which a cut would do too.
-        return (Self.head(of: response), HTTPBodyStream(next: { try await parts.next() }, endsFramed: response.version.major >= 2))
+        return (head(of: response), HTTPBodyStream(next: { try await parts.next() }, endsFramed: response.version.major >= 2))
     }
 
     /// Sends `request`; the response's body is still to be read.
     private func execute(_ request: HTTPRequest, body: Data) async throws -> HTTPClientResponse {
-        let outgoing = Self.clientRequest(request, body: body)
+        let outgoing = try Self.clientRequest(request, body: body)
         do {
             return try await client.execute(outgoing, timeout: timeout)
         } catch is HTTPParserError where Self.idempotentMethods.contains(request.method) {
@@ -130,14 +154,47 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private static func clientRequest(_ request: HTTPRequest, body: Data) -> HTTPClientRequest {
-        let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
+    private static func clientRequest(_ request: HTTPRequest, body: Data) throws -> HTTPClientRequest {
+        var outgoing = try clientRequest(request)
+        if !body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        return outgoing
+    }
+
+    /// `request` without its body. Its URL is built from parts, never by joining strings:
+    /// the scheme, the host and port of a checked ``StashHTTP/Authority``, and the path and
+    /// query of an origin-form target (``StashHTTP/OriginForm``), each escaped where RFC 3986
+    /// asks, so that no byte of a target can turn into user information or another host.
+    /// A `Host` field in `request` is sent as it is (a proxy forwarding a virtual host's name);
+    /// without one, the client derives it from the URL.
+    ///
+    /// - throws: `StashError(.unsupportedValue)` when the scheme is not `http` or `https`, the
+    ///   authority is not a host with an optional port, or the path is not in origin form.
+    static func clientRequest(_ request: HTTPRequest) throws -> HTTPClientRequest {
+        let scheme = request.scheme?.lowercased() ?? "http"
+        guard scheme == "http" || scheme == "https" else {
+            throw StashError(.unsupportedValue, "the scheme \(scheme) is not http or https")
+        }
+        guard let authority = request.authority.flatMap({ Authority($0) }), !authority.host.isEmpty else {
+            throw StashError(.unsupportedValue, "the authority \(request.authority ?? "(none)") is not a host with an optional port")
+        }
+        guard let parts = OriginForm.parts(of: request.path ?? "/") else {
+            throw StashError(.unsupportedValue, "the path \(request.path ?? "") is not an origin-form target")
+        }
+        var components = URLComponents()
+        components.scheme = scheme
+        components.percentEncodedHost = authority.host
+        components.port = authority.port
+        components.percentEncodedPath = parts.path
+        components.percentEncodedQuery = parts.query
+        guard let url = components.string else {
+            throw StashError(.unsupportedValue, "no URL for \(scheme)://\(authority.field)\(parts.path)")
+        }
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headerFields where !managedByClient.contains(field.name.canonicalName) {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        if !body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if let host = request.headerFields[.hostField] { outgoing.headers.replaceOrAdd(name: "Host", value: host) }
         return outgoing
     }
 

@@ -4,9 +4,11 @@ public import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import StashCore
+import StashHTTPServer
 
 /// A HummingbirdCore HTTP/1.1 server on 127.0.0.1, quiet, on a free port: what the test
-/// origins of StashHTTPTests and StashPostgresTests run on. Cancel `task` to stop it.
+/// origins of StashHTTPTests and StashPostgresTests run on. Cancel `task` to stop it
+/// (gracefully: requests in flight finish).
 ///
 /// ```swift
 /// let server = try await LoopbackServer.start(label: "test-origin") { request, writer, _ in
@@ -35,13 +37,16 @@ public struct LoopbackServer: Sendable {
         logger.logLevel = .critical
         let quiet = logger
         let server = try await ListeningServer.start("\(label) server on 127.0.0.1:\(port)") { listening in
-            try await HTTPServerBuilder.http1().buildServer(
+            // Stopped gracefully: a connection accepted as the task is cancelled is still served
+            // (or closed), never dropped unhandled, which NIO traps on.
+            let server = try HTTPServerBuilder.http1().buildServer(
                 configuration: ServerConfiguration(address: .hostname("127.0.0.1", port: port)),
                 eventLoopGroup: NIOSingletons.posixEventLoopGroup,
                 logger: quiet,
                 responder: responder,
                 onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) }
-            ).run()
+            )
+            try await GracefulShutdown.run(server, logger: quiet)
         }
         return LoopbackServer(port: server.port, task: server.task)
     }

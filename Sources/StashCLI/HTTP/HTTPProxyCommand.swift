@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stash
+import StashHTTP
 import StashHTTPServer
 
 /// `stash http-proxy`: a caching reverse proxy in front of one origin.
@@ -12,7 +13,11 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         Every method and end-to-end field is forwarded; responses are cached as a shared cache
         by default (--private for a private one). Responses carry a Cache-Status field.
         Slow or idle clients are disconnected, a stalled upstream gives 504, and client
-        connections are capped (see the timeout and --max-connections options).
+        connections and request bodies are capped (see the timeout, --max-connections and
+        --max-body-size options). Only the upstream is ever reached: request targets that are
+        not paths (or absolute URLs naming the upstream), malformed or duplicate Host fields,
+        and HTTP/1.1 requests without Host get 400. Responses are cached under the upstream's
+        name whatever Host a client sends, unless --virtual-host names the hosts it serves.
         Example: stash http-proxy --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000
         With --shared-cache postgres://user@host/db several proxy processes share one cache in
         PostgreSQL (table stash_cache): a response stored through one is a hit on all, and an
@@ -53,6 +58,18 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Most client connections open at once; past it new ones are accepted and closed (0: no limit; default 1024).")
     var maxConnections = 1024
 
+    @Option(name: .long, help: "Largest request body in bytes; a larger one gets 413 (default 64 MiB).")
+    var maxBodySize = 64 << 20
+
+    @Option(name: .long, help: "Seconds a client may go without sending a byte of a request body before it is closed (default 30).")
+    var bodyTimeout = 30.0
+
+    @Option(name: .customLong("virtual-host"), help: ArgumentHelp(
+        "A host name the upstream serves (repeat for several): responses are then cached per host name, requests for other names get 400, and the name is sent upstream as Host.",
+        valueName: "name"
+    ))
+    var virtualHosts: [String] = []
+
     @Option(name: .long, help: ArgumentHelp(
         "Keep responses in PostgreSQL, shared with every proxy given the same URL (no local cache then).",
         discussion: "postgres://user:password@host:port/database?sslmode=disable&options=-c%20search_path%3Dproxy",
@@ -72,9 +89,13 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         if shared && isPrivate { throw ValidationError("--shared and --private exclude each other") }
         if memoryCapacity < 0 || diskCapacity < 0 { throw ValidationError("capacities must be zero or more bytes") }
         for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--upstream-read-timeout", upstreamReadTimeout),
-                              ("--send-timeout", sendTimeout)]
+                              ("--send-timeout", sendTimeout), ("--body-timeout", bodyTimeout)]
         where !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("\(name) must be more than 0 and at most 86400 seconds, got \(seconds)")
+        }
+        if maxBodySize < 0 { throw ValidationError("--max-body-size must be zero or more bytes, got \(maxBodySize)") }
+        for name in virtualHosts where Authority(name) == nil || name.contains(":") {
+            throw ValidationError("--virtual-host must be a host name without a port, got '\(name)'")
         }
         if maxConnections < 0 { throw ValidationError("--max-connections must be zero (no limit) or more, got \(maxConnections)") }
         if !(sharedCacheTimeout > 0 && sharedCacheTimeout <= 3600) {
@@ -97,7 +118,9 @@ struct HTTPProxyCommand: AsyncParsableCommand {
             headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             upstreamReadTimeout: .milliseconds(Int64(upstreamReadTimeout * 1000)),
             sendTimeout: .milliseconds(Int64(sendTimeout * 1000)),
-            maximumConnections: maxConnections == 0 ? nil : maxConnections
+            maximumConnections: maxConnections == 0 ? nil : maxConnections,
+            maximumRequestBodySize: maxBodySize, requestBodyTimeout: .milliseconds(Int64(bodyTimeout * 1000)),
+            virtualHosts: Set(virtualHosts)
         )
         if let sharedCache {
             try await runOnSharedCache(sharedCache, host: host, port: port, upstream: upstreamURL, mode: mode, configuration: configuration)

@@ -5,9 +5,10 @@ import StashCore
 import StashHTTP
 
 extension HTTPCachingProxy {
-    /// The answer to `head`, as NIO's HTTP/1 decoder reports it, when it is a fresh hit that
-    /// may be sent from the event loop at once (``FreshHitHandler``), or `nil` to send it
-    /// through ``respond(to:body:)``.
+    /// The answer to `head`, as NIO's HTTP/1 decoder reports it and ``RequestGate`` admitted
+    /// it (its target in origin form, its one `Host` the cache key's authority), when it is a
+    /// fresh hit that may be sent from the event loop at once (``FreshHitHandler``), or `nil`
+    /// to send it through the responder.
     ///
     /// Only plain HTTP/1.1 `GET` and `HEAD` requests in origin form qualify: no body, no
     /// `Cache-Control` or `Pragma` (whose directives the full flow weighs), no conditional
@@ -28,8 +29,12 @@ extension HTTPCachingProxy {
     /// when it is a fresh hit (``RawHitHandler``): the bytes of its head and its body, as
     /// ``freshAnswer(to:)`` would have them written (a small body joined to its head). Of
     /// its fields, only those the lookup needs are read (``PlainRequestFields``).
+    /// The request must meet ``RequestAdmission``'s rule, as on every path; one it refuses
+    /// goes to the decoder and ``RequestGate``, which answers it.
     func freshWire(to request: PlainRequestHead.Request) -> RawHitHandler.Answer? {
-        guard let (form, hit) = freshForm(method: request.method, authority: request.authority, path: request.path, fields: request.fields, on: .raw)
+        let hosts: RequestAdmission.Hosts = request.authority.map { .one($0) } ?? .none
+        guard case .admit(let path, let authority) = admission.decide(method: request.method, target: request.path, hosts: hosts, requiresHost: true),
+              let (form, hit) = freshForm(method: request.method, authority: authority, path: path, fields: request.fields, on: .raw)
         else { return nil }
         let head = form.head(for: hit)
         if request.method == .head { return (head.bytes, nil) }
@@ -38,12 +43,11 @@ extension HTTPCachingProxy {
     }
 
     /// The prepared form of the fresh hit that answers a plain `GET` or `HEAD` for `path`
-    /// (origin form) whose first `Host` is `authority`, with `fields`: they carry no field
+    /// (origin form, admitted) under `authority` (the cache key's), with `fields`: they carry no field
     /// that rules a fresh hit out, and none the proxy drops (``PlainRequestHead/FieldRole``).
     private func freshForm(
         method: HTTPRequest.Method, authority: String?, path: String, fields: some RequestFieldLines, on hitPath: EventLoopHitPath
     ) -> (WireForm, FreshHit)? {
-        guard !RequestTarget.hasDotSegment(path) else { return nil }
         let target = cacheTarget(forPlain: authority, path: path)
         guard let hit = cache.freshHit(forPlain: method, authority: target.authority, path: target.path, fields: fields) else { return nil }
         onEventLoopAnswer?(hitPath)

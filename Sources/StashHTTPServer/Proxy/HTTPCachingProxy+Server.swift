@@ -45,12 +45,14 @@ extension HTTPCachingProxy {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let limits = configuration
-        let responder: HTTPChannelHandler.Responder = { request, writer, _ in
-            var body = Data()
-            for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
-            let (head, answer) = await self.streamedAnswer(to: request.head, body: body)
+        let responder: HTTPChannelHandler.Responder = { request, writer, channel in
+            let (head, answer) = await self.streamedAnswer(to: request.head, upload: self.upload(of: request, channel: channel))
             if let data = answer.wholeData {
                 try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                // A refusal leaves unread bytes behind (a body too large, a request after one
+                // refused): no more is read. Throwing closes the connection once the answer is
+                // out, where returning would have HummingbirdCore read the rest of the body.
+                if head.headerFields[.connection] == "close" { throw RefusalClosesTheConnection() }
                 return
             }
             // Each part goes out as it arrives (the writer waits while the client is
@@ -68,6 +70,7 @@ extension HTTPCachingProxy {
             // With hits answered before HummingbirdCore's connection state handler, the idle
             // timeout is the hit handlers', which see every request.
             http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: hits == nil ? TimeAmount(limits.idleTimeout) : nil)),
+            gate: admission,
             headerTimeout: TimeAmount(limits.headerTimeout), sendTimeout: TimeAmount(limits.sendTimeout),
             connectionLimit: limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }, hits: hits
         )
@@ -90,4 +93,22 @@ extension HTTPCachingProxy {
         )
         try await GracefulShutdown.run(server, logger: logger)
     }
+
+    /// The body of `request`, passed on as it arrives (``UploadBody``), or `nil` when it has
+    /// none (no `Transfer-Encoding`, and no `Content-Length` or `0`).
+    private func upload(of request: Request, channel: any Channel) -> Upload? {
+        let fields = request.head.headerFields
+        let length = fields[.contentLength].flatMap { Int($0) }
+        guard fields[.transferEncoding] != nil || (length ?? 0) > 0 else { return nil }
+        return Upload(
+            body: UploadBody(
+                request.body, maximum: configuration.maximumRequestBodySize, timeout: TimeAmount(configuration.requestBodyTimeout), channel: channel
+            ),
+            length: fields[.transferEncoding] == nil ? length : nil
+        )
+    }
 }
+
+/// Thrown by the proxy's responder after it wrote a refusal, so that HummingbirdCore closes
+/// the connection instead of reading what the client still sends.
+struct RefusalClosesTheConnection: Error {}

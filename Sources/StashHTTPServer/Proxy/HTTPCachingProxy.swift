@@ -20,10 +20,24 @@ public import StashHTTPAsyncClient
 /// are dropped both ways. Responses carry a `Cache-Status` field (RFC 9211). When the
 /// origin cannot be reached and no stale response may stand in, the answer is
 /// `502 Bad Gateway` (`504 Gateway Timeout` when it timed out), whose `Cache-Status` detail
-/// names the cause. Request targets with dot segments (`/../`, `/%2e%2e/`) are refused with
-/// `400 Bad Request` and never forwarded. Slow or idle clients are disconnected, an upstream
-/// that stops sending is cut, and client connections are capped: see ``Configuration``.
-/// Thread-safe.
+/// names the cause. Slow or idle clients are disconnected, an upstream that stops sending is
+/// cut, and client connections and request bodies are capped: see ``Configuration``.
+///
+/// The proxy reaches its upstream and nothing else, and a client cannot choose the entry
+/// another client gets. Refused with `400 Bad Request`, never forwarded:
+/// - a target not in origin form (`/path?query`), except an absolute-form target naming the
+///   upstream (or, with ``Configuration/virtualHosts``, one of them), which is reduced to its
+///   path; `OPTIONS *` is answered by the proxy itself; `CONNECT` and `*@host/x` are refused;
+/// - a target with a dot segment (`/../`, `/%2e%2e/`), a `#`, or a `%` that starts no escape;
+/// - two `Host` fields, a `Host` that is not a host with an optional port, an HTTP/1.1
+///   request without `Host`, or (with virtual hosts) a host name not among them.
+///
+/// Responses are cached under the upstream's authority, not the client's `Host`
+/// (``Configuration/virtualHosts`` changes that), and `Location` / `Content-Location` values
+/// naming the upstream reach clients as absolute paths. The upstream URL is built from parts
+/// (scheme, host, port, path, query), never by joining strings. In a
+/// ``StashHTTP/HTTPCacheMode/shared`` cache a response that sets a cookie is not stored
+/// (``StashHTTP/HTTPCache``'s rule). Thread-safe.
 public final class HTTPCachingProxy: Sendable {
     /// Where requests are forwarded: scheme, host, port and an optional path prefix.
     public let upstream: URL
@@ -62,12 +76,18 @@ public final class HTTPCachingProxy: Sendable {
         upstreamScheme = upstream.scheme ?? "http"
         upstreamAuthority = Self.authority(of: upstream)
         upstreamPrefix = Self.prefix(of: upstream)
+        admission = RequestAdmission(
+            upstreamAuthority: upstreamAuthority,
+            virtualHosts: Set(configuration.virtualHosts.map { Authority($0)?.host ?? $0.lowercased() })
+        )
     }
 
     /// The upstream's scheme, authority and path prefix, worked out once.
     private let upstreamScheme: String
     private let upstreamAuthority: String
     private let upstreamPrefix: String
+    /// The rule every request meets first.
+    let admission: RequestAdmission
 
     /// Whether fresh hits are answered on the event loop (``FreshHitHandler``); off only in
     /// tests that compare the two paths.
@@ -96,10 +116,29 @@ public final class HTTPCachingProxy: Sendable {
     /// The body comes back whole, at most the transport's `maximumBodySize` (64 MiB by
     /// default; a longer one is a `502`); the server itself
     /// (``run(host:port:logger:onRunning:)``) passes bodies of any size on as they arrive.
+    /// `request` meets the same rules as a client's request to the server (its path as the
+    /// target, its authority and `Host` fields as `Host`), and `body` the same size limit.
     public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {
-        if RequestTarget.hasDotSegment(request.path ?? "/") { return Self.badRequest(method: request.method) }
+        let hostCount = (request.authority == nil ? 0 : 1) + request.headerFields[values: .hostField].count
+        let hosts: RequestAdmission.Hosts = hostCount > 1 ? .several : (request.authority ?? request.headerFields[.hostField]).map { .one($0) } ?? .none
+        let admitted: HTTPRequest
+        switch admission.decide(method: request.method, target: request.path ?? "/", hosts: hosts, requiresHost: false) {
+        case .admit(let path, let authority):
+            var request = request
+            request.path = path
+            request.authority = authority
+            request.headerFields[.hostField] = nil
+            admitted = request
+        case .serverOptions:
+            return Self.serverOptions()
+        case .refuse(let reason):
+            return Self.refusal(.badRequest, reason, method: request.method)
+        }
+        if body.count > configuration.maximumRequestBodySize {
+            return Self.refusal(.contentTooLarge, "a request body over \(configuration.maximumRequestBodySize) bytes", method: request.method)
+        }
         do {
-            let streamed = try await cacheAnswer(to: request, body: body)
+            let streamed = try await cacheAnswer(to: admitted, body: body, upload: nil)
             let whole = try await streamed.body.collect(upTo: transport.maximumBodySize)
             let answer = CachedHTTPResponse(response: streamed.response, body: whole, outcome: streamed.outcome)
             return (Self.clientResponse(answer, method: request.method), answer.body)
@@ -108,37 +147,65 @@ public final class HTTPCachingProxy: Sendable {
         }
     }
 
-    /// Answers one client request with its body as it arrives: what the server sends. An
-    /// upstream failure before the response head is an answer of its own (`502`/`504`); a
-    /// failure later is thrown by reading the body, and the server then closes the connection
-    /// (the client sees a body shorter than announced, or without its last chunk).
-    func streamedAnswer(to request: HTTPRequest, body: Data) async -> (HTTPResponse, HTTPBodyStream) {
-        if RequestTarget.hasDotSegment(request.path ?? "/") {
-            let (head, body) = Self.badRequest(method: request.method)
+    /// A request body the server passes on as it arrives, and its announced length.
+    struct Upload: Sendable {
+        let body: UploadBody
+        let length: Int?
+    }
+
+    /// Answers one client request, its body (`upload`, `nil` without one) passed on as it
+    /// arrives and the answer's as it arrives: what the server sends. The request has been
+    /// through ``RequestGate``: admitted, or carrying its verdict. An upstream failure before
+    /// the response head is an answer of its own (`502`/`504`, `413` for a body that went
+    /// past the limit); a failure later is thrown by reading the body, and the server then
+    /// closes the connection (the client sees a body shorter than announced, or without its
+    /// last chunk).
+    func streamedAnswer(to request: HTTPRequest, upload: Upload?) async -> (HTTPResponse, HTTPBodyStream) {
+        if let verdict = request.headerFields[Self.verdictField] {
+            let (head, body) = verdict == RequestGate.serverOptions ? Self.serverOptions() : Self.refusal(.badRequest, verdict, method: request.method)
+            return (head, HTTPBodyStream(body))
+        }
+        if let length = upload?.length, length > configuration.maximumRequestBodySize {
+            // Refused on its announced length, before a byte of it is read.
+            let (head, body) = Self.refusal(.contentTooLarge, "a request body over \(configuration.maximumRequestBodySize) bytes", method: request.method)
             return (head, HTTPBodyStream(body))
         }
         do {
-            let answer = try await cacheAnswer(to: request, body: body)
+            let answer = try await cacheAnswer(to: request, body: Data(), upload: upload)
             let length = answer.body.wholeData?.count
             return (Self.clientResponse(answer.response, length: length, outcome: answer.outcome, method: request.method), answer.body)
         } catch {
-            let (head, body) = UpstreamFailure(error).response(method: request.method)
+            let (head, body) = switch upload?.body.outcome {
+            case .tooLarge: Self.refusal(.contentTooLarge, "a request body over \(configuration.maximumRequestBodySize) bytes", method: request.method)
+            case .timedOut: Self.refusal(.requestTimeout, "no byte of the request body for \(configuration.requestBodyTimeout)", method: request.method)
+            case .fine, nil: UpstreamFailure(error).response(method: request.method)
+            }
             return (head, HTTPBodyStream(body))
         }
     }
 
-    /// The cache's answer to a client request, the upstream's body streamed.
-    private func cacheAnswer(to request: HTTPRequest, body: Data) async throws -> StreamedHTTPResponse {
+    private static let verdictField = HTTPField.Name(RequestGate.verdictField)!
+
+    /// The cache's answer to a client request, the upstream's body streamed. An `upload`
+    /// goes with the first trip to the upstream (a request whose body is read is never sent
+    /// again; a later trip, such as a background revalidation, sends `body`).
+    private func cacheAnswer(to request: HTTPRequest, body: Data, upload: Upload?) async throws -> StreamedHTTPResponse {
         let outgoing = cacheRequest(for: request)
-        let clientAuthority = outgoing.authority ?? upstreamAuthority
-        let upstreamOrigin = (scheme: upstreamScheme, authority: upstreamAuthority)
+        let forwardedHost = admission.virtualHosts.isEmpty ? nil : outgoing.authority
+        let upstreamOrigin = (scheme: upstreamScheme, authority: upstreamAuthority, prefix: upstreamPrefix)
         let transport = transport
+        let pending = upload.map { LockedValue(Optional($0)) }
         return try await cache.streamResponse(to: outgoing, body: body) { request, body in
             var upstreamRequest = request
             upstreamRequest.scheme = upstreamOrigin.scheme
             upstreamRequest.authority = upstreamOrigin.authority
-            var (response, data) = try await transport.stream(upstreamRequest, body: body)
-            Self.relocate(&response, from: "\(upstreamOrigin.scheme)://\(upstreamOrigin.authority)", to: "http://\(clientAuthority)")
+            if let forwardedHost { upstreamRequest.headerFields[.hostField] = forwardedHost }
+            var (response, data) = if let upload = pending?.withLock({ value in defer { value = nil }; return value }) {
+                try await transport.stream(upstreamRequest, body: upload.body.stream, length: upload.length)
+            } else {
+                try await transport.stream(upstreamRequest, body: body)
+            }
+            Self.relocate(&response, from: "\(upstreamOrigin.scheme)://\(upstreamOrigin.authority)", prefix: upstreamOrigin.prefix)
             return (response, data)
         }
     }
@@ -176,14 +243,25 @@ public final class HTTPCachingProxy: Sendable {
     /// The request fields never forwarded whatever `Connection` names (which is one of them).
     static let droppedRequestFields = FieldNameSet(spelled: HopByHop.names.union(endToEndFieldsNotForwarded))
 
-    /// The `400` for a request target the proxy refuses to forward.
-    private static func badRequest(method: HTTPRequest.Method) -> (HTTPResponse, Data) {
-        let message = Data("bad request\n".utf8)
+    /// The answer to a request the proxy refuses to forward (`400`, `408`, `413`), the reason
+    /// in `Cache-Status`; it closes the connection (`Connection: close`), which may hold
+    /// bytes the proxy will not read.
+    static func refusal(_ status: HTTPResponse.Status, _ reason: String, method: HTTPRequest.Method) -> (HTTPResponse, Data) {
+        let message = Data("\(status.reasonPhrase.lowercased())\n".utf8)
         var fields = HTTPFields()
         fields[.contentType] = "text/plain; charset=utf-8"
         fields[.contentLength] = String(message.count)
-        fields[.cacheStatus] = "stash; detail=\"dot segment in the request target\""
-        return (HTTPResponse(status: .badRequest, headerFields: fields), method == .head ? Data() : message)
+        fields[.connection] = "close"
+        fields[.cacheStatus] = "stash; detail=\"\(reason.filter { $0 != "\"" && $0 != "\\" })\""
+        return (HTTPResponse(status: status, headerFields: fields), method == .head ? Data() : message)
+    }
+
+    /// The answer to `OPTIONS *`, a question about the proxy itself (RFC 9110 §9.3.7).
+    static func serverOptions() -> (HTTPResponse, Data) {
+        var fields = HTTPFields()
+        fields[.contentLength] = "0"
+        fields[.cacheStatus] = "stash; detail=\"server options\""
+        return (HTTPResponse(status: .ok, headerFields: fields), Data())
     }
 
     /// The method as the client spelled it. SwiftNIO's HTTP/1 parser reports `M-SEARCH` as
@@ -193,12 +271,19 @@ public final class HTTPCachingProxy: Sendable {
         method.rawValue == "MSEARCH" ? HTTPRequest.Method("M-SEARCH") ?? method : method
     }
 
-    /// Rewrites upstream-absolute `Location` / `Content-Location` into the client's terms, as
-    /// reverse proxies do.
-    private static func relocate(_ response: inout HTTPResponse, from upstreamOrigin: String, to clientOrigin: String) {
+    /// Rewrites upstream-absolute `Location` / `Content-Location` into absolute paths in the
+    /// client's terms (without the upstream's path `prefix`), as reverse proxies do. A path
+    /// and not a URL: the proxy never writes a client's `Host` into a response that may be
+    /// stored and served to others.
+    private static func relocate(_ response: inout HTTPResponse, from upstreamOrigin: String, prefix: String) {
         for name in [HTTPField.Name.location, .contentLocation] {
             guard let value = response.headerFields[name], value.lowercased().hasPrefix(upstreamOrigin.lowercased()) else { continue }
-            response.headerFields[name] = clientOrigin + value.dropFirst(upstreamOrigin.count)
+            var rest = value.dropFirst(upstreamOrigin.count)
+            guard rest.isEmpty || rest.first == "/" || rest.first == "?" else { continue } // another port or host
+            if !prefix.isEmpty, rest.hasPrefix(prefix), rest.dropFirst(prefix.count).first.map({ $0 == "/" || $0 == "?" }) ?? true {
+                rest = rest.dropFirst(prefix.count)
+            }
+            response.headerFields[name] = rest.first == "/" ? String(rest) : "/" + rest
         }
     }
 

@@ -43,7 +43,7 @@ enum PlainRequestHead {
         /// Kept in the request.
         case kept
         /// Left out: a field the proxy never forwards, so the cache never sees it either
-        /// (``HTTPCachingProxy/droppedRequestFields``; a second `Host`, `Content-Length: 0`).
+        /// (``HTTPCachingProxy/droppedRequestFields``, `Content-Length: 0`; a second `Host` sends the head to the decoder, whose gate refuses it).
         case dropped
         /// Sends the request through the full flow (``fullFlowFields``).
         case fullFlow
@@ -190,7 +190,9 @@ enum PlainRequestHead {
                 if !carriesAuthorization, authorization.position(anyCase: name) != nil { carriesAuthorization = true }
                 continue
             }
-            if special == hostPosition, authority == nil {
+            if special == hostPosition {
+                // A second `Host` is refused (``RequestGate``), so it goes to the decoder.
+                guard authority == nil else { return .other }
                 authority = valueStart..<valueEnd
                 continue
             }

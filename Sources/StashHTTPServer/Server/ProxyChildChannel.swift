@@ -28,6 +28,8 @@ struct ProxyChildChannel: ServerChildChannel {
     }
 
     let http1: HTTP1Channel
+    /// The rule every decoded request meets (``RequestGate``, right behind the decoder).
+    let gate: RequestAdmission
     let headerTimeout: TimeAmount
     let sendTimeout: TimeAmount
     let connectionLimit: ConnectionLimit?
@@ -52,7 +54,9 @@ struct ProxyChildChannel: ServerChildChannel {
             let timeouts = ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout)
             guard let hits else {
                 try pipeline.addHandler(timeouts)
-                installed.completeWith(http1.setup(channel: channel, logger: logger))
+                let value = http1.setup(channel: channel, logger: logger)
+                try installGate(on: channel.pipeline.syncOperations)
+                installed.completeWith(value)
                 return Connection(channel: channel, http1: installed.futureResult)
             }
             channel.closeFuture.whenComplete { _ in installed.fail(ChannelError.ioOnClosedChannel) }
@@ -65,12 +69,21 @@ struct ProxyChildChannel: ServerChildChannel {
                 var outcome: Result<HTTP1Channel.Value, any Error> = .failure(ChannelError.inappropriateOperationForState)
                 value.assumeIsolated().whenComplete { outcome = $0 }
                 _ = try outcome.get()
-                let decoder = try context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                try context.pipeline.syncOperations.addHandler(FreshHitHandler(timeouts: timeouts, idle: idle, answer: hits.decoded), position: .after(decoder))
+                let gate = try installGate(on: context.pipeline.syncOperations)
+                try context.pipeline.syncOperations.addHandler(FreshHitHandler(timeouts: timeouts, idle: idle, answer: hits.decoded), position: .after(gate))
             }
             try pipeline.addHandler(raw)
             return Connection(channel: channel, http1: installed.futureResult)
         }
+    }
+
+    /// Puts a ``RequestGate`` right behind NIO's request decoder, installed by HTTP1Channel.
+    @discardableResult
+    private func installGate(on pipeline: ChannelPipeline.SynchronousOperations) throws -> RequestGate {
+        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let gate = RequestGate(admission: self.gate)
+        try pipeline.addHandler(gate, position: .after(decoder))
+        return gate
     }
 
     func handle(value: Connection, logger: Logger) async {

@@ -22,6 +22,7 @@ final class TestOrigin: Sendable {
 
     private let replies = LockedValue([String: Reply]())
     private let received = LockedValue([String: [HTTPRequest]]())
+    private let bodySizes = LockedValue([String: [Int]]())
     private let clock: any StashClock
     private let task: LockedValue<Task<Void, any Error>?> = LockedValue(nil)
     let port: Int
@@ -36,12 +37,13 @@ final class TestOrigin: Sendable {
         let holder = LockedValue<TestOrigin?>(nil)
         let server = try await LoopbackServer.start(label: "test-origin") { request, writer, channel in
             guard let origin = holder.withLock({ $0 }) else { return }
-            for try await _ in request.body {}
+            var bodySize = 0
+            for try await part in request.body { bodySize += part.readableBytes }
             // The delay comes before recording so that a request still in flight (a
             // background revalidation) is not yet counted.
             let pending = origin.reply(for: request.head)
             if pending.delay > 0 { try await Task.sleep(for: .milliseconds(pending.delay)) }
-            let reply = origin.record(request.head)
+            let reply = origin.record(request.head, bodySize: bodySize)
             if reply.disconnect {
                 channel.close(promise: nil)
                 return
@@ -74,6 +76,12 @@ final class TestOrigin: Sendable {
     /// The requests `path` has received.
     func requests(_ path: String) -> [HTTPRequest] { received.withLock { $0[path] ?? [] } }
 
+    /// How many bytes of body each request for `path` carried.
+    func bodySizes(_ path: String) -> [Int] { bodySizes.withLock { $0[path] ?? [] } }
+
+    /// Every request received, whatever its path.
+    var allRequests: [HTTPRequest] { received.withLock { $0.values.flatMap { $0 } } }
+
     private static func path(of request: HTTPRequest) -> String {
         request.path.map { String($0.split(separator: "?", maxSplits: 1)[0]) } ?? "/"
     }
@@ -82,8 +90,9 @@ final class TestOrigin: Sendable {
         replies.withLock { $0[Self.path(of: request)] } ?? Reply(status: 404, body: "no reply set")
     }
 
-    private func record(_ request: HTTPRequest) -> Reply {
+    private func record(_ request: HTTPRequest, bodySize: Int) -> Reply {
         received.withLock { $0[Self.path(of: request), default: []].append(request) }
+        bodySizes.withLock { $0[Self.path(of: request), default: []].append(bodySize) }
         return reply(for: request)
     }
 }
