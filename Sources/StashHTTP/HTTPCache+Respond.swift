@@ -173,7 +173,7 @@ extension HTTPCache {
             if trip.policy == .returnCacheDataDontLoad || trip.directives.onlyIfCached { return StreamedHTTPResponse(unavailable()) }
             return try await fetch(trip, stored: nil)
         }
-        record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
+        record { $0.hits += 1; $0.addBytesSaved(stored.bodyLength) }
         if revalidatesInBackground { revalidateInBackground(trip, stored: stored) }
         return answer
     }
@@ -302,7 +302,7 @@ extension HTTPCache {
             }
             if storesFreshened { await replace(freshened, key: trip.key, in: trip.sharedVariants) }
             decided()
-            record { $0.revalidations += 1; $0.bytesSaved += stored.bodyLength }
+            record { $0.revalidations += 1; $0.addBytesSaved(stored.bodyLength) }
             return answer
         }
         if response.status.code >= 500, !trip.isBackground, let stale = staleFallback(stored, trip, disconnected: false) {
@@ -327,7 +327,7 @@ extension HTTPCache {
             || Reuse.mayServeStaleOnError(stored, directives: trip.directives, mode: mode, now: now, disconnected: disconnected)
         guard allowed else { return nil }
         guard let answer = streamed(stored, to: trip.request, key: trip.key, outcome: .staleAfterNetworkFailure, now: now) else { return nil }
-        record { $0.staleServed += 1; $0.bytesSaved += stored.bodyLength }
+        record { $0.staleServed += 1; $0.addBytesSaved(stored.bodyLength) }
         return answer
     }
 }
