@@ -296,9 +296,13 @@ extension HTTPCache {
             }
             // Opened before the freshened response replaces the stored one, so that a body
             // file gone meanwhile drops the stored variant rather than one just written.
-            guard let answer = streamed(freshened, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
+            guard var answer = streamed(freshened, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
                 // Its body file cannot be opened: fetched again, whole.
                 return try await exchange(trip, stored: nil, decided: decided)
+            }
+            if mode == .shared {
+                // A shared cache keeps no `Set-Cookie`; the 304's is this client's alone.
+                for cookie in response.headerFields where cookie.name == .setCookie { answer.response.headerFields.append(cookie) }
             }
             if storesFreshened { await replace(freshened, key: trip.key, in: trip.sharedVariants) }
             decided()

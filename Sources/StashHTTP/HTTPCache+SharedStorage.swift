@@ -96,12 +96,17 @@ extension HTTPCache {
     ///     ``HTTPCacheMode/private``.
     ///   - collapsesRequests: Let concurrent identical requests of this process wait for
     ///     one origin trip.
+    ///   - storesResponsesThatSetCookies: In ``HTTPCacheMode/shared`` mode, store responses
+    ///     carrying `Set-Cookie` (without that field); see ``storesResponsesThatSetCookies``.
     ///   - clock: The source of "now" for freshness and age.
     public convenience init(
         sharedStorage: any SharedStorage, mode: HTTPCacheMode = .shared, collapsesRequests: Bool = true,
-        clock: any StashClock = SystemClock()
+        storesResponsesThatSetCookies: Bool = false, clock: any StashClock = SystemClock()
     ) {
-        self.init(storage: .shared(sharedStorage), mode: mode, collapsesRequests: collapsesRequests, clock: clock)
+        self.init(
+            storage: .shared(sharedStorage), mode: mode, collapsesRequests: collapsesRequests,
+            storesResponsesThatSetCookies: storesResponsesThatSetCookies, clock: clock
+        )
     }
 
     /// The prefix of every key the cache writes in shared storage.
