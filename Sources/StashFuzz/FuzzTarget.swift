@@ -62,7 +62,7 @@ struct FuzzTarget: Sendable {
             }
         ),
         FuzzTarget(
-            name: "http-stored-response", summary: "the HTTP cache's stored response records (decoded, re-encoded, decoded)",
+            name: "http-stored-response", summary: "the HTTP cache's stored response records (decoded, re-encoded, decoded, served as hits)",
             run: { bytes in _ = HTTPFuzzing.storedResponse(bytes) },
             seeds: { HTTPFuzzing.storedResponseSeeds() }
         ),

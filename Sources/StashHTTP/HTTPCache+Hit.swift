@@ -59,7 +59,7 @@ extension HTTPCache {
         guard method == .get || method == .head,
               let (stored, reuse, now) = localCandidate(key: key, fields: fields, directives: directives, memoryOnly: true), reuse == .fresh,
               stored.bodyFile == nil else { return nil }
-        record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
+        record { $0.hits += 1; $0.addBytesSaved(stored.bodyLength) }
         return FreshHit(cache: self, stored: stored, method: method, now: now)
     }
 

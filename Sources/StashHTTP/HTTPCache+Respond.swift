@@ -173,7 +173,7 @@ extension HTTPCache {
             if trip.policy == .returnCacheDataDontLoad || trip.directives.onlyIfCached { return StreamedHTTPResponse(unavailable()) }
             return try await fetch(trip, stored: nil)
         }
-        record { $0.hits += 1; $0.bytesSaved += stored.bodyLength }
+        record { $0.hits += 1; $0.addBytesSaved(stored.bodyLength) }
         if revalidatesInBackground { revalidateInBackground(trip, stored: stored) }
         return answer
     }
@@ -296,13 +296,17 @@ extension HTTPCache {
             }
             // Opened before the freshened response replaces the stored one, so that a body
             // file gone meanwhile drops the stored variant rather than one just written.
-            guard let answer = streamed(freshened, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
+            guard var answer = streamed(freshened, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
                 // Its body file cannot be opened: fetched again, whole.
                 return try await exchange(trip, stored: nil, decided: decided)
             }
+            if mode == .shared {
+                // A shared cache keeps no `Set-Cookie`; the 304's is this client's alone.
+                for cookie in response.headerFields where cookie.name == .setCookie { answer.response.headerFields.append(cookie) }
+            }
             if storesFreshened { await replace(freshened, key: trip.key, in: trip.sharedVariants) }
             decided()
-            record { $0.revalidations += 1; $0.bytesSaved += stored.bodyLength }
+            record { $0.revalidations += 1; $0.addBytesSaved(stored.bodyLength) }
             return answer
         }
         if response.status.code >= 500, !trip.isBackground, let stale = staleFallback(stored, trip, disconnected: false) {
@@ -327,7 +331,7 @@ extension HTTPCache {
             || Reuse.mayServeStaleOnError(stored, directives: trip.directives, mode: mode, now: now, disconnected: disconnected)
         guard allowed else { return nil }
         guard let answer = streamed(stored, to: trip.request, key: trip.key, outcome: .staleAfterNetworkFailure, now: now) else { return nil }
-        record { $0.staleServed += 1; $0.bytesSaved += stored.bodyLength }
+        record { $0.staleServed += 1; $0.addBytesSaved(stored.bodyLength) }
         return answer
     }
 }

@@ -96,12 +96,17 @@ extension HTTPCache {
     ///     ``HTTPCacheMode/private``.
     ///   - collapsesRequests: Let concurrent identical requests of this process wait for
     ///     one origin trip.
+    ///   - storesResponsesThatSetCookies: In ``HTTPCacheMode/shared`` mode, store responses
+    ///     carrying `Set-Cookie` (without that field); see ``storesResponsesThatSetCookies``.
     ///   - clock: The source of "now" for freshness and age.
     public convenience init(
         sharedStorage: any SharedStorage, mode: HTTPCacheMode = .shared, collapsesRequests: Bool = true,
-        clock: any StashClock = SystemClock()
+        storesResponsesThatSetCookies: Bool = false, clock: any StashClock = SystemClock()
     ) {
-        self.init(storage: .shared(sharedStorage), mode: mode, collapsesRequests: collapsesRequests, clock: clock)
+        self.init(
+            storage: .shared(sharedStorage), mode: mode, collapsesRequests: collapsesRequests,
+            storesResponsesThatSetCookies: storesResponsesThatSetCookies, clock: clock
+        )
     }
 
     /// The prefix of every key the cache writes in shared storage.
@@ -115,13 +120,18 @@ extension HTTPCache {
     }
 
     /// The variants of `key` in `storage`; empty on a miss, on a failure, or when the value
-    /// found is not this URL's (a SHA-256 key collision) or does not decode. An undecodable
-    /// value is left in place (it may come from a newer Stash on another instance during a
-    /// rolling deploy); the next store of the URL replaces it.
+    /// found is not this URL's (a SHA-256 key collision) or does not decode. A value in a
+    /// format this version writes that does not decode (damaged, or written by hand into the
+    /// table) is removed before the answer, so that no lookup of the URL reads it again. A
+    /// value of another format is left in place (it may come from a newer Stash on another
+    /// instance during a rolling deploy); the next store of the URL replaces it.
     func sharedVariants(for key: PrimaryCacheKey, in storage: any SharedStorage) async -> [StoredResponse] {
         let name = Self.sharedKey(key, in: storage)
-        guard let data = try? await storage.value(forKey: name),
-              let decoded = try? StoredResponseCoding.decode(data) else { return [] }
+        guard let data = try? await storage.value(forKey: name) else { return [] }
+        guard let decoded = try? StoredResponseCoding.decode(data) else {
+            if StoredResponseCoding.isKnownFormat(data) { try? await storage.removeValue(forKey: name) }
+            return []
+        }
         return decoded.key == key.storageKey ? decoded.variants : []
     }
 

@@ -98,7 +98,9 @@ extension HTTPCache {
 
     /// `response` as the cache would keep it, or `nil` when RFC 9111 does not allow storing it.
     func storable(_ response: HTTPResponse, body: Data, for request: HTTPRequest, requestTime: Date, responseTime: Date) -> StoredResponse? {
-        guard StorageRules.canStore(request: request, response: response, mode: mode),
+        guard StorageRules.canStore(
+            request: request, response: response, mode: mode, storesResponsesThatSetCookies: storesResponsesThatSetCookies
+        ),
               let varyNames = Vary.names(response.headerFields) else { return nil }
         return StoredResponse(
             status: response.status.code,

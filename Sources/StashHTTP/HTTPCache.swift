@@ -28,7 +28,7 @@ public import StashCore
 ///   them at once). Bodies over 1 MiB that arrive in parts
 ///   (``streamResponse(to:body:policy:revalidatesInBackground:send:)``) are written to a file
 ///   of the DiskCache as they arrive and kept there, never in memory. One `HTTPCache` writes a folder at a time. Without a `directory` the
-///   cache lives in memory only. With shared storage (``init(sharedStorage:mode:collapsesRequests:clock:)``,
+///   cache lives in memory only. With shared storage (``init(sharedStorage:mode:collapsesRequests:storesResponsesThatSetCookies:clock:)``,
 ///   several processes on one StashPostgres `SharedCache`) responses live in that storage
 ///   only, and survive what it survives.
 /// - Thread safety: all methods may be called from any thread or task concurrently.
@@ -43,6 +43,21 @@ public final class HTTPCache: Sendable {
     public let directory: URL?
     /// Whether concurrent identical requests share one trip to the origin.
     public let collapsesRequests: Bool
+    /// Whether a ``HTTPCacheMode/shared`` cache stores responses that set a cookie; `false`
+    /// by default, as nginx and Varnish do, since the cookie is one client's.
+    ///
+    /// ```swift
+    /// let cache = try HTTPCache(directory: folder, mode: .shared, storesResponsesThatSetCookies: true)
+    /// ```
+    ///
+    /// A shared cache never replays a `Set-Cookie` to another client: when this is `true`,
+    /// or when the origin names it in `Cache-Control: private="Set-Cookie"` (or
+    /// `no-cache="Set-Cookie"`), the response is stored without its `Set-Cookie` fields, so
+    /// only the client whose request fetched it gets them, from the origin's answer; nor does
+    /// a `304` that sets a cookie add it to the stored response. In ``HTTPCacheMode/private``
+    /// mode this changes nothing: a private cache stores and replays `Set-Cookie`, as its
+    /// one user got it from the origin.
+    public let storesResponsesThatSetCookies: Bool
 
     let clock: any StashClock
     /// The decoded variants of each URL, by ``PrimaryCacheKey/storageKey``; with a
@@ -50,7 +65,7 @@ public final class HTTPCache: Sendable {
     let memory: MemoryCache<String, [StoredResponse]>
     /// Memory in front of a DiskCache holding the encoded variants, when there is a `directory`.
     let hybrid: HybridCache<[StoredResponse]>?
-    /// Where responses are kept when several caches share them (``init(sharedStorage:mode:collapsesRequests:clock:)``);
+    /// Where responses are kept when several caches share them (``init(sharedStorage:mode:collapsesRequests:storesResponsesThatSetCookies:clock:)``);
     /// `nil` for a cache of this process only.
     ///
     /// ```swift
@@ -77,6 +92,8 @@ public final class HTTPCache: Sendable {
     ///     everything in memory.
     ///   - mode: ``HTTPCacheMode/private`` for a client, ``HTTPCacheMode/shared`` for a proxy.
     ///   - collapsesRequests: Let concurrent identical requests wait for one origin trip.
+    ///   - storesResponsesThatSetCookies: In ``HTTPCacheMode/shared`` mode, store responses
+    ///     carrying `Set-Cookie` (without that field); see ``storesResponsesThatSetCookies``.
     ///   - clock: The source of "now" for freshness and age.
     /// - throws: ``StashCore/StashError`` when the folder cannot be created or listed.
     public convenience init(
@@ -85,6 +102,7 @@ public final class HTTPCache: Sendable {
         directory: URL? = nil,
         mode: HTTPCacheMode = .private,
         collapsesRequests: Bool = true,
+        storesResponsesThatSetCookies: Bool = false,
         clock: any StashClock = SystemClock()
     ) throws {
         var disk: DiskCache?
@@ -96,7 +114,7 @@ public final class HTTPCache: Sendable {
         }
         self.init(
             storage: .local(memoryCapacity: max(0, memoryCapacity), directory: directory, diskCapacity: max(0, diskCapacity), disk: disk),
-            mode: mode, collapsesRequests: collapsesRequests, clock: clock
+            mode: mode, collapsesRequests: collapsesRequests, storesResponsesThatSetCookies: storesResponsesThatSetCookies, clock: clock
         )
     }
 
@@ -108,9 +126,10 @@ public final class HTTPCache: Sendable {
         case shared(any SharedStorage)
     }
 
-    init(storage: StorageChoice, mode: HTTPCacheMode, collapsesRequests: Bool, clock: any StashClock) {
+    init(storage: StorageChoice, mode: HTTPCacheMode, collapsesRequests: Bool, storesResponsesThatSetCookies: Bool, clock: any StashClock) {
         self.mode = mode
         self.collapsesRequests = collapsesRequests
+        self.storesResponsesThatSetCookies = storesResponsesThatSetCookies
         self.clock = clock
         var memoryCapacity = 0
         switch storage {
@@ -141,12 +160,17 @@ public final class HTTPCache: Sendable {
     /// ```swift
     /// let cache = try HTTPCache(sandbox: .main)
     /// ```
+    ///
+    /// - parameters: As for ``init(memoryCapacity:diskCapacity:directory:mode:collapsesRequests:storesResponsesThatSetCookies:clock:)``.
     public convenience init(
         sandbox: Sandbox, memoryCapacity: Int = 4 << 20, diskCapacity: Int = 64 << 20,
-        mode: HTTPCacheMode = .private, clock: any StashClock = SystemClock()
+        mode: HTTPCacheMode = .private, storesResponsesThatSetCookies: Bool = false, clock: any StashClock = SystemClock()
     ) throws {
         let directory = try sandbox.url(for: .caches).appendingPathComponent("HTTPCache", isDirectory: true)
-        try self.init(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory, mode: mode, clock: clock)
+        try self.init(
+            memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory, mode: mode,
+            storesResponsesThatSetCookies: storesResponsesThatSetCookies, clock: clock
+        )
     }
 
     /// What the cache has done so far.

@@ -31,7 +31,7 @@ struct HTTPCacheBodyFilesTests {
             disk = try DiskCache(directory: folder.url, configuration: configuration)
             cache = HTTPCache(
                 storage: .local(memoryCapacity: 1 << 20, directory: folder.url, diskCapacity: diskCapacity, disk: disk),
-                mode: .private, collapsesRequests: collapses, clock: clock
+                mode: .private, collapsesRequests: collapses, storesResponsesThatSetCookies: false, clock: clock
             )
         }
 

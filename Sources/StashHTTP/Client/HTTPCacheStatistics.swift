@@ -22,3 +22,12 @@ public struct HTTPCacheStatistics: Sendable, Hashable, CustomStringConvertible {
         "hits \(hits), misses \(misses), revalidations \(revalidations), stale served \(staleServed), bytes saved \(bytesSaved)"
     }
 }
+
+extension HTTPCacheStatistics {
+    /// Adds `bytes` to ``bytesSaved``, stopping at `Int.max`: the length comes from a stored
+    /// entry, whose body file may claim up to `Int.max` bytes.
+    mutating func addBytesSaved(_ bytes: Int) {
+        let (sum, overflow) = bytesSaved.addingReportingOverflow(max(0, bytes))
+        bytesSaved = overflow ? .max : sum
+    }
+}

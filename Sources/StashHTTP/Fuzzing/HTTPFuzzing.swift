@@ -15,7 +15,8 @@ import StashCore
 /// ```
 package enum HTTPFuzzing {
     /// Decodes `bytes` as a stored response record (the disk format of ``HTTPCache``); when
-    /// they decode, encodes the result again and checks that it decodes the same.
+    /// they decode, encodes the result again and checks that it decodes the same, then
+    /// serves each variant as a hit would (``serve(_:)``).
     ///
     /// - returns: The number of variants, or -1 when the bytes are not a record.
     @discardableResult
@@ -27,11 +28,61 @@ package enum HTTPFuzzing {
         var touched = 0
         for variant in variants {
             touched &+= variant.cost
-            _ = variant.response(age: 0)
+            touched &+= serve(variant)
             _ = variant.date
             _ = variant.entityTag
         }
         return variants.count + (touched == Int.min ? 1 : 0)
+    }
+
+    /// The caches ``serve(_:)`` answers with, one per mode (in memory; nothing is stored
+    /// in them).
+    private static let servingCaches = [HTTPCacheMode.private, .shared].compactMap { try? HTTPCache(memoryCapacity: 0, mode: $0) }
+
+    /// Everything a lookup does with a stored response, at the moments it was requested and
+    /// received and a century later: its age, the reuse decision for a plain request and for one with
+    /// `Cache-Control` directives, the answer to a plain `GET` and `HEAD`, to a conditional
+    /// and a `Range` request, the `304` a client's condition gets, the stale-if-error
+    /// decision, and the conditional request a revalidation sends and the freshened response
+    /// its `304` makes.
+    ///
+    /// - returns: A number made from the answers, so that none is optimized away.
+    static func serve(_ stored: StoredResponse) -> Int {
+        var touched = 0
+        let plain = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/fuzz")
+        var demanding = plain
+        demanding.headerFields[.cacheControl] = "max-age=5, min-fresh=5, max-stale=5, stale-if-error=5"
+        demanding.headerFields[.ifNoneMatch] = stored.headerFields[.eTag] ?? "\"x\""
+        var ranged = plain
+        ranged.headerFields[.range] = "bytes=1-"
+        ranged.headerFields[.ifRange] = stored.headerFields[.lastModified] ?? stored.headerFields[.eTag] ?? "\"x\""
+        var suffix = plain
+        suffix.headerFields[.range] = "bytes=-3"
+        let nows = [stored.requestTime, stored.responseTime, stored.responseTime.addingTimeInterval(100 * 365 * 86_400)]
+        for cache in servingCaches {
+            for now in nows {
+                touched &+= StoredResponse.ageSeconds(stored.currentAge(now: now))
+                for request in [plain, demanding] {
+                    let directives = RequestDirectives(request.headerFields)
+                    touched &+= Reuse.decide(stored, fields: request.headerFields, directives: directives, mode: cache.mode, now: now) == .fresh ? 1 : 0
+                    touched &+= Reuse.mayServeStaleOnError(stored, directives: directives, mode: cache.mode, now: now, disconnected: false) ? 1 : 0
+                }
+                for method in [HTTPRequest.Method.get, .head] {
+                    touched &+= cache.serve(stored, toPlain: method, now: now).0.headerFields.count
+                }
+                for request in [demanding, ranged, suffix] {
+                    touched &+= cache.serve(stored, to: request, now: now).0.status.code
+                }
+            }
+            if let conditional = Validation.conditionalRequest(plain, for: stored) {
+                touched &+= conditional.headerFields.count
+                let freshened = Validation.freshen(
+                    stored, with: stored.headerFields, requestTime: stored.requestTime, responseTime: stored.responseTime, mode: cache.mode
+                )
+                touched &+= freshened.response(age: freshened.currentAge(now: freshened.responseTime)).headerFields.count
+            }
+        }
+        return touched
     }
 
     /// Parses `bytes` as one `Cache-Control` field line and reads every directive's argument

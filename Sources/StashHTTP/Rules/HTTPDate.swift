@@ -45,9 +45,17 @@ enum HTTPDate {
         return make(year: year, month: month, day: day, time: s[11..<19])
     }
 
-    /// Formats `date` as an IMF-fixdate.
+    /// Formats `date` as an IMF-fixdate; a date outside the years 1 ... 9999 is written as
+    /// the nearest end of that range (one that is not a number as its start), never trapping.
     static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let since1970 = date.timeIntervalSince1970
+        let seconds = if since1970 >= TimeInterval(formattableSeconds.upperBound) {
+            formattableSeconds.upperBound
+        } else if since1970 >= TimeInterval(formattableSeconds.lowerBound) {
+            Int(since1970.rounded(.down))
+        } else {
+            formattableSeconds.lowerBound
+        }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let civil = CivilCalendar.date(days: Int64(days))
@@ -56,6 +64,9 @@ enum HTTPDate {
         let monthName = months[month - 1].capitalized
         return "\(weekday), \(two(day)) \(monthName) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60)) GMT"
     }
+
+    /// The seconds since 1970 of the first and last instants of the years 1 ... 9999.
+    private static let formattableSeconds = -62_135_596_800...253_402_300_799
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 

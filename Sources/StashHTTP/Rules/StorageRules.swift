@@ -9,7 +9,14 @@ enum StorageRules {
         .union(500...505)
 
     /// Whether `response` to `request` may be stored by a cache in `mode`.
-    static func canStore(request: HTTPRequest, response: HTTPResponse, mode: HTTPCacheMode) -> Bool {
+    ///
+    /// In shared mode a response carrying `Set-Cookie` is not stored (as nginx and Varnish
+    /// do by default: the cookie is one client's) unless `storesResponsesThatSetCookies`, or
+    /// the origin named `Set-Cookie` in `no-cache="…"` or `private="…"`, saying that the rest
+    /// may be shared; the stored copy then drops the field (``excludedNames(_:mode:)``).
+    static func canStore(
+        request: HTTPRequest, response: HTTPResponse, mode: HTTPCacheMode, storesResponsesThatSetCookies: Bool
+    ) -> Bool {
         guard request.method == .get else { return false }
         let status = response.status.code
         guard (200..<600).contains(status), status != 206, status != 304 else { return false }
@@ -25,6 +32,10 @@ enum StorageRules {
         }
         if mode == .shared {
             if directives.isUnqualified("private") { return false }
+            if !storesResponsesThatSetCookies, response.headerFields[.setCookie] != nil,
+               !(directives.listedFieldNames("no-cache").contains("set-cookie") || directives.listedFieldNames("private").contains("set-cookie")) {
+                return false
+            }
             if request.headerFields[.authorization] != nil,
                !(directives.contains("public") || directives.contains("s-maxage") || directives.contains("must-revalidate")) {
                 return false
@@ -41,7 +52,8 @@ enum StorageRules {
 
     /// The fields of `fields` a cache keeps: without hop-by-hop fields, those named by
     /// `Connection`, `Content-Length` (recomputed when served), and those named by
-    /// `no-cache="…"` (and `private="…"` in a shared cache).
+    /// `no-cache="…"` (and, in a shared cache, `private="…"` and `Set-Cookie`, which only
+    /// the client whose request fetched the response gets).
     static func storableFields(_ fields: HTTPFields, mode: HTTPCacheMode) -> HTTPFields {
         let excluded = excludedNames(fields, mode: mode)
         return HTTPFields(fields.filter { !excluded.contains($0.name.canonicalName) })
@@ -53,7 +65,10 @@ enum StorageRules {
         excluded.insert("content-length")
         let directives = CacheControl.governing(fields, mode: mode)
         excluded.formUnion(directives.listedFieldNames("no-cache"))
-        if mode == .shared { excluded.formUnion(directives.listedFieldNames("private")) }
+        if mode == .shared {
+            excluded.formUnion(directives.listedFieldNames("private"))
+            excluded.insert("set-cookie")
+        }
         return excluded
     }
 }

@@ -289,9 +289,15 @@ struct StoredResponse: Sendable, Equatable {
     /// a millisecond of tolerance keeps that from reading as 39.
     static func ageField(_ age: TimeInterval) -> String { String(ageSeconds(age)) }
 
-    /// `age` in whole seconds as ``ageField(_:)`` writes it.
+    /// `age` in whole seconds as ``ageField(_:)`` writes it, at most 2147483648 (RFC 9111
+    /// §1.2.2's largest delta-seconds, which an `Age` that overflows is sent as). Never traps:
+    /// an age that is not a number (from a stored value that slipped past the decoder's
+    /// checks) counts as that largest age, a negative one as 0.
     static func ageSeconds(_ age: TimeInterval) -> Int {
-        max(0, Int((age + 0.001).rounded(.down)))
+        let largest = CacheControl.maximumDeltaSeconds
+        guard age < TimeInterval(largest) else { return largest }
+        guard age > 0 else { return 0 }
+        return min(largest, Int((age + 0.001).rounded(.down)))
     }
 
     /// The response the cache hands out: stored fields, a fresh `Age`, the content length.

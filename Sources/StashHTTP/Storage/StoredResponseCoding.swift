@@ -13,7 +13,11 @@ import StashCore
 ///
 /// Encoding and decoding go through StashCore's ``StashCore/BinaryWriter`` and
 /// ``StashCore/BinaryReader``: every length is checked against the bytes left, and anything
-/// that does not decode throws `StashError(.corruptFile)`, which the cache treats as a miss.
+/// that does not decode throws `StashError(.corruptFile)`, which the cache treats as a miss
+/// (removing the entry). So does a record that decodes to values the encoder never writes
+/// (`StoredResponseCoding+Checks.swift`): a time that is not finite or not in 1970 ..< 10000,
+/// a response time more than a day before its request time, a field name that is not one or
+/// a value holding NUL, CR or LF, a body file longer than `Int.max`.
 struct StoredResponseCoding: CacheCodec {
     static let magic: UInt32 = 0x5354_4831 // "STH1"
     static let magicWithBodyFiles: UInt32 = 0x5354_4832 // "STH2"
@@ -57,6 +61,14 @@ struct StoredResponseCoding: CacheCodec {
         return writer.data
     }
 
+    /// Whether `data` starts with a magic this version writes (a record that then does not
+    /// decode is damaged, not from a newer version).
+    static func isKnownFormat(_ data: Data) -> Bool {
+        guard data.count >= 4 else { return false }
+        let format = data.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return format == magic || format == magicWithBodyFiles
+    }
+
     /// The key and variants in `data`.
     ///
     /// - throws: `StashError(.corruptFile)` when `data` is not one complete record.
@@ -82,7 +94,7 @@ struct StoredResponseCoding: CacheCodec {
             for _ in 0..<fieldCount {
                 let name = try readString(&reader)
                 let value = try readString(&reader)
-                if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+                fields.append(try checkedField(name: name, value: value))
             }
             let selectingCount = try readCount(&reader, minimumItemSize: 9)
             var selecting: [String: String?] = [:]
@@ -94,19 +106,18 @@ struct StoredResponseCoding: CacheCodec {
             }
             let requestBits = try reader.read(UInt64.self)
             let responseBits = try reader.read(UInt64.self)
+            let times = try checkedTimes(requestBits: requestBits, responseBits: responseBits)
             let bodyCount = try readCount(&reader, minimumItemSize: 1)
             let body = Data(try reader.readBytes(count: bodyCount))
             var bodyFile: StoredResponse.BodyFile?
             if format == magicWithBodyFiles, try reader.readByte() == 1 {
                 let key = try readString(&reader)
-                let length = try reader.read(UInt64.self)
-                guard length <= UInt64(Int.max) else { throw StashError(.corruptFile, "a body file of \(length) bytes") }
-                bodyFile = StoredResponse.BodyFile(key: key, length: Int(length))
+                let length = try checkedBodyFileLength(reader.read(UInt64.self))
+                bodyFile = StoredResponse.BodyFile(key: key, length: length)
             }
             variants.append(StoredResponse(
                 status: Int(status), reasonPhrase: reason, headerFields: fields, body: body, bodyFile: bodyFile,
-                requestTime: Date(timeIntervalSince1970: Double(bitPattern: requestBits)),
-                responseTime: Date(timeIntervalSince1970: Double(bitPattern: responseBits)),
+                requestTime: times.request, responseTime: times.response,
                 selectingFields: selecting
             ))
         }
