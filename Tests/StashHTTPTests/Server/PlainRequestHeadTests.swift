@@ -20,7 +20,7 @@ struct PlainRequestHeadTests {
     }
 
     @Test func plainHeadIsReadAsTheConversionGivesIt() throws {
-        let text = "GET /a/b?c=d HTTP/1.1\r\nHost: example.com:8080\r\nAccept:  text/plain \t\r\nX-Two: 1\r\nX-Two: 2\r\nHost: second\r\n\r\nGET /next"
+        let text = "GET /a/b?c=d HTTP/1.1\r\nHost: example.com:8080\r\nAccept:  text/plain \t\r\nX-Two: 1\r\nX-Two: 2\r\nKeep-Alive: 5\r\n\r\nGET /next"
         guard case .request(let request, let length) = read(text) else {
             Issue.record("not read: \(read(text))")
             return
@@ -28,8 +28,15 @@ struct PlainRequestHeadTests {
         #expect(length == text.utf8.count - "GET /next".utf8.count)
         #expect(request.method == .get && request.path == "/a/b?c=d")
         #expect(request.authority == "example.com:8080")
-        // The second `Host` is never forwarded, so the cache never sees it either.
+        // `Keep-Alive` is never forwarded, so the cache never sees it either.
         #expect(kept(request) == ["Accept=text/plain", "X-Two=1", "X-Two=2"])
+        // A second `Host`, in any spelling, goes to the decoder, whose gate refuses it.
+        for second in ["Host: second", "host: example.com:8080", "HOST: a"] {
+            guard case .other = read("GET / HTTP/1.1\r\nHost: example.com:8080\r\n\(second)\r\n\r\n") else {
+                Issue.record("a second Host (\(second)) was read")
+                continue
+            }
+        }
         guard case .request(let head, _) = read("HEAD / HTTP/1.1\r\nContent-Length: 0\r\n\r\n") else {
             Issue.record("HEAD not read")
             return
@@ -52,7 +59,7 @@ struct PlainRequestHeadTests {
                 }
             }
         }
-        for name in HTTPCachingProxy.droppedRequestFields.members where !PlainRequestHead.fullFlowFields.contains(name) {
+        for name in HTTPCachingProxy.droppedRequestFields.members where !PlainRequestHead.fullFlowFields.contains(name) && name != .hostField {
             for spelling in [name.rawName, name.canonicalName.uppercased()] {
                 let text = "GET / HTTP/1.1\r\nHost: a\r\nAccept: */*\r\n\(spelling): x\r\nX-After: y\r\n\r\n"
                 guard case .request(let request, _) = read(text) else {

@@ -102,10 +102,11 @@ struct ProxyStreamingTests {
                 #expect(origin.requests("/big") == 1)
             }
             try cache.close()
-            // The entry is keyed by the authority the client used, the first proxy's: asked
-            // directly, the reopened cache streams it from the file without the origin.
+            // The entry is keyed by the upstream's authority, whatever `Host` the client sent:
+            // asked directly, the reopened cache streams it from the file without the origin.
             let reopened = try HTTPCache(memoryCapacity: 4 << 20, diskCapacity: 1 << 30, directory: folder.url, mode: .shared)
-            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(firstPort.withLock { $0 })", path: "/big")
+            #expect(firstPort.withLock { $0 } != origin.port)
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(origin.port)", path: "/big")
             let answer = try await reopened.streamResponse(to: request) { _, _ in throw StashError(.io, "the origin was asked") }
             #expect(answer.outcome == .cache)
             var served = PatternOrigin.Checker(seed: seed)

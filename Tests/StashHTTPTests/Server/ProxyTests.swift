@@ -95,9 +95,10 @@ struct ProxyTests {
         }
     }
 
-    /// `Location` naming the upstream or the proxy itself, absolutely, invalidates the entry
-    /// the client knows by the proxy's URL.
-    @Test func absoluteLocationsInvalidateInClientTerms() async throws {
+    /// `Location` and `Content-Location` naming the upstream absolutely reach the client as
+    /// absolute paths (never with the client's `Host` written in), and invalidate the entries
+    /// they name. One naming another host or port is left as it is.
+    @Test func upstreamLocationsBecomePathsAndInvalidate() async throws {
         try await Running.with { running in
             let fresh: [(String, String)] = [("Cache-Control", "max-age=600")]
             running.origin.set("/one", .ok(fresh))
@@ -105,14 +106,18 @@ struct ProxyTests {
             _ = try await running.send(.get, "/one")
             _ = try await running.send(.get, "/two")
             running.origin.set("/post", .status(201, [
-                ("Location", "\(running.origin.base)/one"), ("Content-Location", "http://127.0.0.1:\(running.port)/two"),
+                ("Location", "\(running.origin.base)/one"), ("Content-Location", "\(running.origin.base.uppercased())/two?x=1"),
             ]))
-            let (created, _) = try await running.send(.post, "/post")
-            #expect(created.headerFields[.location] == "http://127.0.0.1:\(running.port)/one")
+            let (created, _) = try await running.send(.post, "/post", [("Host", "attacker.example")])
+            #expect(created.headerFields[.location] == "/one")
+            #expect(created.headerFields[.contentLocation] == "/two?x=1")
             _ = try await running.send(.get, "/one")
             _ = try await running.send(.get, "/two")
             #expect(running.origin.requests("/one").count == 2)
-            #expect(running.origin.requests("/two").count == 2)
+            #expect(running.origin.requests("/two").count == 1, "/two?x=1 is another URL")
+            running.origin.set("/elsewhere", .status(302, [("Location", "\(running.origin.base)0/x")]))
+            let (elsewhere, _) = try await running.send(.get, "/elsewhere")
+            #expect(elsewhere.headerFields[.location] == "\(running.origin.base)0/x")
         }
     }
 
