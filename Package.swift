@@ -48,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // Macro libraries accept every swift-syntax a client may pin (600 to 603). Built and
         // tested only against the pinned 603.0.1 (Package.resolved, .ci/run); the APIs the
         // plugin and its tests use were checked by reading 600.0.1's sources, not by a build.
@@ -130,6 +131,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
@@ -164,6 +166,8 @@ let package = Package(
             dependencies: [
                 // StashObjects named directly (the tour's models): see StashTestHost.
                 "Stash", "StashObjects", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -275,6 +279,7 @@ let package = Package(
             name: "StashHTTPTests",
             dependencies: [
                 "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashTestSupport", "StashHTTPTestSupport",
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

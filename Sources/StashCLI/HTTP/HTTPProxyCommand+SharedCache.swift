@@ -10,7 +10,8 @@ import StashPostgres
 /// `SharedCache`, so that every proxy given the same URL serves what any of them stored.
 extension HTTPProxyCommand {
     func runOnSharedCache(
-        _ url: String, host: String, port: Int, upstream: URL, mode: HTTPCacheMode, configuration: HTTPCachingProxy.Configuration
+        _ url: String, host: String, port: Int, upstream: URL, mode: HTTPCacheMode, configuration: HTTPCachingProxy.Configuration,
+        admin: Admin?
     ) async throws {
         let clientConfiguration: PostgresClient.Configuration
         do {
@@ -42,10 +43,9 @@ extension HTTPProxyCommand {
             if await !Self.migrate(shared, logger: logger, retrying: false) {
                 group.addTask { _ = await Self.migrate(shared, logger: logger, retrying: true) }
             }
-            try await proxy.run(host: host, port: port) { bound in
-                let banner = "stash http-proxy: \(mode) cache, listening on http://\(host):\(bound), upstream \(upstream.absoluteString)\n"
+            try await serve(proxy, host: host, port: port, admin: admin) { bound in
+                "stash http-proxy: \(mode) cache, listening on http://\(host):\(bound), upstream \(upstream.absoluteString)\n"
                     + "shared cache: PostgreSQL \(location), table stash_cache\n"
-                FileHandle.standardOutput.write(Data(banner.utf8))
             }
             group.cancelAll()
         }

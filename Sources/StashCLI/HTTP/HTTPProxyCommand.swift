@@ -70,6 +70,15 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     ))
     var virtualHosts: [String] = []
 
+    @Flag(name: .long, help: "Write a line per request to standard output: METHOD TARGET STATUS BYTES SECONDS CACHE.")
+    var accessLog = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve GET /metrics (Prometheus text) and POST /purge?path=/a or ?prefix=/a/ (&host=name with --virtual-host) on this address, never on the public one (default: off).",
+        valueName: "host:port"
+    ))
+    var adminListen: String?
+
     @Option(name: .long, help: ArgumentHelp(
         "Keep responses in PostgreSQL, shared with every proxy given the same URL (no local cache then).",
         discussion: "postgres://user:password@host:port/database?sslmode=disable&options=-c%20search_path%3Dproxy",
@@ -109,10 +118,13 @@ struct HTTPProxyCommand: AsyncParsableCommand {
               upstreamURL.host != nil else {
             throw ValidationError("--upstream must be an http(s) URL, got '\(upstream)'")
         }
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]) else {
-            throw ValidationError("--listen must be HOST:PORT, got '\(listen)'")
+        guard let (host, port) = Self.address(listen) else { throw ValidationError("--listen must be HOST:PORT, got '\(listen)'") }
+        let admin = try adminListen.map { value in
+            guard let address = Self.address(value) else { throw ValidationError("--admin-listen must be HOST:PORT, got '\(value)'") }
+            return address
         }
-        let host = String(listen[..<colon])
+        // Before anything creates a metric: the proxy's and the shared cache's counters.
+        let registry = admin == nil ? nil : Self.bootstrapPrometheus()
         let mode: HTTPCacheMode = isPrivate ? .private : .shared
         let configuration = HTTPCachingProxy.Configuration(
             headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
@@ -123,17 +135,20 @@ struct HTTPProxyCommand: AsyncParsableCommand {
             virtualHosts: Set(virtualHosts)
         )
         if let sharedCache {
-            try await runOnSharedCache(sharedCache, host: host, port: port, upstream: upstreamURL, mode: mode, configuration: configuration)
+            try await runOnSharedCache(
+                sharedCache, host: host, port: port, upstream: upstreamURL, mode: mode, configuration: configuration,
+                admin: admin.map { ($0.host, $0.port, registry) }
+            )
             return
         }
         let directory = diskCapacity == 0 ? nil
             : try sandbox.sandbox().url(for: .caches).appendingPathComponent("HTTPProxyCache", isDirectory: true)
         let cache = try HTTPCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, directory: directory, mode: mode)
         let proxy = HTTPCachingProxy(upstream: upstreamURL, cache: cache, configuration: configuration)
-        try await proxy.run(host: host, port: port) { bound in
+        try await serve(proxy, host: host, port: port, admin: admin.map { ($0.host, $0.port, registry) }) { bound in
             var banner = "stash http-proxy: \(mode) cache, listening on http://\(host):\(bound), upstream \(upstreamURL.absoluteString)\n"
             if let directory { banner += "cache folder: \(directory.path)\n" }
-            FileHandle.standardOutput.write(Data(banner.utf8))
+            return banner
         }
         try await proxy.shutdown()
     }

@@ -192,4 +192,8 @@ public final class DiskCache: Sendable {
     func filePath(named name: String) -> String {
         filesDirectoryPath + name
     }
+
+    /// The keys of the entries indexed now, in no order: for a caller that picks entries to
+    /// remove by key (the HTTP cache's purge of a URL prefix).
+    package var keys: [String] { state.withLock { Array($0.index.keys) } }
 }

@@ -17,12 +17,16 @@ extension HTTPCachingProxy {
     /// rules); and the cache answers only with a cache of this process
     /// (``StashHTTP/HTTPCache/freshHit(forPlain:authority:path:fields:)`` answers `nil` with shared storage, where
     /// another instance may have invalidated what this one last saw).
-    func freshAnswer(to head: HTTPRequestHead) -> FreshHitHandler.Answer? {
+    func freshAnswer(to head: HTTPRequestHead, report: RequestReport) -> FreshHitHandler.Answer? {
         guard head.version == .http1_1, head.uri.utf8.first == UInt8(ascii: "/"), head.method == .GET || head.method == .HEAD,
               let (authority, fields) = Self.plainFields(head) else { return nil }
+        let started = report.accessLog == nil ? nil : ContinuousClock.now
         let method: HTTPRequest.Method = head.method == .GET ? .get : .head
         guard let (form, hit) = freshForm(method: method, authority: authority, path: head.uri, fields: fields, on: .decoded) else { return nil }
-        return (form.head(for: hit).head, method == .head ? nil : form.body)
+        let answer = form.head(for: hit).head
+        let body = method == .head ? nil : form.body
+        report.record(method: method, target: head.uri, status: Int(answer.status.code), bytes: body?.readableBytes ?? 0, outcome: .hit, started: started)
+        return (answer, body)
     }
 
     /// The answer to `request`, read from a connection's raw bytes by ``PlainRequestHead``,
@@ -31,12 +35,15 @@ extension HTTPCachingProxy {
     /// its fields, only those the lookup needs are read (``PlainRequestFields``).
     /// The request must meet ``RequestAdmission``'s rule, as on every path; one it refuses
     /// goes to the decoder and ``RequestGate``, which answers it.
-    func freshWire(to request: PlainRequestHead.Request) -> RawHitHandler.Answer? {
+    func freshWire(to request: PlainRequestHead.Request, report: RequestReport) -> RawHitHandler.Answer? {
+        let started = report.accessLog == nil ? nil : ContinuousClock.now
         let hosts: RequestAdmission.Hosts = request.authority.map { .one($0) } ?? .none
         guard case .admit(let path, let authority) = admission.decide(method: request.method, target: request.path, hosts: hosts, requiresHost: true),
               let (form, hit) = freshForm(method: request.method, authority: authority, path: path, fields: request.fields, on: .raw)
         else { return nil }
         let head = form.head(for: hit)
+        let bytes = request.method == .head ? 0 : form.body.readableBytes
+        report.record(method: request.method, target: request.path, status: Int(head.head.status.code), bytes: bytes, outcome: .hit, started: started)
         if request.method == .head { return (head.bytes, nil) }
         if let whole = head.whole { return (whole, nil) }
         return (head.bytes, form.body)

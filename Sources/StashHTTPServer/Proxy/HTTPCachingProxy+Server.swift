@@ -4,6 +4,7 @@ import HummingbirdCore
 public import Logging
 import NIOCore
 import NIOPosix
+import StashCore
 import StashHTTP
 
 extension HTTPCachingProxy {
@@ -38,17 +39,27 @@ extension HTTPCachingProxy {
     ///   - host: The address to listen on.
     ///   - port: The port; 0 picks a free one, reported to `onRunning`.
     ///   - logger: Where the server reports connection errors.
+    ///   - accessLog: Where a line per request goes (`info` level; format in the README's
+    ///     proxy section: `METHOD TARGET STATUS BYTES SECONDS CACHE`); `nil`, the default,
+    ///     writes none. Metrics go through swift-metrics whatever this says.
     ///   - onRunning: Called once with the bound port.
     /// - throws: When the address cannot be bound.
     public func run(
-        host: String = "127.0.0.1", port: Int, logger: Logger = Logger(label: "stash.http-proxy"),
+        host: String = "127.0.0.1", port: Int, logger: Logger = Logger(label: "stash.http-proxy"), accessLog: Logger? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let limits = configuration
+        let report = RequestReport(accessLog: accessLog, factory: metricsFactory)
         let responder: HTTPChannelHandler.Responder = { request, writer, channel in
-            let (head, answer) = await self.streamedAnswer(to: request.head, upload: self.upload(of: request, channel: channel))
+            let started = ContinuousClock.now
+            let method = request.head.method
+            let target = request.head.headerFields[RequestGate.targetName] ?? request.head.path ?? "/"
+            let (head, answer, outcome) = await self.streamedAnswer(
+                to: request.head, upload: self.upload(of: request, channel: channel), report: report
+            )
             if let data = answer.wholeData {
                 try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                report.record(method: method, target: target, status: head.status.code, bytes: method == .head ? 0 : data.count, outcome: outcome, started: started)
                 // A refusal leaves unread bytes behind (a body too large, a request after one
                 // refused): no more is read. Throwing closes the connection once the answer is
                 // out, where returning would have HummingbirdCore read the rest of the body.
@@ -58,19 +69,25 @@ extension HTTPCachingProxy {
             // Each part goes out as it arrives (the writer waits while the client is
             // slower than the origin); a part that cannot be read ends the response
             // early, and throwing closes the connection.
+            let sent = LockedValue(0)
             try await writer.write(response: head, body: ResponseBody { writer in
-                for try await part in answer { try await writer.write(ByteBuffer(bytes: part)) }
+                for try await part in answer {
+                    try await writer.write(ByteBuffer(bytes: part))
+                    sent.withLock { $0 += part.count }
+                }
                 try await writer.finish(nil)
             })
+            report.record(method: method, target: target, status: head.status.code, bytes: sent.withLock { $0 }, outcome: outcome, started: started)
         }
         let hits = answersHitsOnEventLoop ? ProxyChildChannel.Hits(
-            idleTimeout: TimeAmount(limits.idleTimeout), decoded: { self.freshAnswer(to: $0) }, raw: { self.freshWire(to: $0) }
+            idleTimeout: TimeAmount(limits.idleTimeout), decoded: { self.freshAnswer(to: $0, report: report) },
+            raw: { self.freshWire(to: $0, report: report) }
         ) : nil
         let connections = ProxyChildChannel(
             // With hits answered before HummingbirdCore's connection state handler, the idle
             // timeout is the hit handlers', which see every request.
             http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: hits == nil ? TimeAmount(limits.idleTimeout) : nil)),
-            gate: admission,
+            gate: admission, openConnections: report.openConnections,
             headerTimeout: TimeAmount(limits.headerTimeout), sendTimeout: TimeAmount(limits.sendTimeout),
             connectionLimit: limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }, hits: hits
         )

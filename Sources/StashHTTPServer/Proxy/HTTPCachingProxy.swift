@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 import NIOCore
+import Metrics
 import StashCore
 public import StashHTTP
 public import StashHTTPAsyncClient
@@ -65,8 +66,10 @@ public final class HTTPCachingProxy: Sendable {
 
     init(
         upstream: URL, cache: HTTPCache, configuration: Configuration, transport: AsyncHTTPClientTransport?,
-        answersHitsOnEventLoop: Bool, onEventLoopAnswer: (@Sendable (EventLoopHitPath) -> Void)? = nil
+        answersHitsOnEventLoop: Bool, onEventLoopAnswer: (@Sendable (EventLoopHitPath) -> Void)? = nil,
+        metricsFactory: (any MetricsFactory)? = nil
     ) {
+        self.metricsFactory = metricsFactory
         self.answersHitsOnEventLoop = answersHitsOnEventLoop
         self.onEventLoopAnswer = onEventLoopAnswer
         self.upstream = upstream
@@ -88,6 +91,8 @@ public final class HTTPCachingProxy: Sendable {
     private let upstreamPrefix: String
     /// The rule every request meets first.
     let admission: RequestAdmission
+    /// Where metrics are made; `nil`: the process's swift-metrics backend (tests pass their own).
+    let metricsFactory: (any MetricsFactory)?
 
     /// Whether fresh hits are answered on the event loop (``FreshHitHandler``); off only in
     /// tests that compare the two paths.
@@ -160,36 +165,43 @@ public final class HTTPCachingProxy: Sendable {
     /// past the limit); a failure later is thrown by reading the body, and the server then
     /// closes the connection (the client sees a body shorter than announced, or without its
     /// last chunk).
-    func streamedAnswer(to request: HTTPRequest, upload: Upload?) async -> (HTTPResponse, HTTPBodyStream) {
-        if let verdict = request.headerFields[Self.verdictField] {
-            let (head, body) = verdict == RequestGate.serverOptions ? Self.serverOptions() : Self.refusal(.badRequest, verdict, method: request.method)
-            return (head, HTTPBodyStream(body))
+    func streamedAnswer(
+        to request: HTTPRequest, upload: Upload?, report: RequestReport
+    ) async -> (HTTPResponse, HTTPBodyStream, RequestReport.Outcome) {
+        if let verdict = request.headerFields[RequestGate.verdictName] {
+            if verdict == RequestGate.serverOptions {
+                let (head, body) = Self.serverOptions()
+                return (head, HTTPBodyStream(body), .hit)
+            }
+            let (head, body) = Self.refusal(.badRequest, verdict, method: request.method)
+            return (head, HTTPBodyStream(body), .refused)
         }
         if let length = upload?.length, length > configuration.maximumRequestBodySize {
             // Refused on its announced length, before a byte of it is read.
             let (head, body) = Self.refusal(.contentTooLarge, "a request body over \(configuration.maximumRequestBodySize) bytes", method: request.method)
-            return (head, HTTPBodyStream(body))
+            return (head, HTTPBodyStream(body), .refused)
         }
         do {
-            let answer = try await cacheAnswer(to: request, body: Data(), upload: upload)
+            let answer = try await cacheAnswer(to: request, body: Data(), upload: upload, upstreamLatency: report.upstreamLatency)
             let length = answer.body.wholeData?.count
-            return (Self.clientResponse(answer.response, length: length, outcome: answer.outcome, method: request.method), answer.body)
+            return (Self.clientResponse(answer.response, length: length, outcome: answer.outcome, method: request.method), answer.body, .init(answer.outcome))
         } catch {
             let (head, body) = switch upload?.body.outcome {
             case .tooLarge: Self.refusal(.contentTooLarge, "a request body over \(configuration.maximumRequestBodySize) bytes", method: request.method)
             case .timedOut: Self.refusal(.requestTimeout, "no byte of the request body for \(configuration.requestBodyTimeout)", method: request.method)
             case .fine, nil: UpstreamFailure(error).response(method: request.method)
             }
-            return (head, HTTPBodyStream(body))
+            return (head, HTTPBodyStream(body), upload?.body.outcome == .tooLarge ? .refused : .error)
         }
     }
 
-    private static let verdictField = HTTPField.Name(RequestGate.verdictField)!
 
     /// The cache's answer to a client request, the upstream's body streamed. An `upload`
     /// goes with the first trip to the upstream (a request whose body is read is never sent
     /// again; a later trip, such as a background revalidation, sends `body`).
-    private func cacheAnswer(to request: HTTPRequest, body: Data, upload: Upload?) async throws -> StreamedHTTPResponse {
+    private func cacheAnswer(
+        to request: HTTPRequest, body: Data, upload: Upload?, upstreamLatency: Metrics.Timer? = nil
+    ) async throws -> StreamedHTTPResponse {
         let outgoing = cacheRequest(for: request)
         let forwardedHost = admission.virtualHosts.isEmpty ? nil : outgoing.authority
         let upstreamOrigin = (scheme: upstreamScheme, authority: upstreamAuthority, prefix: upstreamPrefix)
@@ -200,6 +212,8 @@ public final class HTTPCachingProxy: Sendable {
             upstreamRequest.scheme = upstreamOrigin.scheme
             upstreamRequest.authority = upstreamOrigin.authority
             if let forwardedHost { upstreamRequest.headerFields[.hostField] = forwardedHost }
+            let sent = ContinuousClock.now
+            defer { upstreamLatency?.recordNanoseconds((ContinuousClock.now - sent).nanoseconds) }
             var (response, data) = if let upload = pending?.withLock({ value in defer { value = nil }; return value }) {
                 try await transport.stream(upstreamRequest, body: upload.body.stream, length: upload.length)
             } else {

@@ -10,14 +10,18 @@ import NIOHTTP1
 /// authority: HummingbirdCore's conversion then gives the request the authority and path
 /// the cache looks up. A refused head (or `OPTIONS *`) leaves with the target `*` and a
 /// ``verdictField`` saying why, and the responder answers it in its turn, so that answers
-/// keep the order of pipelined requests. A client's own ``verdictField`` is removed from
-/// every head. Event-loop confined, like every channel handler.
+/// keep the order of pipelined requests (with ``targetField``, the target it had, for the
+/// access log). A client's own ``verdictField`` and ``targetField`` are removed from every head. Event-loop confined, like every channel handler.
 final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
     /// Carries the gate's verdict on a head it did not admit to the responder.
     static let verdictField = "Stash-Gate-Verdict"
+    static let verdictName = HTTPField.Name(verdictField)!
+    /// Carries the target a refused head had (now `*`), for the access log.
+    static let targetField = "Stash-Gate-Target"
+    static let targetName = HTTPField.Name(targetField)!
     /// The ``verdictField`` value of `OPTIONS *`.
     static let serverOptions = "options"
 
@@ -31,6 +35,7 @@ final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         head.headers.remove(name: Self.verdictField)
+        head.headers.remove(name: Self.targetField)
         let values = head.headers["Host"]
         let hosts: RequestAdmission.Hosts = switch values.count {
         case 0: .none
@@ -51,6 +56,7 @@ final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
             head.uri = "*"
             head.headers.add(name: Self.verdictField, value: Self.serverOptions)
         case .refuse(let reason):
+            head.headers.add(name: Self.targetField, value: head.uri)
             head.uri = "*"
             head.headers.add(name: Self.verdictField, value: reason)
         }

@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdCore
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 
@@ -30,6 +31,8 @@ struct ProxyChildChannel: ServerChildChannel {
     let http1: HTTP1Channel
     /// The rule every decoded request meets (``RequestGate``, right behind the decoder).
     let gate: RequestAdmission
+    /// Counts the connections open now.
+    let openConnections: Meter
     let headerTimeout: TimeAmount
     let sendTimeout: TimeAmount
     let connectionLimit: ConnectionLimit?
@@ -51,6 +54,8 @@ struct ProxyChildChannel: ServerChildChannel {
                 installed.fail(ChannelError.ioOnClosedChannel)
                 return Connection(channel: channel, http1: installed.futureResult)
             }
+            openConnections.increment()
+            channel.closeFuture.whenComplete { [openConnections] _ in openConnections.decrement() }
             let timeouts = ClientTimeouts(headerTimeout: headerTimeout, sendTimeout: sendTimeout)
             guard let hits else {
                 try pipeline.addHandler(timeouts)
