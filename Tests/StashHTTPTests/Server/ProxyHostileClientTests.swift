@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import StashCache
 import StashCore
-import StashHTTP
+@testable import StashHTTP
 import StashHTTPAsyncClient
 import StashTestSupport
 import Testing
@@ -14,7 +15,7 @@ import Testing
 @Suite(.serialized)
 struct ProxyHostileClientTests {
     /// A proxy in front of `running.origin`, and a server beside it that nothing may reach.
-    static func withProxyAndInternal(
+    static func withProxyAndIntranet(
         configuration: HTTPCachingProxy.Configuration = .init(), _ body: (ProxyTests.Running, TestOrigin) async throws -> Void
     ) async throws {
         let intranet = try await TestOrigin.start(clock: SystemClock())
@@ -42,7 +43,7 @@ struct ProxyHostileClientTests {
     /// form, user information and strings an HTTP client would read as another host never
     /// leave the proxy.
     @Test func targetFormsReachOnlyTheUpstream() async throws {
-        try await Self.withProxyAndInternal { running, intranet in
+        try await Self.withProxyAndIntranet { running, intranet in
             let origin = "127.0.0.1:\(running.origin.port)", inside = "127.0.0.1:\(intranet.port)"
             let refused = [
                 "GET *@\(inside)/x HTTP/1.1\r\nHost: a\r\n\r\n",
@@ -86,7 +87,7 @@ struct ProxyHostileClientTests {
     /// hit path alike (a stored `/x` is not served for `/a/../x`).
     @Test(arguments: ["/a/../x", "/a/%2e%2e/x", "/a/%2E%2E%2Fx", "/./x", "/a/..%2fx"])
     func dotSegmentsAreRefused(_ target: String) async throws {
-        try await Self.withProxyAndInternal { running, _ in
+        try await Self.withProxyAndIntranet { running, _ in
             _ = try await Self.exchange("GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", port: running.port)
             let answer = try await Self.exchange("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n", port: running.port)
             #expect(answer.status == 400)
@@ -102,7 +103,7 @@ struct ProxyHostileClientTests {
         "Host: a:1x\r\n", "Host: [zz]\r\n", "Host: a\r\nHost: b\r\n", "Host: a\r\nhost: a\r\n", "",
     ])
     func malformedHostsAreRefused(_ hostLines: String) async throws {
-        try await Self.withProxyAndInternal { running, _ in
+        try await Self.withProxyAndIntranet { running, _ in
             _ = try await Self.exchange("GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", port: running.port)
             let raw = try await Self.exchange("GET /x HTTP/1.1\r\n\(hostLines)\r\n", port: running.port)
             #expect(raw.status == 400, "\(hostLines.debugDescription) → \(raw.response.debugDescription)")
@@ -118,7 +119,7 @@ struct ProxyHostileClientTests {
     /// Valid `Host` forms pass, and an HTTP/1.0 request may go without one.
     @Test(arguments: ["Host: a\r\n", "Host: A.Example:8080\r\n", "Host: [::1]:80\r\n", "Host: 10.0.0.1\r\n", "Host: \r\n"])
     func wellFormedHostsPass(_ hostLine: String) async throws {
-        try await Self.withProxyAndInternal { running, _ in
+        try await Self.withProxyAndIntranet { running, _ in
             let answer = try await Self.exchange("GET /x HTTP/1.1\r\n\(hostLine)Connection: close\r\n\r\n", port: running.port)
             #expect(answer.status == 200, "\(hostLine.debugDescription) → \(answer.response.debugDescription)")
             let old = try await Self.exchange("GET /x HTTP/1.0\r\nConnection: close\r\n\r\n", port: running.port)
@@ -130,7 +131,7 @@ struct ProxyHostileClientTests {
     /// `Host: victim.example/a` is refused, and the ordinary `GET /a/b` that follows reaches
     /// the origin for `/a/b`. Varying `Host` does not make copies of one path either.
     @Test func hostCannotPoisonOrMultiplyEntries() async throws {
-        try await Self.withProxyAndInternal { running, _ in
+        try await Self.withProxyAndIntranet { running, _ in
             running.origin.set("/b", .ok([("Cache-Control", "max-age=600")], body: "b"))
             running.origin.set("/a/b", .ok([("Cache-Control", "max-age=600")], body: "a/b"))
             let poison = try await Self.exchange("GET /b HTTP/1.1\r\nHost: victim.example/a\r\n\r\n", port: running.port)
@@ -153,7 +154,7 @@ struct ProxyHostileClientTests {
     @Test func virtualHostsKeyOnTheServedName() async throws {
         var configuration = HTTPCachingProxy.Configuration()
         configuration.virtualHosts = ["One.Example", "two.example"]
-        try await Self.withProxyAndInternal(configuration: configuration) { running, _ in
+        try await Self.withProxyAndIntranet(configuration: configuration) { running, _ in
             for host in ["one.example", "ONE.example:8080", "two.example"] {
                 let answer = try await Self.exchange("GET /x HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n", port: running.port)
                 #expect(answer.status == 200)
@@ -176,7 +177,7 @@ struct ProxyHostileClientTests {
         "GET /x HTTP/1.1\r\nHost: a\r\n Host: b\r\n\r\n",
     ])
     func smugglingFramesAreRefused(_ head: String) async throws {
-        try await Self.withProxyAndInternal { running, _ in
+        try await Self.withProxyAndIntranet { running, _ in
             let answer = try await Self.exchange(head, port: running.port)
             #expect(answer.status == 400, "\(head.debugDescription) → \(answer.response.debugDescription)")
             #expect(running.origin.allRequests.isEmpty)
@@ -188,7 +189,7 @@ struct ProxyHostileClientTests {
     @Test func announcedBodyPastTheLimitIs413() async throws {
         var configuration = HTTPCachingProxy.Configuration()
         configuration.maximumRequestBodySize = 1000
-        try await Self.withProxyAndInternal(configuration: configuration) { running, _ in
+        try await Self.withProxyAndIntranet(configuration: configuration) { running, _ in
             let answer = try await Self.exchange("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2000000000\r\n\r\n", port: running.port)
             #expect(answer.status == 413)
             #expect(answer.closes)
@@ -205,7 +206,7 @@ struct ProxyHostileClientTests {
     @Test func chunkedBodyPastTheLimitIsCut() async throws {
         var configuration = HTTPCachingProxy.Configuration()
         configuration.maximumRequestBodySize = 1000
-        try await Self.withProxyAndInternal(configuration: configuration) { running, _ in
+        try await Self.withProxyAndIntranet(configuration: configuration) { running, _ in
             let client = try RawClient(port: running.port)
             client.send("POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = String(repeating: "c", count: 400)
@@ -222,7 +223,7 @@ struct ProxyHostileClientTests {
         var configuration = HTTPCachingProxy.Configuration()
         configuration.requestBodyTimeout = .milliseconds(500)
         configuration.idleTimeout = .seconds(60)
-        try await Self.withProxyAndInternal(configuration: configuration) { running, _ in
+        try await Self.withProxyAndIntranet(configuration: configuration) { running, _ in
             let client = try RawClient(port: running.port, patience: 10)
             client.send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
             let started = ContinuousClock.now
@@ -277,5 +278,41 @@ struct ProxyHostileClientTests {
             throw error
         }
         try await transport.shutdown()
+    }
+
+    /// In the default shared mode, a response that sets a cookie reaches the client whose
+    /// request fetched it and is not stored: the next client's request goes to the origin,
+    /// and no answer from the cache carries another client's `Set-Cookie`.
+    @Test func setCookieIsNeverReplayedToAnotherClient() async throws {
+        try await Self.withProxyAndIntranet { running, _ in
+            running.origin.set("/login", .ok([("Cache-Control", "max-age=300"), ("Set-Cookie", "session=alice")]))
+            let alice = try await Self.exchange("GET /login HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", port: running.port)
+            #expect(alice.response.contains("Set-Cookie: session=alice"))
+            running.origin.set("/login", .ok([("Cache-Control", "max-age=300")], body: "for bob"))
+            let bob = try await Self.exchange("GET /login HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", port: running.port)
+            #expect(!bob.response.contains("session=alice"))
+            #expect(bob.response.hasSuffix("for bob"))
+            #expect(running.origin.requests("/login").count == 2)
+        }
+    }
+
+    /// A stored entry is input too: each damaged record (non-finite or out-of-range times,
+    /// fields that do not parse…) under the URL's key in the proxy's disk cache is a miss
+    /// answered from the origin, on the raw hit path and the full flow, never a trap.
+    @Test func poisonedStoredEntriesAreMisses() async throws {
+        let folder = TemporaryFolder("proxy-poisoned")
+        let cache = try HTTPCache(diskCapacity: 1 << 20, directory: folder.url, mode: .shared)
+        try await ProxyTests.Running.with(cache: cache) { running in
+            running.origin.set("/x", .ok([("Cache-Control", "no-store")], body: "fresh from the origin"))
+            let key = try #require(PrimaryCacheKey(scheme: "http", authority: "127.0.0.1:\(running.origin.port)", path: "/x"))
+            for (name, data) in try StoredResponseHostileEntryTests.damagedRecords() {
+                for head in ["GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", "GET /x HTTP/1.1\r\nHost: a\r\nCache-Control: max-age=60\r\nConnection: close\r\n\r\n"] {
+                    cache.memory.removeValue(forKey: key.storageKey)
+                    try #require(cache.hybrid).disk.set(data, forKey: key.storageKey)
+                    let answer = try await Self.exchange(head, port: running.port)
+                    #expect(answer.status == 200 && answer.response.hasSuffix("fresh from the origin"), "\(name): \(answer.response.debugDescription)")
+                }
+            }
+        }
     }
 }
