@@ -18,11 +18,13 @@ extension HTTPCachingProxy {
     ///
     /// The server is HummingbirdCore's HTTP/1.1 channel used directly, not a Hummingbird
     /// `Application`, because an application stamps its own `Date` on every response and a
-    /// cache must pass the origin's `Date` through unchanged. Fresh hits on plain `GET` and
-    /// `HEAD` requests are answered on the connection's event loop from bytes prepared when
-    /// the response was first served (with a cache of this process only); every other request
-    /// goes through the cache's flow, bodies from the upstream passed on as they arrive
-    /// (``StashHTTP/HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)``).
+    /// cache must pass the origin's `Date` through unchanged. A request takes one of two
+    /// paths, each with one lookup: fresh hits on plain `GET` and `HEAD` requests, read from
+    /// the connection's raw bytes until its first request that is not one, are answered on
+    /// the event loop from bytes prepared when the response was first served (with a cache of
+    /// this process only); every other request goes through NIO's decoder, the admission rule
+    /// (``RequestGate``) and the cache's flow, bodies from the upstream passed on as they
+    /// arrive (``StashHTTP/HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)``).
     /// Both give the same bytes.
     ///
     /// The limits of ``configuration`` apply: a client whose request head is not whole
@@ -80,13 +82,12 @@ extension HTTPCachingProxy {
             report.record(method: method, target: target, status: head.status.code, bytes: sent.withLock { $0 }, outcome: outcome, started: started)
         }
         let hits = answersHitsOnEventLoop ? ProxyChildChannel.Hits(
-            idleTimeout: TimeAmount(limits.idleTimeout), decoded: { self.freshAnswer(to: $0, report: report) },
-            raw: { self.freshWire(to: $0, report: report) }
+            idleTimeout: TimeAmount(limits.idleTimeout), raw: { self.freshWire(to: $0, report: report) }
         ) : nil
         let connections = ProxyChildChannel(
-            // With hits answered before HummingbirdCore's connection state handler, the idle
-            // timeout is the hit handlers', which see every request.
-            http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: hits == nil ? TimeAmount(limits.idleTimeout) : nil)),
+            // HummingbirdCore's idle timeout runs once a connection has gone to the decoder;
+            // before, the raw hit handler's, which sees every request.
+            http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(limits.idleTimeout))),
             gate: admission, openConnections: report.openConnections,
             headerTimeout: TimeAmount(limits.headerTimeout), sendTimeout: TimeAmount(limits.sendTimeout),
             connectionLimit: limits.maximumConnections.map { ConnectionLimit(maximum: max($0, 1)) }, hits: hits

@@ -66,7 +66,7 @@ public final class HTTPCachingProxy: Sendable {
 
     init(
         upstream: URL, cache: HTTPCache, configuration: Configuration, transport: AsyncHTTPClientTransport?,
-        answersHitsOnEventLoop: Bool, onEventLoopAnswer: (@Sendable (EventLoopHitPath) -> Void)? = nil,
+        answersHitsOnEventLoop: Bool, onEventLoopAnswer: (@Sendable () -> Void)? = nil,
         metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.metricsFactory = metricsFactory
@@ -94,20 +94,12 @@ public final class HTTPCachingProxy: Sendable {
     /// Where metrics are made; `nil`: the process's swift-metrics backend (tests pass their own).
     let metricsFactory: (any MetricsFactory)?
 
-    /// Whether fresh hits are answered on the event loop (``FreshHitHandler``); off only in
-    /// tests that compare the two paths.
+    /// Whether fresh hits are answered on the event loop from the connection's raw bytes
+    /// (``RawHitHandler``); off only in tests that compare that path with the full flow.
     let answersHitsOnEventLoop: Bool
-    /// Told of each request answered on the event loop, and on which path; for tests, `nil`
-    /// otherwise (a hit then pays one `nil` check for it).
-    let onEventLoopAnswer: (@Sendable (EventLoopHitPath) -> Void)?
-
-    /// Where on the event loop a fresh hit was answered.
-    enum EventLoopHitPath: Sendable {
-        /// From the connection's raw bytes (``RawHitHandler``).
-        case raw
-        /// From NIO's decoded request (``FreshHitHandler``).
-        case decoded
-    }
+    /// Told of each request answered on the event loop; for tests, `nil` otherwise (a hit
+    /// then pays one `nil` check for it).
+    let onEventLoopAnswer: (@Sendable () -> Void)?
 
     /// Releases the upstream client.
     public func shutdown() async throws { try await transport.shutdown() }

@@ -3,8 +3,10 @@ import NIOCore
 import NIOHTTP1
 
 /// Applies ``RequestAdmission`` to every request head NIO's HTTP/1 decoder reports, right
-/// behind the decoder, so that no handler after it (``FreshHitHandler``, HummingbirdCore's
-/// conversion, the responder) sees a target or `Host` the rule did not admit.
+/// behind the decoder, so that no handler after it (HummingbirdCore's conversion, the
+/// responder) sees a target or `Host` the rule did not admit. It also tells the connection's
+/// ``ClientTimeouts`` of each head, which stops the header clock of a head whose end the
+/// byte scanner missed.
 ///
 /// An admitted head leaves with its target in origin form and one `Host`, the cache key's
 /// authority: HummingbirdCore's conversion then gives the request the authority and path
@@ -26,14 +28,20 @@ final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
     static let serverOptions = "options"
 
     private let admission: RequestAdmission
+    /// Told of every head as the decoder reports it (``ClientTimeouts/noteHeadDecoded()``).
+    private let timeouts: ClientTimeouts?
 
-    init(admission: RequestAdmission) { self.admission = admission }
+    init(admission: RequestAdmission, timeouts: ClientTimeouts?) {
+        self.admission = admission
+        self.timeouts = timeouts
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
+        timeouts?.noteHeadDecoded()
         head.headers.remove(name: Self.verdictField)
         head.headers.remove(name: Self.targetField)
         let values = head.headers["Host"]

@@ -1,20 +1,15 @@
 import NIOCore
 
-/// A client connection's idle timeout, kept by the proxy's hit handlers, which see every
-/// request (HummingbirdCore's own timeout would see only those handed on to it): the
-/// connection is closed when it has neither read a request part nor finished a response for
-/// `timeout`, never while a request read whole is being answered.
+/// A client connection's idle timeout while ``RawHitHandler`` answers it, which sees every
+/// request then (HummingbirdCore's own timeout, installed with the decoder, takes over when
+/// the connection goes there): the connection is closed when it has read no request for
+/// `timeout`. Every request it reads is answered at once, so it is never idle while
+/// answering.
 ///
-/// One per connection, shared by ``RawHitHandler`` (which starts it and notes the requests it
-/// answers) and, once the connection has gone to the decoder, ``FreshHitHandler`` (which
-/// notes every request part, says when a forwarded request is being answered, and restarts
-/// the clock when its response ends). Its clock is the event loop's, so tests drive it with
-/// an `EmbeddedEventLoop`. Event-loop confined, like the handlers that hold it.
+/// Its clock is the event loop's, so tests drive it with an `EmbeddedEventLoop`. Event-loop
+/// confined, like the handler that holds it.
 final class IdleTimeout {
     let timeout: TimeAmount
-    /// Whether a request handed on and read whole is being answered: the connection is then
-    /// not idle, and the clock starts again when its response ends (``responseEnded()``).
-    var isAnswering: () -> Bool = { false }
     private var channel: (any Channel)?
     private var lastActive = NIODeadline.uptimeNanoseconds(0)
     private var timer: Scheduled<Void>?
@@ -34,14 +29,7 @@ final class IdleTimeout {
         if let channel { lastActive = channel.eventLoop.now }
     }
 
-    /// The response to a request handed on has ended: the clock runs again from now.
-    func responseEnded() {
-        guard let channel else { return }
-        lastActive = channel.eventLoop.now
-        schedule(from: lastActive)
-    }
-
-    /// Stops the clock for good (the connection closed).
+    /// Stops the clock for good (the connection closed, or went to the decoder).
     func stop() {
         timer?.cancel()
         timer = nil
@@ -53,7 +41,6 @@ final class IdleTimeout {
         guard let channel, timer == nil else { return }
         timer = channel.eventLoop.assumeIsolated().scheduleTask(deadline: start + timeout) { [self] in
             timer = nil
-            if isAnswering() { return }
             if lastActive + timeout <= channel.eventLoop.now {
                 channel.close(promise: nil)
             } else {

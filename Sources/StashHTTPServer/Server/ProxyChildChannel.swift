@@ -13,13 +13,13 @@ import NIOHTTP1
 /// to a connection it admits). A connection that only ever asks for fresh hits (the hot path) never
 /// has more: no HTTP decoder or encoder, no HummingbirdCore handler, nothing for each read to
 /// walk through. Its first request that is not such a hit installs HummingbirdCore's HTTP/1
-/// pipeline behind the raw handler, with ``FreshHitHandler`` right after NIO's decoder, and
-/// only then does the connection's task (``handle(value:logger:)``) start serving it through
-/// HummingbirdCore's responder loop.
+/// pipeline behind the raw handler, with ``RequestGate`` right after NIO's decoder, and only
+/// then does the connection's task (``handle(value:logger:)``) start serving it through
+/// HummingbirdCore's responder loop, which keeps the idle timeout from then on. Every
+/// request on such a connection takes the full flow: two paths, each with one lookup.
 ///
 /// Without the event-loop path (tests comparing the two paths), ``ClientTimeouts`` is the
-/// first handler, the HTTP/1 pipeline is installed at once and HummingbirdCore keeps the
-/// idle timeout.
+/// first handler and the HTTP/1 pipeline, with its gate, is installed at once.
 struct ProxyChildChannel: ServerChildChannel {
     /// A connection and the HTTP/1 channel installed on it, when it is.
     struct Connection: ServerChildChannelValue {
@@ -41,8 +41,8 @@ struct ProxyChildChannel: ServerChildChannel {
 
     /// The event-loop path's pieces.
     struct Hits: Sendable {
+        /// The idle timeout the raw hit handler keeps until the connection goes to the decoder.
         let idleTimeout: TimeAmount
-        let decoded: @Sendable (HTTPRequestHead) -> FreshHitHandler.Answer?
         let raw: @Sendable (PlainRequestHead.Request) -> RawHitHandler.Answer?
     }
 
@@ -60,7 +60,7 @@ struct ProxyChildChannel: ServerChildChannel {
             guard let hits else {
                 try pipeline.addHandler(timeouts)
                 let value = http1.setup(channel: channel, logger: logger)
-                try installGate(on: channel.pipeline.syncOperations)
+                try installGate(on: channel.pipeline.syncOperations, timeouts: timeouts)
                 installed.completeWith(value)
                 return Connection(channel: channel, http1: installed.futureResult)
             }
@@ -74,8 +74,7 @@ struct ProxyChildChannel: ServerChildChannel {
                 var outcome: Result<HTTP1Channel.Value, any Error> = .failure(ChannelError.inappropriateOperationForState)
                 value.assumeIsolated().whenComplete { outcome = $0 }
                 _ = try outcome.get()
-                let gate = try installGate(on: context.pipeline.syncOperations)
-                try context.pipeline.syncOperations.addHandler(FreshHitHandler(timeouts: timeouts, idle: idle, answer: hits.decoded), position: .after(gate))
+                try installGate(on: context.pipeline.syncOperations, timeouts: timeouts)
             }
             try pipeline.addHandler(raw)
             return Connection(channel: channel, http1: installed.futureResult)
@@ -83,12 +82,9 @@ struct ProxyChildChannel: ServerChildChannel {
     }
 
     /// Puts a ``RequestGate`` right behind NIO's request decoder, installed by HTTP1Channel.
-    @discardableResult
-    private func installGate(on pipeline: ChannelPipeline.SynchronousOperations) throws -> RequestGate {
+    private func installGate(on pipeline: ChannelPipeline.SynchronousOperations, timeouts: ClientTimeouts) throws {
         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        let gate = RequestGate(admission: self.gate)
-        try pipeline.addHandler(gate, position: .after(decoder))
-        return gate
+        try pipeline.addHandler(RequestGate(admission: gate, timeouts: timeouts), position: .after(decoder))
     }
 
     func handle(value: Connection, logger: Logger) async {

@@ -15,9 +15,9 @@ import NIOCore
 /// The first request it does not answer (a miss, a request with a body, a head it does not
 /// read strictly) has the decoder and the rest of HummingbirdCore's HTTP/1 pipeline
 /// installed behind it (``ProxyChildChannel``); that request and every byte after it go
-/// there, and the connection stays with the decoder (where ``FreshHitHandler`` still answers
-/// hits): the decoder then has seen every request from its start, and NIO's response
-/// encoder, which pairs each response with its request's method, every response.
+/// there, and the connection stays with the decoder and the full flow: the decoder then has
+/// seen every request from its start, and NIO's response encoder, which pairs each response
+/// with its request's method, every response.
 ///
 /// Until then it keeps the connection's ``IdleTimeout`` and answers graceful shutdown
 /// (closing the connection, which has no request in progress: every request it took was
@@ -164,6 +164,8 @@ final class RawHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func handOn(_ bytes: ByteBuffer?, context: ChannelHandlerContext) {
         passing = true
         waitingForWritable = false
+        // HummingbirdCore's idle timeout, installed with the decoder, runs from now on.
+        idle?.stop()
         do {
             try installDecoder(context)
         } catch {

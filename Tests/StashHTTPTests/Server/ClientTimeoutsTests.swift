@@ -46,13 +46,14 @@ struct ClientTimeoutsTests {
         #expect(!channel.isActive)
     }
 
-    /// `ClientTimeouts` first, then NIO's decoder and ``FreshHitHandler`` (which answers
-    /// nothing here) as on a connection handed to the decoder.
+    /// `ClientTimeouts` first, then NIO's decoder and ``RequestGate`` (which tells the
+    /// timeouts of each decoded head) as on a connection handed to the decoder.
     private static func connectedWithDecoder() throws -> EmbeddedChannel {
         let timeouts = ClientTimeouts(headerTimeout: .seconds(10), sendTimeout: .seconds(60))
         let channel = EmbeddedChannel()
+        let admission = RequestAdmission(upstreamAuthority: "127.0.0.1:8000", virtualHosts: [])
         try channel.pipeline.syncOperations.addHandlers([
-            timeouts, ByteToMessageHandler(HTTPRequestDecoder()), FreshHitHandler(timeouts: timeouts, idle: nil) { _ in nil },
+            timeouts, ByteToMessageHandler(HTTPRequestDecoder()), RequestGate(admission: admission, timeouts: timeouts),
         ])
         try EmbeddedProbes.connect(channel)
         return channel

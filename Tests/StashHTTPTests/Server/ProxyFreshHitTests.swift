@@ -8,8 +8,9 @@ import StashTestSupport
 import Testing
 @testable import StashHTTPServer
 
-/// Fresh hits answered on the event loop (`FreshHitHandler`): byte for byte what the full
-/// asynchronous flow answers, in request order, and never a response the cache no longer holds.
+/// Fresh hits answered on the event loop from a connection's raw bytes (`RawHitHandler`):
+/// byte for byte what the full asynchronous flow answers, in request order, and never a
+/// response the cache no longer holds.
 struct ProxyFreshHitTests {
     /// Two proxies over one cache and one origin: `fast` answers fresh hits on the event
     /// loop, `full` sends every request through `respond(to:body:)`.
@@ -19,8 +20,8 @@ struct ProxyFreshHitTests {
         let cache: HTTPCache
         let fast: Server
         let full: Server
-        /// The requests `fast` answered on the event loop, from raw bytes and from decoded heads.
-        let answers: LockedValue<(raw: Int, decoded: Int)>
+        /// The requests `fast` answered on the event loop.
+        let answers: LockedValue<Int>
 
         struct Server {
             let proxy: HTTPCachingProxy
@@ -43,19 +44,12 @@ struct ProxyFreshHitTests {
             let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
             let origin = try await TestOrigin.start(clock: clock)
             let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
-            let answers = LockedValue((raw: 0, decoded: 0))
+            let answers = LockedValue(0)
             func proxy(_ fast: Bool) -> HTTPCachingProxy {
                 HTTPCachingProxy(
                     upstream: URL(string: origin.base)!, cache: cache, configuration: configuration,
                     transport: AsyncHTTPClientTransport(timeout: .seconds(10)), answersHitsOnEventLoop: fast,
-                    onEventLoopAnswer: { path in
-                        answers.withLock {
-                            switch path {
-                            case .raw: $0.raw += 1
-                            case .decoded: $0.decoded += 1
-                            }
-                        }
-                    }
+                    onEventLoopAnswer: { answers.withLock { $0 += 1 } }
                 )
             }
             let pair = Pair(
@@ -81,7 +75,7 @@ struct ProxyFreshHitTests {
             return try #require(await client.response(toHead: method == "HEAD"))
         }
 
-        var eventLoopAnswers: Int { answers.withLock { $0.raw + $0.decoded } }
+        var eventLoopAnswers: Int { answers.withLock { $0 } }
 
         /// `/page` stored (answering `cached`), `/other` never stored (answering `upstream`),
         /// and a new connection to the `fast` proxy.
@@ -160,11 +154,11 @@ struct ProxyFreshHitTests {
             let second = try #require(await client.response())
             #expect(first.hasSuffix("\r\n\r\nslow"))
             #expect(second.hasSuffix("\r\n\r\ncached") && second.contains("Cache-Status: stash; hit"))
-            // Once the miss is answered, the next hit on that connection is the event loop's again.
+            // The connection stays with the full flow, whose hit is the same answer.
             let before = pair.eventLoopAnswers
             #expect(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
             #expect(try #require(await client.response()).hasSuffix("cached"))
-            #expect(pair.eventLoopAnswers == before + 1)
+            #expect(pair.eventLoopAnswers == before)
         }
     }
 
@@ -173,31 +167,30 @@ struct ProxyFreshHitTests {
     @Test func invalidationIsSeenAtOnce() async throws {
         try await Pair.with { pair in
             pair.origin.set("/page", .init(fields: Self.stored, body: "cached"))
-            let client = try RawClient(port: pair.fast.port)
             let get = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
             // Stored under the upstream's authority, whatever `Host` the client sent.
             let page = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(pair.origin.port)", path: "/page")
+            // Each request on a connection of its own, so that each starts on the raw path.
+            func ask(_ head: String) async throws -> String {
+                let client = try RawClient(port: pair.fast.port)
+                client.send(head)
+                return await client.response() ?? ""
+            }
             // A miss is answered as its body streams, and stored once it is whole: the hits
             // below are asked for once it is stored, so that the event loop can answer them.
             func waitUntilStored() async throws {
                 for _ in 0..<200 where pair.cache.cachedResponse(for: page) == nil { try await Task.sleep(for: .milliseconds(10)) }
                 try #require(pair.cache.cachedResponse(for: page) != nil)
             }
-            client.send(get)
-            _ = await client.response()
+            _ = try await ask(get)
             try await waitUntilStored()
-            client.send(get)
-            #expect(await client.response()?.contains("Cache-Status: stash; hit") == true)
-            client.send("POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi")
-            #expect(await client.response()?.hasPrefix("HTTP/1.1 200") == true)
-            client.send(get)
-            #expect(await client.response()?.contains("Cache-Status: stash; fwd=miss") == true)
+            #expect(try await ask(get).contains("Cache-Status: stash; hit"))
+            #expect(try await ask("POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi").hasPrefix("HTTP/1.1 200"))
+            #expect(try await ask(get).contains("Cache-Status: stash; fwd=miss"))
             try await waitUntilStored()
-            client.send(get)
-            #expect(await client.response()?.contains("Cache-Status: stash; hit") == true)
+            #expect(try await ask(get).contains("Cache-Status: stash; hit"))
             pair.cache.removeResponses(for: page)
-            client.send(get)
-            #expect(await client.response()?.contains("Cache-Status: stash; fwd=miss") == true)
+            #expect(try await ask(get).contains("Cache-Status: stash; fwd=miss"))
             #expect(pair.origin.requests("/page").filter { $0.method == .get }.count == 3)
             #expect(pair.eventLoopAnswers == 2)
         }
@@ -244,10 +237,9 @@ struct ProxyFreshHitTests {
         }
     }
 
-    /// The request the event-loop path builds from NIO's decoded head selects variants as
-    /// the full flow does (`Vary` on a field other than `Host`, and the `Host` as the
-    /// authority), and requests it does not take (HTTP/1.0, an absolute-form target) get the
-    /// full flow's answer.
+    /// The request the event-loop path reads from raw bytes selects variants as the full
+    /// flow does (`Vary` on a field other than `Host`), and requests it does not take
+    /// (HTTP/1.0, an absolute-form target) get the full flow's answer.
     @Test func eventLoopRequestSelectsTheSameVariantAndLeavesOtherFormsToTheFullFlow() async throws {
         try await Pair.with { pair in
             pair.origin.set("/page", .init(fields: [("Cache-Control", "max-age=600"), ("Vary", "Accept-Language")], body: "varied"))
@@ -271,9 +263,8 @@ struct ProxyFreshHitTests {
             let absolute = try RawClient(port: pair.fast.port)
             #expect(absolute.send("GET http://127.0.0.1:\(pair.origin.port)/page HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: en\r\n\r\n"))
             #expect(await absolute.response()?.contains("Cache-Status: stash; hit") == true)
-            // HTTP/1.0 goes to the full flow; the absolute form, reduced to its path by the
-            // gate behind the decoder, is answered there on the event loop.
-            #expect(pair.eventLoopAnswers == before + 3)
+            // HTTP/1.0 and the absolute form (reduced to its path by the gate) take the full flow.
+            #expect(pair.eventLoopAnswers == before + 2)
             #expect(pair.origin.requests("/page").count == 3)
         }
     }
@@ -288,36 +279,36 @@ struct ProxyFreshHitTests {
             pair.origin.set("/other", .init(fields: [("Cache-Control", "no-store")], body: "upstream"))
             let dropped = "UPGRADE: h2c\r\nte: trailers\r\nKeep-Alive: 5\r\nProxy-Authorization: Basic eDp5\r\n"
             _ = try await pair.exchange(pair.full, "GET", "/page", dropped)
-            let before = pair.answers.withLock { $0 }
+            let before = pair.eventLoopAnswers
             let full = try await pair.exchange(pair.full, "GET", "/page", dropped)
             let raw = try await pair.exchange(pair.fast, "GET", "/page", dropped)
             #expect(raw == full && raw.contains("Cache-Status: stash; hit"))
-            #expect(pair.answers.withLock { $0.raw } == before.raw + 1)
+            #expect(pair.eventLoopAnswers == before + 1)
 
-            // A miss hands the connection to the decoder; the same request is then a hit there.
+            // A miss hands the connection to the decoder; the same request is then a hit of
+            // the full flow, the same bytes.
             let client = try RawClient(port: pair.fast.port)
             #expect(client.send("GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
             #expect(await client.response()?.hasSuffix("\r\n\r\nupstream") == true)
             #expect(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\(dropped)\r\n"))
             #expect(await client.response() == full)
-            #expect(pair.answers.withLock { $0.decoded } == before.decoded + 1)
+            #expect(pair.eventLoopAnswers == before + 1)
             // A conditional takes the full flow on that connection too (a 304 from the cache).
             #expect(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\nif-none-match: *\r\n\r\n"))
             #expect(await client.response(toHead: true)?.hasPrefix("HTTP/1.1 304") == true)
-            #expect(pair.answers.withLock { $0.decoded } == before.decoded + 1)
+            #expect(pair.eventLoopAnswers == before + 1)
             #expect(pair.origin.requests("/page").count == 1)
         }
     }
 
     /// Before the decoder: hits pipelined in one read are answered from the raw bytes in
     /// order, and the first request not answered there (a miss) hands the connection to the
-    /// decoder, where hits are still answered on the event loop (but not one pipelined behind
-    /// the miss, which waits its turn in the full flow). `RawHitHandlerTests` checks the same
-    /// piece by piece, split heads included.
+    /// decoder and the full flow for good (a hit pipelined behind the miss waits its turn
+    /// there). `RawHitHandlerTests` checks the same piece by piece, split heads included.
     @Test func rawBytesPathAnswersPipelinedHitsUntilTheFirstMiss() async throws {
         try await Pair.with { pair in
             let client = try await pair.cachedPageAndUncachedOther()
-            let before = pair.answers.withLock { $0 }
+            let before = pair.eventLoopAnswers
             let get = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
             #expect(client.send(get + "HEAD /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get + "GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get))
             #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
@@ -325,11 +316,10 @@ struct ProxyFreshHitTests {
             #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
             #expect(await client.response()?.hasSuffix("\r\n\r\nupstream") == true)
             #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
-            #expect(pair.answers.withLock { $0.raw } == before.raw + 3)
-            #expect(pair.answers.withLock { $0.decoded } == before.decoded)
+            #expect(pair.eventLoopAnswers == before + 3)
             #expect(client.send(get))
             #expect(await client.response()?.hasSuffix("\r\n\r\ncached") == true)
-            #expect(pair.answers.withLock { $0.decoded } == before.decoded + 1)
+            #expect(pair.eventLoopAnswers == before + 3)
             #expect(pair.origin.requests("/page").count == 1)
         }
     }

@@ -80,7 +80,8 @@ struct ProxyOperationsTests {
     }
 
     /// One line per request, `METHOD TARGET STATUS BYTES SECONDS CACHE`, on the raw hit path,
-    /// the decoded path and the full flow alike; a refused request is logged with its target.
+    /// the full flow, and on a connection gone to the decoder alike; a refused request is
+    /// logged with its target.
     @Test func accessLogHasALinePerRequest() async throws {
         try await Running.with { running in
             running.origin.set("/a", .ok([("Cache-Control", "max-age=600")], body: "hello"))
@@ -88,7 +89,7 @@ struct ProxyOperationsTests {
             _ = try await running.send("GET /a?x=1 HTTP/1.1\r\nHost: h\r\n\r\n")           // raw hit
             _ = try await running.send("HEAD /a?x=1 HTTP/1.1\r\nHost: h\r\n\r\n")          // raw hit, no body
             _ = try await running.send("GET /a/../b HTTP/1.1\r\nHost: h\r\n\r\n")          // refused
-            let client = try RawClient(port: running.port)                                // decoded hit after a POST
+            let client = try RawClient(port: running.port)                                // full-flow hit after a POST
             client.send("POST /other HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\nx")
             _ = await client.response()
             client.send("GET /a?x=1 HTTP/1.1\r\nHost: h\r\n\r\n")
