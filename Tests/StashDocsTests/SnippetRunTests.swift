@@ -40,6 +40,7 @@ struct SnippetRunTests {
         Expectation(snippet: "ReadmeVault", lines: [#"["login", "signing-key"]"#, "token s3cr3t refresh r-123", "server x"]),
         Expectation(snippet: "ReadmeProxyLimits", lines: ["limits 10.0 seconds 512"]),
         Expectation(snippet: "DocCHTTPServerProxyLimits", lines: ["limits 10.0 seconds 512"]),
+        Expectation(snippet: "DocCHTTPServerProxyOperations", lines: ["purged true 0"]),
         Expectation(snippet: "DocCStash", lines: ["db true prefs 0"], files: ["data/com.example.notes/Documents/notes.sqlite"]),
         Expectation(snippet: "DocCMemoryCache", lines: ["hit 6"]),
         Expectation(snippet: "DocCStashCache", lines: ["image 100"]),

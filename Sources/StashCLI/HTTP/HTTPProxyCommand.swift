@@ -10,18 +10,13 @@ struct HTTPProxyCommand: AsyncParsableCommand {
         commandName: "http-proxy",
         abstract: "Run a caching reverse proxy (RFC 9111) in front of one upstream origin.",
         discussion: """
-        Every method and end-to-end field is forwarded; responses are cached as a shared cache
-        by default (--private for a private one). Responses carry a Cache-Status field.
-        Slow or idle clients are disconnected, a stalled upstream gives 504, and client
-        connections and request bodies are capped (see the timeout, --max-connections and
-        --max-body-size options). Only the upstream is ever reached: request targets that are
-        not paths (or absolute URLs naming the upstream), malformed or duplicate Host fields,
-        and HTTP/1.1 requests without Host get 400. Responses are cached under the upstream's
-        name whatever Host a client sends, unless --virtual-host names the hosts it serves.
-        Example: stash http-proxy --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000
-        With --shared-cache postgres://user@host/db several proxy processes share one cache in
-        PostgreSQL (table stash_cache): a response stored through one is a hit on all, and an
-        unsafe method through one invalidates for all. Nothing is cached locally then.
+        Every method and end-to-end field is forwarded; responses are cached as a shared cache by default (--private for a private one). Responses carry a Cache-Status field. Slow or idle clients are disconnected, a stalled upstream gives 504, and client connections and request bodies are capped (see the timeout, --max-connections and --max-body-size options).
+
+        Only the upstream is ever reached: request targets that are not paths (or absolute URLs naming the upstream), malformed or duplicate Host fields, and HTTP/1.1 requests without Host get 400. Responses are cached under the upstream's name whatever Host a client sends, unless --virtual-host names the hosts it serves.
+
+        With --shared-cache postgres://user@host/db several proxy processes share one cache in PostgreSQL (table stash_cache): a response stored through one is a hit on all, and an unsafe method through one invalidates for all. Nothing is cached locally then.
+
+        Example: stash http-proxy --listen 127.0.0.1:8080 --upstream http://127.0.0.1:8000 --access-log --admin-listen 127.0.0.1:9090
         """
     )
 

@@ -94,7 +94,7 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// NIO's decoder reported a whole head (``FreshHitHandler``, right behind it, says so):
+    /// NIO's decoder reported a whole head (``RequestGate``, right behind it, says so):
     /// its clock stops, and the bytes read until the next response are not looked at for a
     /// head (they are its body, or heads pipelined behind it, which the scanner does not see
     /// start either).
