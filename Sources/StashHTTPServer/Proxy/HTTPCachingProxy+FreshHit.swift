@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import StashCore
 import StashHTTP
+import StashHTTPWire
 
 extension HTTPCachingProxy {
     /// The answer to `head`, as NIO's HTTP/1 decoder reports it and ``RequestGate`` admitted

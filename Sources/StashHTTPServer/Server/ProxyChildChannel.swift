@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import StashHTTPWire
 
 /// How the proxy sets up each client connection for HummingbirdCore's server.
 ///
