@@ -118,10 +118,37 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The HTTP/1.1 request heads the proxy reads from a connection's raw bytes before NIO's
+        // decoder: apart from the server so that the fuzz executable, which compares the two
+        // readings, builds it without Hummingbird, AsyncHTTPClient or NIOSSL.
+        .target(
+            name: "StashHTTPWire",
+            dependencies: [
+                "StashHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The differential comparison of StashHTTPWire's reading with NIO's HTTP/1 decoder (on
+        // an EmbeddedChannel), for the fuzz executable and the tests: apart, so that the server
+        // library never links NIOEmbedded.
+        .target(
+            name: "StashHTTPWireFuzzing",
+            dependencies: [
+                "StashHTTP", "StashHTTPWire",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "StashHTTPServer",
             dependencies: [
                 "StashHTTP",
+                "StashHTTPWire",
                 "StashHTTPAsyncClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -197,7 +224,7 @@ let package = Package(
         // `-sanitize=fuzzer,address -DSTASH_FUZZ`) and for replaying the committed corpora.
         .executableTarget(
             name: "StashFuzz",
-            dependencies: ["StashCore", "StashPreferences", "StashSecure", "StashHTTP"],
+            dependencies: ["StashCore", "StashPreferences", "StashSecure", "StashHTTP", "StashHTTPWireFuzzing"],
             swiftSettings: strictSettings
         ),
         // Child processes for crash and multi-process tests: the tests launch it, write
@@ -278,7 +305,8 @@ let package = Package(
         .testTarget(
             name: "StashHTTPTests",
             dependencies: [
-                "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashTestSupport", "StashHTTPTestSupport",
+                "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashHTTPWire", "StashHTTPWireFuzzing", "StashTestSupport",
+                "StashHTTPTestSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

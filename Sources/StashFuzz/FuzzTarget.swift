@@ -1,6 +1,7 @@
 import Foundation
 import StashCore
 import StashHTTP
+import StashHTTPWireFuzzing
 import StashPreferences
 import StashSecure
 
@@ -85,6 +86,12 @@ struct FuzzTarget: Sendable {
             name: "entity-tags", summary: "entity-tag lists (If-None-Match, If-Match)",
             run: { bytes in _ = HTTPFuzzing.entityTags(bytes) },
             seeds: { ["\"abc\", W/\"def\"", "*", "W/\"\", \"x\""].map { Data($0.utf8) } }
+        ),
+        FuzzTarget(
+            name: "http-request-head",
+            summary: "the proxy's strict request-head reader against NIO's HTTP/1 decoder (differential: a head read differently traps)",
+            run: { bytes in RequestHeadFuzzing.run(bytes) },
+            seeds: { RequestHeadFuzzing.seeds.map { Data($0.utf8) } }
         ),
     ]
 

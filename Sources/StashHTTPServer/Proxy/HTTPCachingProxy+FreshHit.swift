@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import StashCore
 import StashHTTP
+import StashHTTPWire
 
 extension HTTPCachingProxy {
     /// The answer to `request`, read from a connection's raw bytes by ``PlainRequestHead``,

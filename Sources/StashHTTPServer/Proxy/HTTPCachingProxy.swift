@@ -5,6 +5,7 @@ import Metrics
 import StashCore
 public import StashHTTP
 public import StashHTTPAsyncClient
+import StashHTTPWire
 
 /// A caching reverse proxy: every request goes through an ``StashHTTP/HTTPCache`` to one
 /// upstream origin over AsyncHTTPClient.
@@ -222,7 +223,7 @@ public final class HTTPCachingProxy: Sendable {
     /// without hop-by-hop fields. The one construction both the event-loop hit path and
     /// ``respond(to:body:)`` use, so both find the same stored response.
     func cacheRequest(for request: HTTPRequest) -> HTTPRequest {
-        let forwardsAll = !Self.droppedRequestFields.containsAny(of: request.headerFields)
+        let forwardsAll = !DroppedRequestFields.names.containsAny(of: request.headerFields)
         let method = Self.wireMethod(request.method)
         if forwardsAll, upstreamPrefix.isEmpty, method == request.method, request.scheme == "http", request.authority != nil,
            request.path != nil {
@@ -231,7 +232,7 @@ public final class HTTPCachingProxy: Sendable {
         }
         let target = cacheTarget(forPlain: request.authority ?? request.headerFields[.hostField], path: request.path ?? "/")
         var outgoing = HTTPRequest(method: method, scheme: "http", authority: target.authority, path: target.path)
-        outgoing.headerFields = forwardsAll ? request.headerFields : HopByHop.removing(from: request.headerFields, also: Self.endToEndFieldsNotForwarded)
+        outgoing.headerFields = forwardsAll ? request.headerFields : HopByHop.removing(from: request.headerFields, also: DroppedRequestFields.endToEnd)
         return outgoing
     }
 
@@ -243,11 +244,6 @@ public final class HTTPCachingProxy: Sendable {
     func cacheTarget(forPlain authority: String?, path: String) -> (authority: String, path: String) {
         (authority ?? upstreamAuthority, upstreamPrefix.isEmpty ? path : upstreamPrefix + path)
     }
-
-    /// Request fields the proxy sets itself or keeps from the upstream.
-    private static let endToEndFieldsNotForwarded: Set<String> = ["host", "content-length", "proxy-authorization"]
-    /// The request fields never forwarded whatever `Connection` names (which is one of them).
-    static let droppedRequestFields = FieldNameSet(spelled: HopByHop.names.union(endToEndFieldsNotForwarded))
 
     /// The answer to a request the proxy refuses to forward (`400`, `408`, `413`), the reason
     /// in `Cache-Status`; it closes the connection (`Connection: close`), which may hold

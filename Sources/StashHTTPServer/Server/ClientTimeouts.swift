@@ -1,4 +1,5 @@
 import NIOCore
+import StashHTTPWire
 
 /// Closes a client connection that is too slow on either side of an exchange: one whose
 /// request head does not arrive whole within a time limit counted from the head's first

@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
+import StashHTTPWire
 
 /// How the proxy sets up each client connection for HummingbirdCore's server.
 ///

@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import StashHTTPWire
 
 /// Answers fresh cache hits from a connection's raw bytes, before NIO's HTTP/1 decoder, as
 /// long as the connection has sent nothing else: each plain `GET` or `HEAD` head

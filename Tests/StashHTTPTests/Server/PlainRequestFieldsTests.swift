@@ -5,7 +5,7 @@ import StashCore
 import StashHTTP
 import StashTestSupport
 import Testing
-@testable import StashHTTPServer
+@testable import StashHTTPWire
 
 /// A plain request's fields left in the bytes read (``PlainRequestFields``): the lookup made
 /// through them selects what `HTTPCache.freshHit(for:)` selects for the same request as an
@@ -42,7 +42,7 @@ struct PlainRequestFieldsTests {
         var fields = HTTPFields()
         for line in lines {
             let name = HTTPField.Name(line.name)!
-            if !HTTPCachingProxy.droppedRequestFields.contains(name) { fields.append(HTTPField(name: name, value: line.value)) }
+            if !DroppedRequestFields.names.contains(name) { fields.append(HTTPField(name: name, value: line.value)) }
         }
         return (text, HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: path, headerFields: fields))
     }

@@ -2,7 +2,7 @@ import HTTPTypes
 import NIOCore
 import StashHTTP
 import Testing
-@testable import StashHTTPServer
+@testable import StashHTTPWire
 
 /// The strict reading of request heads answered before NIO's HTTP/1 decoder: what it reads
 /// is what HummingbirdCore's conversion gives, and whatever it does not read plainly goes to
@@ -59,7 +59,7 @@ struct PlainRequestHeadTests {
                 }
             }
         }
-        for name in HTTPCachingProxy.droppedRequestFields.members where !PlainRequestHead.fullFlowFields.contains(name) && name != .hostField {
+        for name in DroppedRequestFields.names.members where !PlainRequestHead.fullFlowFields.contains(name) && name != .hostField {
             for spelling in [name.rawName, name.canonicalName.uppercased()] {
                 let text = "GET / HTTP/1.1\r\nHost: a\r\nAccept: */*\r\n\(spelling): x\r\nX-After: y\r\n\r\n"
                 guard case .request(let request, _) = read(text) else {
@@ -70,7 +70,7 @@ struct PlainRequestHeadTests {
             }
         }
         #expect(PlainRequestHead.fullFlowFields.contains(.ifNoneMatch) && PlainRequestHead.fullFlowFields.contains(.range))
-        #expect(HTTPCachingProxy.droppedRequestFields.contains(.upgrade))
+        #expect(DroppedRequestFields.names.contains(.upgrade))
         #expect(PlainRequestHead.role(of: .contentLength, value: "0") == .dropped)
         #expect(PlainRequestHead.role(of: .contentLength, value: "00") == .fullFlow)
         #expect(PlainRequestHead.role(of: try #require(HTTPField.Name("X-Other")), value: "") == .kept)

@@ -1,6 +1,7 @@
 import HTTPTypes
 import NIOCore
 import NIOEmbedded
+import StashHTTPWire
 import Testing
 @testable import StashHTTPServer
 

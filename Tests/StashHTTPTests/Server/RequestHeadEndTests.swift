@@ -1,6 +1,6 @@
 import NIOCore
 import Testing
-@testable import StashHTTPServer
+@testable import StashHTTPWire
 
 /// ``RequestHeadEnd`` finds the empty line that ends a head however the head is split, and
 /// tells a strict head from a lenient one.

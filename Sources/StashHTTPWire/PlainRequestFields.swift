@@ -1,5 +1,5 @@
-import HTTPTypes
-import NIOCore
+package import HTTPTypes
+package import NIOCore
 import StashHTTP
 
 /// The fields of a request head read by ``PlainRequestHead``, left as the bytes it read: a
@@ -15,15 +15,15 @@ import StashHTTP
 ///     cache.freshHit(forPlain: request.method, authority: host, path: request.path, fields: request.fields)
 /// }
 /// ```
-struct PlainRequestFields: RequestFieldLines {
+package struct PlainRequestFields: RequestFieldLines {
     /// The head's field lines, each checked by ``PlainRequestHead`` (a token name, a colon,
     /// a visible-ASCII value, CRLF), and the empty line that ends them: a slice of the read
     /// buffer, not a copy.
-    let lines: ByteBuffer
+    package let lines: ByteBuffer
     /// Whether a field is named `Authorization`, in any case, noted as the head was read.
-    let carriesAuthorization: Bool
+    package let carriesAuthorization: Bool
 
-    func forEachValue(of name: HTTPField.Name, _ body: (String) -> Void) {
+    package func forEachValue(of name: HTTPField.Name, _ body: (String) -> Void) {
         guard !PlainRequestHead.specialNames.contains(name) else { return }
         var canonical = name.canonicalName
         canonical.withUTF8 { wanted in
@@ -34,7 +34,7 @@ struct PlainRequestFields: RequestFieldLines {
     }
 
     /// Calls `body` with the name, as spelled, and the value of each kept field, in order.
-    func forEachKept(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void) {
+    package func forEachKept(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void) {
         forEachLine { name, value in
             if PlainRequestHead.specialNames.position(anyCase: name) == nil { body(name, value) }
         }

@@ -1,6 +1,6 @@
-import HTTPTypes
-import NIOCore
-import StashHTTP
+package import HTTPTypes
+package import NIOCore
+package import StashHTTP
 
 /// The strict reading of a request head that ``RawHitHandler`` answers before NIO's HTTP/1
 /// decoder: `GET` or `HEAD`, an origin-form target of visible ASCII, `HTTP/1.1`, fields of
@@ -11,8 +11,9 @@ import StashHTTP
 /// Each field is sorted by its name's bytes as it is read (``FieldRole``) and left in the
 /// read buffer: nothing is made of a kept field (no `String`, `HTTPField` or
 /// `HTTPField.Name`) until a lookup asks for it (``PlainRequestFields``).
-enum PlainRequestHead {
-    enum Reading {
+package enum PlainRequestHead {
+    /// What ``read(_:)`` made of the bytes at the start of a buffer.
+    package enum Reading {
         /// The bytes so far are the start of a head that may still qualify.
         case incomplete
         /// A head that does not qualify, or one with a field that sends a request through the
@@ -26,24 +27,24 @@ enum PlainRequestHead {
     /// A qualifying head as the cache looks it up: as HummingbirdCore's HTTPTypes conversion
     /// gives it (the first `Host` as the authority, the other fields in order), without the
     /// fields the proxy never forwards (``FieldRole/dropped``).
-    struct Request {
+    package struct Request {
         /// `GET` or `HEAD`.
-        let method: HTTPRequest.Method
+        package let method: HTTPRequest.Method
         /// The value of the first `Host` field; `nil` without one.
-        let authority: String?
+        package let authority: String?
         /// The origin-form target.
-        let path: String
+        package let path: String
         /// The kept fields, read from the head's bytes when a lookup asks for them.
-        let fields: PlainRequestFields
+        package let fields: PlainRequestFields
     }
 
     /// What a field does to a plain request, decided once per field as it is read, so that
     /// neither the cache's lookup nor the proxy looks for these names in the fields again.
-    enum FieldRole {
+    package enum FieldRole {
         /// Kept in the request.
         case kept
         /// Left out: a field the proxy never forwards, so the cache never sees it either
-        /// (``HTTPCachingProxy/droppedRequestFields``, `Content-Length: 0`; a second `Host` sends the head to the decoder, whose gate refuses it).
+        /// (``DroppedRequestFields``, one `Content-Length: 0`; a second `Host`, a `Host` with whitespace after its value or a second `Content-Length` sends the head to the decoder, which refuses it or whose gate does).
         case dropped
         /// Sends the request through the full flow (``fullFlowFields``).
         case fullFlow
@@ -54,13 +55,13 @@ enum PlainRequestHead {
     /// not the stored response; `Cache-Control` and `Pragma`, whose directives it weighs),
     /// connection handling (`Connection`, `Expect`), and a body (`Transfer-Encoding`, a
     /// `Content-Length` other than `0`).
-    static let fullFlowFields: [HTTPField.Name] =
+    package static let fullFlowFields: [HTTPField.Name] =
         HTTPCache.fieldsAPlainRequestLacks + [.connection, .expect, .contentLength, .transferEncoding]
 
-    /// ``fullFlowFields`` and ``HTTPCachingProxy/droppedRequestFields``: every name whose
+    /// ``fullFlowFields`` and ``DroppedRequestFields``: every name whose
     /// role is not ``FieldRole/kept``, with its role. A request read here keeps no field of
     /// these names (those of ``fullFlowFields`` are not read here, the others are dropped).
-    static let specialNames = FieldNameSet(fullFlowFields + HTTPCachingProxy.droppedRequestFields.members)
+    package static let specialNames = FieldNameSet(fullFlowFields + DroppedRequestFields.names.members)
     private static let specialRoles: [FieldRole] = specialNames.members.map { fullFlowFields.contains($0) ? .fullFlow : .dropped }
     private static let hostPosition = specialNames.position(of: .hostField)!
     private static let contentLengthPosition = specialNames.position(of: .contentLength)!
@@ -70,7 +71,7 @@ enum PlainRequestHead {
     /// spelled so is sorted by one comparison of its bytes, without checking them as a token
     /// and comparing them case-insensitively with ``specialNames`` (a browser's request
     /// carries about ten fields).
-    static let commonNames = FieldNameSet(spelled: [
+    package static let commonNames = FieldNameSet(spelled: [
         "Host", "User-Agent", "Accept", "Accept-Language", "Accept-Encoding", "Referer", "Cookie", "Origin",
         "If-None-Match", "If-Modified-Since", "Cache-Control", "Pragma", "Connection", "Upgrade-Insecure-Requests",
         "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "Sec-CH-UA", "Sec-CH-UA-Mobile",
@@ -81,7 +82,7 @@ enum PlainRequestHead {
 
     /// What `name: value` does to a plain request, when it is not its first `Host` (which is
     /// its authority).
-    static func role(of name: HTTPField.Name, value: String) -> FieldRole {
+    package static func role(of name: HTTPField.Name, value: String) -> FieldRole {
         var canonical = name.canonicalName, value = value
         return canonical.withUTF8 { name in
             value.withUTF8 { value in
@@ -97,11 +98,11 @@ enum PlainRequestHead {
     }
 
     /// The longest head read here; a longer one goes to NIO's decoder.
-    static let maximumLength = 16 * 1024
+    package static let maximumLength = 16 * 1024
 
     /// Reads the head at the start of `buffer`'s readable bytes. A request read keeps a
     /// slice of `buffer` (no copy) for its fields.
-    static func read(_ buffer: ByteBuffer) -> Reading {
+    package static func read(_ buffer: ByteBuffer) -> Reading {
         buffer.withUnsafeReadableBytes { bytes in
             read(bytes) { buffer.getSlice(at: buffer.readerIndex + $0.lowerBound, length: $0.count)! }
         }
@@ -142,6 +143,7 @@ enum PlainRequestHead {
         let fieldsStart = index
         var authority: Range<Int>?
         var carriesAuthorization = false
+        var carriesContentLength = false
         while true {
             guard index + 1 < count else { return count > maximumLength ? .other : .incomplete }
             if bytes[index] == UInt8(ascii: "\r") {
@@ -192,9 +194,16 @@ enum PlainRequestHead {
             }
             if special == hostPosition {
                 // A second `Host` is refused (``RequestGate``), so it goes to the decoder.
-                guard authority == nil else { return .other }
+                // So does one with whitespace after its value: the decoder keeps that
+                // whitespace in the value, which the gate then refuses as an authority.
+                guard authority == nil, valueEnd == index - 2 else { return .other }
                 authority = valueStart..<valueEnd
                 continue
+            }
+            if special == contentLengthPosition {
+                // The decoder refuses a second `Content-Length`, even `0` twice.
+                guard !carriesContentLength else { return .other }
+                carriesContentLength = true
             }
             switch role(special: special, value: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd])) {
             case .kept, .dropped: continue

@@ -1,4 +1,4 @@
-import NIOCore
+package import NIOCore
 
 /// Finds the empty line that ends a request head in bytes that arrive in pieces, looking at
 /// each byte once however the head is split: the state carried from one piece to the next is
@@ -9,9 +9,9 @@ import NIOCore
 /// clock with a blank line and then send its head as slowly as it likes), and remembers
 /// whether every line so far ended in CRLF, which ``PlainRequestHead`` requires.
 /// A value type; each connection's handler keeps its own.
-struct RequestHeadEnd {
+package struct RequestHeadEnd {
     /// Whether every line end seen since the last head ended was CRLF.
-    private(set) var isStrict = true
+    package private(set) var isStrict = true
     /// Whether the last byte was CR.
     private var afterCR = false
     /// Whether the bytes since the last line end are at most one CR (the next LF ends the head).
@@ -19,11 +19,14 @@ struct RequestHeadEnd {
     /// Whether a byte other than CR or LF was seen: only then does an empty line end a head.
     private var sawContent = false
 
+    /// The state before a head's first byte.
+    package init() {}
+
     /// Whether a head ends in `bytes`. A piece that starts with a request line's byte (or
     /// follows one) and ends with the blank line (nearly every head, arriving whole) holds an
     /// end whatever lies between, so only the others are scanned; either way the state starts
     /// again, for the next head, once an end is found.
-    mutating func holdsEnd(in bytes: ByteBufferView) -> Bool {
+    package mutating func holdsEnd(in bytes: ByteBufferView) -> Bool {
         let end = bytes.endIndex
         if bytes.count >= 4, sawContent || Self.isContent(bytes[bytes.startIndex]),
            bytes[end - 4] == UInt8(ascii: "\r"), bytes[end - 3] == UInt8(ascii: "\n"),
@@ -36,7 +39,7 @@ struct RequestHeadEnd {
 
     /// The offset in `bytes` just past the end of the head, or `nil` when the head goes on
     /// past them. After an end is found the state starts again, for the next head.
-    mutating func find<Bytes: Sequence<UInt8>>(in bytes: Bytes) -> Int? {
+    package mutating func find<Bytes: Sequence<UInt8>>(in bytes: Bytes) -> Int? {
         var offset = 0
         for byte in bytes {
             offset += 1
