@@ -234,15 +234,16 @@ struct ProxyHostileClientTests {
         }
     }
 
-    /// A request body passes through as it arrives: 200 MB uploaded through a `stash
-    /// http-proxy` process raise its peak resident memory by far less than the body.
+    /// A request body passes through as it arrives: 2 GB uploaded through a `stash
+    /// http-proxy` process raise its peak resident memory by far less than the body (held
+    /// whole, it would take the process past 2 GB).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads VmHWM from /proc"))
     func uploadsStreamWithBoundedMemory() async throws {
         let origin = try await TestOrigin.start(clock: SystemClock())
         defer { origin.stop() }
         origin.set("/upload", .ok([]))
         let folder = TemporaryFolder("proxy-upload")
-        let size = 200_000_000
+        let size = 2_000_000_000
         let child = try ChildProcess(BuiltProducts.executable("stash"), [
             "http-proxy", "--listen", "127.0.0.1:0", "--upstream", origin.base, "--root", folder.url.path,
             "--max-body-size", String(size),
@@ -272,7 +273,9 @@ struct ProxyHostileClientTests {
             let after = try ProxyStreamingTests.peakResidentBytes(of: child.processIdentifier)
             #expect(response.status == .ok)
             #expect(origin.bodySizes("/upload").last == size)
-            #expect(after - before < size / 2, "peak resident memory grew by \(after - before) bytes for a \(size)-byte upload")
+            // Alone the growth is a few megabytes; beside the rest of the suite, glibc's arenas
+            // keep freed parts, so the bound is a generous 256 MiB, an eighth of the body.
+            #expect(after - before < 256 << 20, "peak resident memory grew by \(after - before) bytes for a \(size)-byte upload")
         } catch {
             try? await transport.shutdown()
             throw error
