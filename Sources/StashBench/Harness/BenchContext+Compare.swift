@@ -2,13 +2,16 @@ import Foundation
 
 /// The measuring rule of every suite: each implementation of a case is timed in
 /// ``BenchContext/sampleCount`` samples of at least ``BenchContext/minimumSampleSeconds``
-/// each (the workload is repeated until a sample lasts that long), the implementations
-/// take turns sample by sample (interleaved, the order rotating each round, so that a slow
-/// moment of the machine does not fall on one of them), and the median and the spread of
-/// the samples are reported.
+/// each (the workload is repeated until a sample lasts that long: a sample that comes out
+/// shorter is dropped and taken again with more repetitions), the implementations take turns
+/// sample by sample (interleaved, the order rotating each round, so that a slow moment of
+/// the machine does not fall on one of them), and the median and the spread of the samples'
+/// rates are reported, each sample counting its own operations. After each sample, the
+/// contender's `drain` finishes, untimed, the work it left in the background (a disk flush). A workload that times itself
+/// (a load generator: its own run's length, without its start-up) is taken at its word.
 extension BenchContext {
     /// Times every contender of one case and reports the median and spread of each.
-    func compare(suite: String, case name: String, _ contenders: [Contender], extra: [String: String] = [:]) throws {
+    func compare(suite: String, case name: String, _ contenders: [Contender], extra: [String: String] = [:]) async throws {
         let contenders = contenders.filter { runsImpl($0.name) }
         guard runs(name), !contenders.isEmpty else { return }
         var repetitions: [Int] = []
@@ -18,26 +21,36 @@ extension BenchContext {
             repetitions.append(self.repetitions(forOneRunOf: seconds, ops: ops))
         }
         var samples = Array(repeating: [Double](), count: contenders.count)
-        var opsPerSample = Array(repeating: 0, count: contenders.count)
+        var sampleOps = Array(repeating: [Int](), count: contenders.count)
         for round in 0..<sampleCount {
             for turn in 0..<contenders.count {
                 let index = (turn + round) % contenders.count
-                var seconds = 0.0
-                var ops = 0
-                for _ in 0..<repetitions[index] {
-                    try contenders[index].prepare()
-                    let (done, elapsed) = try Self.timed(contenders[index].run)
-                    ops += done
-                    seconds += elapsed
+                while true {
+                    var seconds = 0.0
+                    var ops = 0
+                    for _ in 0..<repetitions[index] {
+                        try contenders[index].prepare()
+                        let (done, elapsed) = try Self.timed(contenders[index].run)
+                        ops += done
+                        seconds += elapsed
+                    }
+                    // What the sample left for later (a flush) is done now, untimed, so that it
+                    // never falls into the next contender's sample.
+                    try await contenders[index].drain()
+                    if let more = resized(repetitions[index], lasting: seconds) {
+                        repetitions[index] = more
+                        continue
+                    }
+                    samples[index].append(seconds)
+                    sampleOps[index].append(ops)
+                    break
                 }
-                samples[index].append(seconds)
-                opsPerSample[index] = ops
             }
         }
         for index in contenders.indices {
             reporter.record(BenchResult(
                 suite: suite, case: name, impl: contenders[index].name,
-                ops: opsPerSample[index], samples: samples[index], extra: extra
+                sampleOps: sampleOps[index], samples: samples[index], extra: extra
             ))
         }
     }
@@ -49,32 +62,38 @@ extension BenchContext {
         var repetitions: [Int] = []
         for contender in contenders {
             try await contender.prepare()
-            let start = DispatchTime.now().uptimeNanoseconds
-            let ops = try await contender.run()
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            repetitions.append(self.repetitions(forOneRunOf: seconds, ops: ops))
+            let (measurement, seconds) = try await Self.timed(contender.run)
+            repetitions.append(self.repetitions(forOneRunOf: seconds, ops: measurement.ops))
         }
         var samples = Array(repeating: [Double](), count: contenders.count)
-        var opsPerSample = Array(repeating: 0, count: contenders.count)
+        var sampleOps = Array(repeating: [Int](), count: contenders.count)
         for round in 0..<sampleCount {
             for turn in 0..<contenders.count {
                 let index = (turn + round) % contenders.count
-                var seconds = 0.0
-                var ops = 0
-                for _ in 0..<repetitions[index] {
-                    try await contenders[index].prepare()
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    ops += try await contenders[index].run()
-                    seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                while true {
+                    var seconds = 0.0
+                    var ops = 0
+                    for _ in 0..<repetitions[index] {
+                        try await contenders[index].prepare()
+                        let (measurement, elapsed) = try await Self.timed(contenders[index].run)
+                        ops += measurement.ops
+                        seconds += elapsed
+                    }
+                    try await contenders[index].drain()
+                    if let more = resized(repetitions[index], lasting: seconds) {
+                        repetitions[index] = more
+                        continue
+                    }
+                    samples[index].append(seconds)
+                    sampleOps[index].append(ops)
+                    break
                 }
-                samples[index].append(seconds)
-                opsPerSample[index] = ops
             }
         }
         for index in contenders.indices {
             reporter.record(BenchResult(
                 suite: suite, case: name, impl: contenders[index].name,
-                ops: opsPerSample[index], samples: samples[index], extra: extra
+                sampleOps: sampleOps[index], samples: samples[index], extra: extra
             ))
         }
     }
@@ -86,9 +105,27 @@ extension BenchContext {
         return max(1, Int((minimumSampleSeconds / seconds).rounded(.up)))
     }
 
+    /// More repetitions when a sample of `repetitions` lasted `seconds`, under the minimum
+    /// (the warm-up was slower than the workload runs now); `nil` when the sample stands.
+    private func resized(_ repetitions: Int, lasting seconds: Double) -> Int? {
+        guard seconds < minimumSampleSeconds else { return nil }
+        guard seconds > 0 else { return repetitions * 10 }
+        // A tenth more than the rate says, so that the next sample is not short by a hair.
+        return max(repetitions + 1, Int((Double(repetitions) * minimumSampleSeconds / seconds * 1.1).rounded(.up)))
+    }
+
     private static func timed(_ body: () throws -> Int) throws -> (ops: Int, seconds: Double) {
         let start = DispatchTime.now().uptimeNanoseconds
         let ops = try body()
         return (ops, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// The measurement of `body` and its length: its own, when it reports one, else the
+    /// harness clock's.
+    private static func timed(_ body: () async throws -> Measurement) async throws -> (Measurement, Double) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let measurement = try await body()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return (measurement, measurement.seconds ?? elapsed)
     }
 }

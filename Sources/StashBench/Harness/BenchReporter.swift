@@ -5,21 +5,37 @@ struct BenchResult: Sendable {
     var suite: String
     var `case`: String
     var impl: String
-    /// Operations per sample.
-    var ops: Int
+    /// The operations each sample did, in the order taken (a load generator's request count
+    /// varies from sample to sample).
+    var sampleOps: [Int]
     /// The seconds each sample took, in the order taken.
     var samples: [Double]
     /// Further fields for non-timing figures (a file size, an open time), printed as is.
     var extra: [String: String] = [:]
 
+    /// Samples that each did `ops` operations.
     init(suite: String, case name: String, impl: String, ops: Int, samples: [Double], extra: [String: String] = [:]) {
+        self.init(suite: suite, case: name, impl: impl, sampleOps: Array(repeating: ops, count: samples.count), samples: samples, extra: extra)
+    }
+
+    /// Samples each with its own operation count.
+    init(suite: String, case name: String, impl: String, sampleOps: [Int], samples: [Double], extra: [String: String] = [:]) {
         self.suite = suite
         self.case = name
         self.impl = impl
-        self.ops = ops
+        self.sampleOps = sampleOps
         self.samples = samples
         self.extra = extra
     }
+
+    /// The median sample's operation count.
+    var ops: Int {
+        let sorted = sampleOps.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// Each sample's operations per second, in the order taken.
+    var rates: [Double] { zip(sampleOps, samples).map { $1 > 0 ? Double($0) / $1 : .infinity } }
 
     /// One sample of `seconds`.
     init(suite: String, case name: String, impl: String, ops: Int, seconds: Double, extra: [String: String] = [:]) {
@@ -34,14 +50,17 @@ struct BenchResult: Sendable {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
-    /// Operations per second at the median sample.
-    var opsPerSecond: Double { seconds > 0 ? Double(ops) / seconds : .infinity }
+    /// The median of the samples' operations per second (each sample's own count over its
+    /// own time).
+    var opsPerSecond: Double {
+        let sorted = rates.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
 
     /// The slowest and fastest sample's operations per second.
-    var opsPerSecondRange: (low: Double, high: Double) {
-        let rates = samples.map { $0 > 0 ? Double(ops) / $0 : .infinity }
-        return (rates.min() ?? 0, rates.max() ?? 0)
-    }
+    var opsPerSecondRange: (low: Double, high: Double) { (rates.min() ?? 0, rates.max() ?? 0) }
 
     /// Half the distance between the fastest and slowest sample, relative to the median
     /// (`0.03` means the samples lie within ±3 % of it).
@@ -80,6 +99,7 @@ final class BenchReporter: @unchecked Sendable {
             "\"ops_per_s_max\":\(number(range.high))",
             "\"spread\":\(String(format: "%.4f", result.spread))",
             "\"samples\":[" + result.samples.map { String(format: "%.6f", $0) }.joined(separator: ",") + "]",
+            "\"sample_ops\":[" + result.sampleOps.map(String.init).joined(separator: ",") + "]",
         ]
         for (key, value) in result.extra.sorted(by: { $0.key < $1.key }) {
             fields.append("\(quoted(key)):\(Double(value) != nil ? value : quoted(value))")

@@ -2,29 +2,57 @@
 ///
 /// `run` performs one repetition of the case's workload and returns how many operations it
 /// did; only `run` is timed. `prepare`, when given, runs untimed before every repetition (to
-/// start from a fresh cache, say). The harness repeats `run` until a sample lasts at least
+/// start from a fresh cache, say), and `drain` untimed after every sample (to finish what
+/// the workload left to a background flush, which would otherwise land in the next
+/// contender's sample). The harness repeats `run` until a sample lasts at least
 /// ``BenchContext/minimumSampleSeconds``.
 struct Contender {
     var name: String
     var prepare: () throws -> Void
     var run: () throws -> Int
+    var drain: () async throws -> Void
 
-    init(_ name: String, prepare: @escaping () throws -> Void = {}, run: @escaping () throws -> Int) {
+    init(
+        _ name: String, prepare: @escaping () throws -> Void = {}, drain: @escaping () async throws -> Void = {},
+        run: @escaping () throws -> Int
+    ) {
         self.name = name
         self.prepare = prepare
+        self.drain = drain
         self.run = run
     }
+}
+
+/// What one repetition did: its operations and, when the workload timed itself (a load
+/// generator reports its own run's length, without its start-up), how long they took.
+struct Measurement {
+    var ops: Int
+    var seconds: Double?
 }
 
 /// ``Contender`` for workloads that `await` (network, actors).
 struct AsyncContender {
     var name: String
     var prepare: () async throws -> Void
-    var run: () async throws -> Int
+    var run: () async throws -> Measurement
+    var drain: () async throws -> Void
 
-    init(_ name: String, prepare: @escaping () async throws -> Void = {}, run: @escaping () async throws -> Int) {
+    init(
+        _ name: String, prepare: @escaping () async throws -> Void = {}, drain: @escaping () async throws -> Void = {},
+        run: @escaping () async throws -> Int
+    ) {
+        self.init(name, prepare: prepare, drain: drain, measured: { Measurement(ops: try await run(), seconds: nil) })
+    }
+
+    /// A contender whose workload reports how long its operations took (``Measurement/seconds``),
+    /// which the harness takes instead of its own clock.
+    init(
+        _ name: String, prepare: @escaping () async throws -> Void = {}, drain: @escaping () async throws -> Void = {},
+        measured: @escaping () async throws -> Measurement
+    ) {
         self.name = name
         self.prepare = prepare
-        self.run = run
+        self.drain = drain
+        self.run = measured
     }
 }

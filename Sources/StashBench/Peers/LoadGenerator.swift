@@ -13,6 +13,9 @@ struct LoadGenerator {
         var errors: Int
         /// The 99th percentile latency in milliseconds, when the client reports it.
         var p99Milliseconds: Double?
+        /// How long the requests were sent for, as the client measured it (wrk's `in 2.00s`,
+        /// without its start-up and exit); `nil` when it does not say.
+        var seconds: Double? = nil
     }
 
     let wrk: URL? = findExecutable("wrk")
@@ -42,7 +45,8 @@ struct LoadGenerator {
         }
         return runs.reduce(Run(requests: 0, errors: 0, p99Milliseconds: nil)) { total, run in
             Run(requests: total.requests + run.requests, errors: total.errors + run.errors,
-                p99Milliseconds: [total.p99Milliseconds, run.p99Milliseconds].compactMap { $0 }.max())
+                p99Milliseconds: [total.p99Milliseconds, run.p99Milliseconds].compactMap { $0 }.max(),
+                seconds: [total.seconds, run.seconds].compactMap { $0 }.max())
         }
     }
 
@@ -57,13 +61,20 @@ struct LoadGenerator {
         return (process, pipe)
     }
 
-    /// Reads `N requests in`, `Non-2xx or 3xx responses: N`, `Socket errors: …` and the
+    /// Reads `N requests in T`, `Non-2xx or 3xx responses: N`, `Socket errors: …` and the
     /// `99%` latency line of wrk's output.
     static func parseWrk(_ output: String) -> Run {
         var run = Run(requests: 0, errors: 0, p99Milliseconds: nil)
         for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             let words = line.split(separator: " ")
-            if line.contains("requests in"), let first = words.first, let count = Int(first) { run.requests = count }
+            if line.contains("requests in"), let first = words.first, let count = Int(first) {
+                run.requests = count
+                // "N requests in 2.00s, 1.23MB read"
+                if let index = words.firstIndex(of: "in"), words.index(after: index) < words.endIndex {
+                    run.seconds = milliseconds(String(words[words.index(after: index)].trimmingCharacters(in: CharacterSet(charactersIn: ","))))
+                        .map { $0 / 1000 }
+                }
+            }
             if line.hasPrefix("Non-2xx"), let last = words.last, let count = Int(last) { run.errors += count }
             if line.hasPrefix("Socket errors:") {
                 for part in line.dropFirst("Socket errors:".count).split(separator: ",") {

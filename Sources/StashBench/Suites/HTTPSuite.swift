@@ -39,8 +39,8 @@ enum HTTPSuite {
         }
         let response = HTTPResponse(status: .ok, headerFields: fields)
 
-        try context.compare(suite: suite, case: "store", [
-            Contender("stash") {
+        try await context.compare(suite: suite, case: "store", [
+            Contender("stash", drain: { try await cache.flush() }) {
                 for index in 0..<count { cache.storeResponse(response, body: body, for: requests[index]) }
                 return count
             },
@@ -59,7 +59,7 @@ enum HTTPSuite {
         // The lookups time lookups, not the disk writing out the stores in the background.
         try await cache.flush()
         var found = 0
-        try context.compare(suite: suite, case: "lookup-hit", [
+        try await context.compare(suite: suite, case: "lookup-hit", [
             Contender("stash") {
                 for index in 0..<count where cache.cachedResponse(for: requests[index]) != nil { found += 1 }
                 return count
@@ -69,7 +69,7 @@ enum HTTPSuite {
                 return peerCount
             },
         ])
-        try context.compare(suite: suite, case: "lookup-miss", [
+        try await context.compare(suite: suite, case: "lookup-miss", [
             Contender("stash") {
                 for index in count..<(2 * count) where cache.cachedResponse(for: requests[index]) != nil { found += 1 }
                 return count
@@ -123,7 +123,7 @@ enum HTTPSuite {
         let lookups = (0..<urls).map { request($0, "de") }
         let peerLookups = (0..<peerURLs).map { urlRequest($0, "de") }
         var found = 0
-        try context.compare(suite: suite, case: "lookup-vary", [
+        try await context.compare(suite: suite, case: "lookup-vary", [
             Contender("stash") {
                 for lookup in lookups where cache.cachedResponse(for: lookup) != nil { found += 1 }
                 return urls
@@ -164,12 +164,13 @@ enum HTTPSuite {
                     let url = "http://127.0.0.1:\(port)\(path)"
                     // Primes the cache: the first answer is a miss, then hits.
                     for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
-                    contenders.append(AsyncContender(impl) {
+                    contenders.append(AsyncContender(impl, measured: {
+                        // wrk's own run length: its start-up and exit are not the proxies' time.
                         let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
                         if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
                         errors[impl, default: 0] += run.errors
-                        return run.requests
-                    })
+                        return Measurement(ops: run.requests, seconds: run.seconds)
+                    }))
                 }
                 try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
                 for (impl, _) in peers {

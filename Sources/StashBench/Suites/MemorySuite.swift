@@ -46,7 +46,7 @@ enum MemorySuite {
             contenders(LockedDictionaryStore(workload), workload),
         ]
         for name in cases {
-            try context.compare(suite: suite, case: name, stores.map { $0[name]! })
+            try await context.compare(suite: suite, case: name, stores.map { $0[name]! })
         }
     }
 

@@ -21,11 +21,11 @@ enum ObjectsSuite {
     static let suite = "objects"
 
     @Sendable static func run(_ context: BenchContext) async throws {
-        try measure(context)
+        try await measure(context)
         try await observation(context)
     }
 
-    private static func measure(_ context: BenchContext) throws {
+    private static func measure(_ context: BenchContext) async throws {
         let scratch = try context.makeScratch(suite)
         defer { context.removeScratch(scratch) }
         let insertCount = context.scaled(50_000)
@@ -35,14 +35,14 @@ enum ObjectsSuite {
         let stash = try ObjectStore(url: scratch.appendingPathComponent("stash.sqlite"), schema: ObjectSchema(BenchItem.self, BenchPerson.self, BenchCard.self))
         let stashCodable = try ObjectStore(url: scratch.appendingPathComponent("stash-codable.sqlite"), schema: ObjectSchema(BenchCodableItem.self))
         let grdb = try StashDatabase.pool(at: scratch.appendingPathComponent("grdb.sqlite"))
-        try grdb.write { db in try db.execute(sql: tablesSQL) }
+        try await grdb.write { db in try db.execute(sql: tablesSQL) }
         let raw = try RawItems(path: scratch.appendingPathComponent("raw.sqlite").path)
 
         let items = (0..<max(insertCount, fetchCount)).map { BenchItem(seed: $0) }
         let inserts = Array(items.prefix(insertCount))
 
         // insert: 50,000 rows in one transaction, from an empty table.
-        try context.compare(suite: suite, case: "insert", [
+        try await context.compare(suite: suite, case: "insert", [
             Contender("stash", prepare: { _ = try stash.write { tx in try tx.deleteAll(BenchItem.query()) } }) {
                 try stash.write { tx -> Void in for item in inserts { try tx.insert(item) } }
                 return inserts.count
@@ -64,22 +64,22 @@ enum ObjectsSuite {
         // fetch: 200,000 rows into values.
         let all = Array(items.prefix(fetchCount))
         if context.runs("fetch") {
-            try stash.write { tx in
+            try await stash.write { tx in
                 try tx.deleteAll(BenchItem.query())
                 for item in all { try tx.insert(item) }
             }
-            try stashCodable.write { tx in
+            try await stashCodable.write { tx in
                 try tx.deleteAll(BenchCodableItem.query())
                 for item in all { try tx.insert(BenchCodableItem(item)) }
             }
-            try grdb.write { db in
+            try await grdb.write { db in
                 try db.execute(sql: "DELETE FROM item")
                 for item in all { try ItemRecord(item).insert(db) }
             }
             try raw.execute("DELETE FROM item")
             try raw.insert(all)
         }
-        try context.compare(suite: suite, case: "fetch", [
+        try await context.compare(suite: suite, case: "fetch", [
             Contender("stash") { try expect(fetchCount, stash.fetch(BenchItem.query()).count, "stash") },
             Contender("stash-codable") { try expect(fetchCount, stashCodable.fetch(BenchCodableItem.query()).count, "stash-codable") },
             Contender("grdb-record") { try expect(fetchCount, grdb.read { db in try ItemRecord.fetchAll(db) }.count, "grdb-record") },
@@ -87,7 +87,7 @@ enum ObjectsSuite {
             Contender("sqlite-raw") { try expect(fetchCount, raw.fetchAll().count, "sqlite-raw") },
         ])
 
-        try graph(context, stash: stash, grdb: grdb, raw: raw, people: people)
+        try await graph(context, stash: stash, grdb: grdb, raw: raw, people: people)
         context.reporter.note("objects: same tables for every implementation; stash models are written as the README says, with @Model (its init(row:) reads each column); stash-codable is the same model as a plain Codable struct (no macro), decoded through init(from:)")
     }
 
@@ -108,7 +108,7 @@ enum ObjectsSuite {
 
     // MARK: Graph
 
-    private static func graph(_ context: BenchContext, stash: ObjectStore, grdb: DatabasePool, raw: RawItems, people: Int) throws {
+    private static func graph(_ context: BenchContext, stash: ObjectStore, grdb: DatabasePool, raw: RawItems, people: Int) async throws {
         let names = (0..<people).map { "Person \($0)" }
         let cardNumbers = (0..<people).map { person in (0..<10).map { "\(person.isMultiple(of: 2) ? "44" : "55")\(person)-\($0)" } }
         let objects = people * 11
@@ -132,7 +132,7 @@ enum ObjectsSuite {
         }
         let clearRaw = { try raw.execute("DELETE FROM person") }
         let insertRaw = { try raw.insertGraph(names: names, cards: cardNumbers) }
-        try context.compare(suite: suite, case: "graph-insert", [
+        try await context.compare(suite: suite, case: "graph-insert", [
             Contender("stash", prepare: clearStash) { try insertStash(); return objects },
             Contender("grdb-record", prepare: clearGRDB) { try insertRecords(); return objects },
             Contender("grdb-codable", prepare: clearGRDB) {
@@ -152,7 +152,7 @@ enum ObjectsSuite {
         try clearGRDB(); try insertRecords()
         try clearRaw(); try insertRaw()
 
-        try context.compare(suite: suite, case: "graph-fetch", [
+        try await context.compare(suite: suite, case: "graph-fetch", [
             Contender("stash") {
                 let entries = try stash.read { try $0.fetch(BenchPerson.query(), including: BenchCard.self) }
                 return try expect(objects, entries.count + entries.reduce(0) { $0 + $1.related.count }, "stash")
@@ -172,7 +172,7 @@ enum ObjectsSuite {
         ])
 
         let matching = (people + 1) / 2
-        try context.compare(suite: suite, case: "graph-filter", [
+        try await context.compare(suite: suite, case: "graph-filter", [
             Contender("stash") {
                 try expect(matching, stash.fetch(BenchPerson.query().filter(.related(BenchCard.self, where: .hasPrefix(\.number, "44")))).count, "stash")
             },

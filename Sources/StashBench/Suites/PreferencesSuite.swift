@@ -49,13 +49,13 @@ enum PreferencesSuite {
         let synchronizedCount = min(count, synchronizedOperations)
         var sink = 0
 
-        try context.compare(suite: suite, case: "write-int", [
+        try await context.compare(suite: suite, case: "write-int", [
             Contender("stash") { try write(stash, work.intKeys, work.ints, count) },
             Contender("stash-durable") { try write(durable, work.intKeys, work.ints, durableCount) },
             Contender("UserDefaults") { write(defaults.plain, work.intKeys, work.ints, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.intKeys, work.ints, synchronizedCount, synchronize: true) },
         ], extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })])
-        try context.compare(suite: suite, case: "read-int", [
+        try await context.compare(suite: suite, case: "read-int", [
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.integer(forKey: work.intKeys[i]) }
                 return count
@@ -65,13 +65,13 @@ enum PreferencesSuite {
                 return count
             },
         ])
-        try context.compare(suite: suite, case: "write-string", [
+        try await context.compare(suite: suite, case: "write-string", [
             Contender("stash") { try write(stash, work.stringKeys, work.strings, count) },
             Contender("stash-durable") { try write(durable, work.stringKeys, work.strings, durableCount) },
             Contender("UserDefaults") { write(defaults.plain, work.stringKeys, work.strings, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.stringKeys, work.strings, synchronizedCount, synchronize: true) },
         ], extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })])
-        try context.compare(suite: suite, case: "read-string", [
+        try await context.compare(suite: suite, case: "read-string", [
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.string(forKey: work.stringKeys[i])?.utf8.count ?? 0 }
                 return count
@@ -83,9 +83,9 @@ enum PreferencesSuite {
         ])
         check(stash, work: work, count: count)
 
-        try measureOpen(context, scratch: scratch, keys: context.scaled(10_000))
-        try measureOpen(context, scratch: scratch, keys: context.scaled(100_000))
-        try measureOverwrites(context, scratch: scratch, work: work, count: count)
+        try await measureOpen(context, scratch: scratch, keys: context.scaled(10_000))
+        try await measureOpen(context, scratch: scratch, keys: context.scaled(100_000))
+        try await measureOverwrites(context, scratch: scratch, work: work, count: count)
         if sink == 42 { context.reporter.note("") }
     }
 
@@ -124,14 +124,14 @@ enum PreferencesSuite {
     }
 
     /// How long opening a suite of `keys` keys takes (reading and verifying its whole log).
-    private static func measureOpen(_ context: BenchContext, scratch: URL, keys: Int) throws {
+    private static func measureOpen(_ context: BenchContext, scratch: URL, keys: Int) async throws {
         let url = scratch.appendingPathComponent("open-\(keys).stashprefs")
         let writer = try Preferences(url: url)
         for i in 0..<keys { try writer.set(i, forKey: "int-\(i)") }
         let used = writer.storage.usedBytes
         writer.close()
         var keyCount = 0
-        try context.compare(suite: suite, case: "open-\(keys)-keys", [
+        try await context.compare(suite: suite, case: "open-\(keys)-keys", [
             Contender("stash") {
                 let opened = try Preferences(url: url)
                 keyCount = opened.storage.keyCount
@@ -143,11 +143,11 @@ enum PreferencesSuite {
     }
 
     /// Three rounds of overwriting every key: the log must compact, not grow.
-    private static func measureOverwrites(_ context: BenchContext, scratch: URL, work: Workload, count: Int) throws {
+    private static func measureOverwrites(_ context: BenchContext, scratch: URL, work: Workload, count: Int) async throws {
         let prefs = try Preferences(url: scratch.appendingPathComponent("overwrite.stashprefs"))
         defer { prefs.close() }
         let rounds = 3
-        try context.compare(suite: suite, case: "overwrite-3-rounds", [
+        try await context.compare(suite: suite, case: "overwrite-3-rounds", [
             Contender("stash") {
                 for round in 0...rounds {
                     for i in 0..<count {

@@ -18,14 +18,14 @@ enum PropertyListSuite {
                                            (.xml, .xml)] {
             let name = format == .binary ? "binary" : "xml"
             let bytes = try tree.data(format: format)
-            try context.compare(suite: suite, case: "read-\(name)", [
+            try await context.compare(suite: suite, case: "read-\(name)", [
                 Contender("stash") { _ = try PropertyList(data: bytes, format: format); return records },
                 Contender("PropertyListSerialization") {
                     _ = try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil)
                     return records
                 },
             ], extra: ["bytes": "\(bytes.count)"])
-            try context.compare(suite: suite, case: "write-\(name)", [
+            try await context.compare(suite: suite, case: "write-\(name)", [
                 Contender("stash") { _ = try tree.data(format: format); return records },
                 Contender("PropertyListSerialization") {
                     _ = try PropertyListSerialization.data(fromPropertyList: foundationObject, format: foundationFormat, options: 0)

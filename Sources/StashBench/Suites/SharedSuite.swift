@@ -136,12 +136,12 @@ enum SharedSuite {
         var p99: [String: [Double]] = [:]
         var errors: [String: Int] = [:]
         let contenders = [("shared-2-proxies", [ports[0], ports[1]], 16), ("disk-1-proxy", [ports[2]], 32)].map { impl, targets, connections in
-            AsyncContender(impl) {
+            AsyncContender(impl, measured: {
                 let run = try await load.run(urls: targets.map { "http://127.0.0.1:\($0)\(path)" }, connections: connections, seconds: seconds, transport: transport)
                 if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
                 errors[impl, default: 0] += run.errors
-                return run.requests
-            }
+                return Measurement(ops: run.requests, seconds: run.seconds)
+            })
         }
         try await context.compareAsync(suite: suite, case: "proxy-hit-1k-c32", contenders, extra: ["client": load.name, "connections": "32"])
         for impl in ["shared-2-proxies", "disk-1-proxy"] {
