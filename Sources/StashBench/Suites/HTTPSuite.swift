@@ -44,7 +44,7 @@ enum HTTPSuite {
                 for index in 0..<count { cache.storeResponse(response, body: body, for: requests[index]) }
                 return count
             },
-            Contender("URLCache") {
+            Contender(FoundationPeer.urlCache) {
                 for index in 0..<peerCount { urlCache.storeCachedResponse(urlResponses[index], for: urlRequests[index]) }
                 return peerCount
             },
@@ -52,7 +52,7 @@ enum HTTPSuite {
         if !context.runs("store") && (context.runs("lookup-hit") || context.runs("lookup-miss")) {
             // `--case lookup-hit` alone: the lookups must still find what the store case keeps.
             for index in 0..<count { cache.storeResponse(response, body: body, for: requests[index]) }
-            for index in 0..<peerCount where context.runsImpl("URLCache") {
+            for index in 0..<peerCount where context.runsImpl(FoundationPeer.urlCache) {
                 urlCache.storeCachedResponse(urlResponses[index], for: urlRequests[index])
             }
         }
@@ -64,7 +64,7 @@ enum HTTPSuite {
                 for index in 0..<count where cache.cachedResponse(for: requests[index]) != nil { found += 1 }
                 return count
             },
-            Contender("URLCache") {
+            Contender(FoundationPeer.urlCache) {
                 for index in 0..<peerCount where urlCache.cachedResponse(for: urlRequests[index]) != nil { found += 1 }
                 return peerCount
             },
@@ -74,7 +74,7 @@ enum HTTPSuite {
                 for index in count..<(2 * count) where cache.cachedResponse(for: requests[index]) != nil { found += 1 }
                 return count
             },
-            Contender("URLCache") {
+            Contender(FoundationPeer.urlCache) {
                 for index in count..<(count + peerCount) where urlCache.cachedResponse(for: urlRequests[index]) != nil { found += 1 }
                 return peerCount
             },
@@ -113,7 +113,7 @@ enum HTTPSuite {
         for index in 0..<urls {
             for language in languages {
                 cache.storeResponse(HTTPResponse(status: .ok, headerFields: fields), body: body, for: request(index, language))
-                guard index < peerURLs, context.runsImpl("URLCache") else { continue }
+                guard index < peerURLs, context.runsImpl(FoundationPeer.urlCacheIgnoringVary) else { continue }
                 let response = HTTPURLResponse(url: URL(string: "https://bench.test/vary/\(index)")!, statusCode: 200, httpVersion: "HTTP/1.1",
                                                headerFields: ["Cache-Control": "max-age=3600", "Vary": "Accept-Language"])!
                 urlCache.storeCachedResponse(CachedURLResponse(response: response, data: body), for: urlRequest(index, language))
@@ -128,7 +128,7 @@ enum HTTPSuite {
                 for lookup in lookups where cache.cachedResponse(for: lookup) != nil { found += 1 }
                 return urls
             },
-            Contender("URLCache") {
+            Contender(FoundationPeer.urlCacheIgnoringVary) {
                 for lookup in peerLookups where urlCache.cachedResponse(for: lookup) != nil { found += 1 }
                 return peerURLs
             },

@@ -89,7 +89,7 @@ enum MemorySuite {
     static func name(of store: some Store) -> String {
         switch store {
         case is StashStore: return "stash"
-        case is NSCacheStore: return "NSCache"
+        case is NSCacheStore: return FoundationPeer.nsCache
         default: return "dictionary+lock"
         }
     }

@@ -52,7 +52,7 @@ enum PreferencesSuite {
         try await context.compare(suite: suite, case: "write-int", [
             Contender("stash") { try write(stash, work.intKeys, work.ints, count) },
             Contender("stash-durable") { try write(durable, work.intKeys, work.ints, durableCount) },
-            Contender("UserDefaults") { write(defaults.plain, work.intKeys, work.ints, count, synchronize: false) },
+            Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.intKeys, work.ints, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.intKeys, work.ints, synchronizedCount, synchronize: true) },
         ], extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })])
         try await context.compare(suite: suite, case: "read-int", [
@@ -60,7 +60,7 @@ enum PreferencesSuite {
                 for i in 0..<count { sink &+= stash.integer(forKey: work.intKeys[i]) }
                 return count
             },
-            Contender("UserDefaults") {
+            Contender(FoundationPeer.userDefaults) {
                 for i in 0..<count { sink &+= defaults.plain.integer(forKey: work.intKeys[i]) }
                 return count
             },
@@ -68,7 +68,7 @@ enum PreferencesSuite {
         try await context.compare(suite: suite, case: "write-string", [
             Contender("stash") { try write(stash, work.stringKeys, work.strings, count) },
             Contender("stash-durable") { try write(durable, work.stringKeys, work.strings, durableCount) },
-            Contender("UserDefaults") { write(defaults.plain, work.stringKeys, work.strings, count, synchronize: false) },
+            Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.stringKeys, work.strings, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.stringKeys, work.strings, synchronizedCount, synchronize: true) },
         ], extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })])
         try await context.compare(suite: suite, case: "read-string", [
@@ -76,7 +76,7 @@ enum PreferencesSuite {
                 for i in 0..<count { sink &+= stash.string(forKey: work.stringKeys[i])?.utf8.count ?? 0 }
                 return count
             },
-            Contender("UserDefaults") {
+            Contender(FoundationPeer.userDefaults) {
                 for i in 0..<count { sink &+= defaults.plain.string(forKey: work.stringKeys[i])?.utf8.count ?? 0 }
                 return count
             },
