@@ -138,6 +138,8 @@ enum HTTPSuite {
     /// Cache hits through `stash`'s caching proxy and through nginx's `proxy_cache`, both in
     /// front of one Hummingbird origin, loaded alternately by the same client (wrk when
     /// installed). Cases `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`.
+    /// `stash` is the proxy as `stash http-proxy` runs it by default (memory in front of a
+    /// disk cache); `stash-memory-only` the same without the disk.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
         let cases = [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)]
             .filter { context.runs($0.0) }
@@ -146,8 +148,13 @@ enum HTTPSuite {
         logger.logLevel = .warning
         try await BenchServers.run(logger: logger) { servers in
             let originPort = try await servers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)])
-            let cache = try HTTPCache(memoryCapacity: 64 << 20, diskCapacity: 0, mode: .shared)
-            let proxyPort = try await servers.start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache))
+            let origin = URL(string: "http://127.0.0.1:\(originPort)")!
+            let cache = try HTTPCache(
+                memoryCapacity: 32 << 20, diskCapacity: 256 << 20, directory: scratch.appendingPathComponent("proxy-cache"), mode: .shared
+            )
+            let memoryCache = try HTTPCache(memoryCapacity: 32 << 20, diskCapacity: 0, mode: .shared)
+            let proxyPort = try await servers.start(HTTPCachingProxy(upstream: origin, cache: cache))
+            let memoryProxyPort = try await servers.start(HTTPCachingProxy(upstream: origin, cache: memoryCache))
             let nginx = try servers.startNginx(
                 origin: originPort, folder: scratch.appendingPathComponent("nginx", isDirectory: true), context: context, for: "proxy-hit"
             )
@@ -155,7 +162,7 @@ enum HTTPSuite {
             let transport = servers.transport(timeout: .seconds(30))
             let seconds = context.scale < 1 ? 1 : 2
             for (name, path, connections) in cases {
-                var peers = [("stash", proxyPort)]
+                var peers = [("stash", proxyPort), ("stash-memory-only", memoryProxyPort)]
                 if let nginx { peers.append(("nginx", nginx.port)) }
                 var p99: [String: [Double]] = [:]
                 var errors: [String: Int] = [:]
