@@ -15,6 +15,10 @@ extension HTTPCache {
     /// await cache.removeResponses(withURLPrefix: "https://example.com/news/")
     /// ```
     ///
+    /// **Durability:** on disk the removal is committed (flushed) before it returns; with
+    /// shared storage it is in that storage. **Threads:** safe from any task, concurrently
+    /// with lookups and stores (a store racing the purge may land after it).
+    ///
     /// - returns: How many URLs were forgotten (`nil` with ``sharedStorage``, which does not
     ///   say), or `nil` when `prefix` is not an absolute `http` or `https` URL prefix.
     @discardableResult

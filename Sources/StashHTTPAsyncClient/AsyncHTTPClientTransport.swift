@@ -95,6 +95,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// let (response, answer) = try await transport.stream(request, body: upload, length: 1_000_000)
     /// ```
     ///
+    /// Thread-safe, like the transport; `body` is read by one task. Nothing is stored.
+    ///
     /// - parameters:
     ///   - length: The body's length, sent as `Content-Length`; `nil` sends it chunked.
     /// - throws: What reading `body` throws, `HTTPClientError` (or a NIO error) when no

@@ -15,6 +15,9 @@ extension HTTPCachingProxy {
     /// await proxy.purge("/", host: "www.example.com") // with virtual hosts
     /// ```
     ///
+    /// Durability and threads as ``StashHTTP/HTTPCache/removeResponses(for:)``: safe from any
+    /// task; with shared storage it returns once the removal is in the storage.
+    ///
     /// - parameters:
     ///   - path: The path and query, in origin form (`/…`).
     ///   - host: With ``Configuration/virtualHosts``, the host name the URL belongs to.
@@ -33,6 +36,8 @@ extension HTTPCachingProxy {
     /// ```swift
     /// await proxy.purge(prefix: "/news/")
     /// ```
+    ///
+    /// Durability and threads as ``StashHTTP/HTTPCache/removeResponses(withURLPrefix:)``.
     ///
     /// - returns: How many URLs were forgotten (`nil` with shared storage, which does not
     ///   say, or when `prefix` is not in origin form or `host` is not served).

@@ -41,7 +41,7 @@ extension HTTPCachingProxy {
     ///   - host: The address to listen on.
     ///   - port: The port; 0 picks a free one, reported to `onRunning`.
     ///   - logger: Where the server reports connection errors.
-    ///   - accessLog: Where a line per request goes (`info` level; format in the README's
+    ///   - accessLog: Where a line per request goes (`info` level; format in the StashHTTP guide's
     ///     proxy section: `METHOD TARGET STATUS BYTES SECONDS CACHE`); `nil`, the default,
     ///     writes none. Metrics go through swift-metrics whatever this says.
     ///   - onRunning: Called once with the bound port.
