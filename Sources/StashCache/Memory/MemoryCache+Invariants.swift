@@ -10,7 +10,6 @@ extension MemoryCache {
 extension MemoryCacheStorage {
     func invariantViolations() -> [String] {
         var problems: [String] = []
-        if entries.count != metadata.count { problems.append("entries \(entries.count) != metadata \(metadata.count)") }
         if slots.count != entries.count { problems.append("map \(slots.count) != entries \(entries.count)") }
         for (slot, entry) in entries.enumerated() where slots[entry.key].map({ Int($0.slot) }) != slot {
             problems.append("slot \(slot) is not where the map points")
@@ -26,7 +25,7 @@ extension MemoryCacheStorage {
         }
         if walked != entries.count { problems.append("recency list has \(walked) entries, storage \(entries.count)") }
         if previous != oldest { problems.append("oldest is \(oldest), list ends at \(previous)") }
-        let cost = metadata.reduce(0) { $0 + $1.cost }
+        let cost = entries.reduce(0) { $0 + $1.cost }
         if cost != totalCost { problems.append("total cost \(totalCost) != sum \(cost)") }
         if entries.count > countLimit { problems.append("count \(entries.count) over limit \(countLimit)") }
         if totalCost > costLimit { problems.append("cost \(totalCost) over limit \(costLimit)") }

@@ -29,7 +29,7 @@ extension MemoryCache {
     /// cache.trim(toAge: 24 * 3600) // nothing older than a day
     /// ```
     public func trim(toAge age: TimeInterval) {
-        let now = clock.now.timeIntervalSinceReferenceDate
+        let now = MemoryCacheStorage<Key, Value>.time(from: clock, coarse: readsCoarseTime)
         withEvictionReport { $0.trim(toAge: age, now: now) }
     }
 
@@ -42,7 +42,7 @@ extension MemoryCache {
     /// cache.removeExpired()
     /// ```
     public func removeExpired() {
-        let now = clock.now.timeIntervalSinceReferenceDate
+        let now = MemoryCacheStorage<Key, Value>.time(from: clock, coarse: readsCoarseTime)
         withEvictionReport { $0.removeExpired(now: now) }
     }
 
@@ -65,7 +65,7 @@ extension MemoryCache {
     /// - parameter fraction: The share of entries and cost to keep, from 0 (everything goes,
     ///   the default) to 1.
     public func purge(keeping fraction: Double = 0) {
-        let now = clock.now.timeIntervalSinceReferenceDate
+        let now = MemoryCacheStorage<Key, Value>.time(from: clock, coarse: readsCoarseTime)
         withEvictionReport { $0.purge(keeping: fraction, now: now) }
     }
 }

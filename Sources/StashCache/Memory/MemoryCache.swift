@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import StashCore
 
 /// A fast, thread-safe, least-recently-used memory cache with count, cost and age limits and
@@ -25,6 +25,9 @@ public import StashCore
 ///   held while your code (the cost function, the eviction callback) runs, so both may call
 ///   back into the cache. The clock is read under the lock, only by calls that need it: when
 ///   no entry can expire, reads never consult it.
+/// - Time has a resolution of a few milliseconds with the default clock: on Linux it is the
+///   kernel's coarse wall clock, a fraction of the cost of a precise read on every write, so
+///   an entry may outlive its deadline by that much (and never by more).
 /// - Nothing survives the process: this is memory only. Pair it with `DiskCache` (or use
 ///   `HybridCache`) for persistence.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
@@ -33,6 +36,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     @usableFromInline let state: LockedValue<MemoryCacheStorage<Key, Value>>
     @usableFromInline let clock: any StashClock
+    @usableFromInline let readsCoarseTime: Bool
     @usableFromInline let costFunction: CostFunction?
     @usableFromInline let onEvict: EvictionHandler?
     @usableFromInline let defaultExpiry: Expiry
@@ -50,6 +54,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public init(configuration: Configuration = Configuration(), clock: any StashClock = SystemClock()) {
         self.configuration = configuration
         self.clock = clock
+        readsCoarseTime = clock is SystemClock
         costFunction = configuration.cost
         onEvict = configuration.onEvict
         defaultExpiry = configuration.defaultExpiry
@@ -93,7 +98,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public func set(_ value: Value, forKey key: Key, cost: Int? = nil, expiry: Expiry? = nil) {
         let cost = cost ?? costFunction?(key, value) ?? 0
         let expiry = expiry ?? defaultExpiry
-        let now = clock.now.timeIntervalSinceReferenceDate
+        let now = MemoryCacheStorage<Key, Value>.time(from: clock, coarse: readsCoarseTime)
         withEvictionReport { $0.set(value, forKey: key, cost: cost, expiry: expiry, now: now) }
     }
 
@@ -175,9 +180,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     func withEvictionReport<T>(_ body: (inout MemoryCacheStorage<Key, Value>) -> T) -> T {
         let (result, evicted) = state.withLock { storage in
-            (body(&storage), storage.takeEvicted())
+            // `nil`, not an empty array, when nothing left: a hit then retains nothing more.
+            (body(&storage), storage.pending.isEmpty ? nil : storage.takeEvicted())
         }
-        report(evicted)
+        if let evicted { report(evicted) }
         return result
     }
 

@@ -19,7 +19,7 @@ extension MemoryCacheStorage {
         // that entry was already looked at.
         var slot = entries.count - 1
         while slot >= 0 {
-            if !(metadata[slot].written + age > now) { evict(slot, .trimmed) }
+            if !(entries[slot].written + age > now) { evict(slot, .trimmed) }
             slot -= 1
         }
     }
@@ -48,7 +48,6 @@ extension MemoryCacheStorage {
         }
         slots = [:]
         entries = []
-        metadata = []
         deadlines.removeAll()
         newest = -1
         oldest = -1
@@ -60,7 +59,6 @@ extension MemoryCacheStorage {
     mutating func compact() {
         guard entries.capacity > 2 * entries.count + 16 else { return }
         entries = ContiguousArray(entries[...])
-        metadata = ContiguousArray(metadata[...])
         slots = Dictionary(uniqueKeysWithValues: slots.lazy.map { ($0.key, $0.value) })
         deadlines.shrink(to: entries.count)
     }

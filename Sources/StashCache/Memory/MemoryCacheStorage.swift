@@ -15,8 +15,8 @@ public import StashCore
 /// **Layout.** What a hit needs (the value, the mark, the entry's slot) lives in the hash
 /// map itself, so a hit is one probe, as in a bare dictionary. The recency list lives
 /// densely in `entries[0..<count]` (key and links; a removal moves the last entry into the
-/// hole), apart from the cold fields (cost, write time, sliding interval): no per-node
-/// object and no per-node reference counting.
+/// hole) with each entry's cold fields (cost, write time, sliding interval), which a write
+/// fills in the same place: no per-node object and no per-node reference counting.
 ///
 /// Not thread-safe: ``MemoryCache`` only touches it under its lock.
 @usableFromInline
@@ -25,7 +25,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     @usableFromInline
     struct Item {
         @usableFromInline var value: Value
-        /// Where the entry's links and metadata are.
+        /// Where the entry's links and cold fields are.
         @usableFromInline var slot: Int32
         /// Read since eviction last passed over it: it gets a second chance.
         @usableFromInline var referenced: Bool
@@ -38,19 +38,28 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         }
     }
 
-    /// An entry's place in the recency list.
+    /// An entry's place in the recency list, and its cold fields (cost, write time, sliding
+    /// interval): what a write and an eviction touch, in one place.
     @usableFromInline
     struct Entry {
         @usableFromInline var key: Key
         // 32-bit links keep entries small.
         @usableFromInline var olderSlot: Int32
         @usableFromInline var newerSlot: Int32
+        @usableFromInline var cost: Int
+        /// When the value was written, in seconds since the reference date.
+        @usableFromInline var written: Double
+        /// The sliding interval, or 0 when reads do not extend the deadline.
+        @usableFromInline var sliding: Double
 
         @inlinable
-        init(key: Key, older: Int, newer: Int) {
+        init(key: Key, older: Int, newer: Int, cost: Int, written: Double, sliding: Double) {
             self.key = key
             olderSlot = Int32(truncatingIfNeeded: older)
             newerSlot = Int32(truncatingIfNeeded: newer)
+            self.cost = cost
+            self.written = written
+            self.sliding = sliding
         }
 
         /// The next less recently used entry, or -1 for the oldest.
@@ -65,23 +74,6 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         var newer: Int {
             get { Int(newerSlot) }
             set { newerSlot = Int32(truncatingIfNeeded: newValue) }
-        }
-    }
-
-    /// The cold part of an entry.
-    @usableFromInline
-    struct Metadata {
-        @usableFromInline var cost: Int
-        /// When the value was written, in seconds since the reference date.
-        @usableFromInline var written: Double
-        /// The sliding interval, or 0 when reads do not extend the deadline.
-        @usableFromInline var sliding: Double
-
-        @inlinable
-        init(cost: Int, written: Double, sliding: Double) {
-            self.cost = cost
-            self.written = written
-            self.sliding = sliding
         }
     }
 
@@ -103,7 +95,6 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     /// Each key's value, mark and slot.
     @usableFromInline var slots: [Key: Item] = [:]
     @usableFromInline var entries: ContiguousArray<Entry> = []
-    @usableFromInline var metadata: ContiguousArray<Metadata> = []
     @usableFromInline var deadlines = DeadlineHeap()
     @usableFromInline var newest = -1
     @usableFromInline var oldest = -1
@@ -119,6 +110,8 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     @usableFromInline let maxAge: Double
     @usableFromInline let reportsEvictions: Bool
     @usableFromInline let clock: any StashClock
+    /// The clock is the system's: time comes from its cheaper coarse reading.
+    @usableFromInline let readsCoarseTime: Bool
 
     @inlinable
     init(countLimit: Int?, costLimit: Int?, maxAge: Double?, reportsEvictions: Bool, clock: any StashClock) {
@@ -127,13 +120,21 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         self.maxAge = max(0, maxAge ?? .infinity)
         self.reportsEvictions = reportsEvictions
         self.clock = clock
+        readsCoarseTime = clock is SystemClock
     }
 
     @inlinable
     var count: Int { entries.count }
 
     @inlinable
-    var now: Double { clock.now.timeIntervalSinceReferenceDate }
+    var now: Double { Self.time(from: clock, coarse: readsCoarseTime) }
+
+    /// `clock`'s time in seconds since the reference date; the system clock's coarse reading
+    /// when `coarse` (a few milliseconds of resolution: deadlines and ages are that precise).
+    @inlinable
+    static func time(from clock: any StashClock, coarse: Bool) -> Double {
+        coarse ? SystemClock.coarseReferenceSeconds : clock.now.timeIntervalSinceReferenceDate
+    }
 
     // MARK: Reading
 
@@ -150,16 +151,19 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             return nil
         }
         hits &+= 1
+        // One copy of the item: each access through `values[position]` is a call that
+        // validates the index and retains the value.
+        let item = slots.values[position]
         if !time.isNaN {
-            let slot = Int(slots.values[position].slot)
-            if metadata[slot].sliding > 0 {
-                let entry = metadata[slot]
+            let slot = Int(item.slot)
+            if entries[slot].sliding > 0 {
+                let entry = entries[slot]
                 deadlines.setDeadline(min(time + entry.sliding, entry.written + maxAge), for: slot)
             }
         }
         // Written only when it changes, so that repeated hits leave the cache line clean.
-        if !slots.values[position].referenced { slots.values[position].referenced = true }
-        return slots.values[position].value
+        if !item.referenced { slots.values[position].referenced = true }
+        return item.value
     }
 
     /// Whether `key` has a live entry; leaves the recency order and the statistics alone.
@@ -184,25 +188,37 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             return
         }
         let cost = max(0, cost)
-        let slot: Int
-        if let position = slots.index(forKey: key) {
-            slot = Int(slots.values[position].slot)
-            slots.values[position].value = value
-            slots.values[position].referenced = false
-            totalCost -= metadata[slot].cost
-            metadata[slot] = Metadata(cost: cost, written: now, sliding: sliding)
+        // One probe finds the key's bucket or makes it: a new key's item comes in with the
+        // next free slot, an existing key's keeps its own.
+        let freeSlot = entries.count
+        let slot = Self.store(value, in: &slots[key, default: Item(value: value, slot: -1)], freeSlot: freeSlot)
+        if slot != freeSlot {
+            totalCost -= entries[slot].cost
+            entries[slot].cost = cost
+            entries[slot].written = now
+            entries[slot].sliding = sliding
             moveToNewest(slot)
         } else {
-            slot = entries.count
-            slots[key] = Item(value: value, slot: slot)
-            entries.append(Entry(key: key, older: newest, newer: -1))
-            metadata.append(Metadata(cost: cost, written: now, sliding: sliding))
+            entries.append(Entry(key: key, older: newest, newer: -1, cost: cost, written: now, sliding: sliding))
             if newest >= 0 { entries[newest].newer = slot } else { oldest = slot }
             newest = slot
         }
         totalCost += cost
         if deadline < .infinity || !deadlines.isEmpty { deadlines.setDeadline(deadline, for: slot) }
         enforceLimits()
+    }
+
+    /// Puts `value` in `item`, unmarked, and returns its slot: `freeSlot` for an item just
+    /// made (its slot is -1), the item's own otherwise.
+    @inlinable
+    static func store(_ value: Value, in item: inout Item, freeSlot: Int) -> Int {
+        if item.slot < 0 {
+            item.slot = Int32(truncatingIfNeeded: freeSlot)
+            return freeSlot
+        }
+        item.value = value
+        item.referenced = false
+        return Int(item.slot)
     }
 
     /// Removes the entry for `key` and returns its value; an expired entry counts as absent.
@@ -286,11 +302,10 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     mutating func remove(at slot: Int) -> (key: Key, value: Value) {
         unlink(slot)
         deadlines.remove(slot)
-        totalCost -= metadata[slot].cost
+        totalCost -= entries[slot].cost
         let last = entries.count - 1
         if slot != last {
             entries.swapAt(slot, last)
-            metadata.swapAt(slot, last)
             let older = entries[slot].older
             let newer = entries[slot].newer
             if older >= 0 { entries[older].newer = slot } else { oldest = slot }
@@ -298,7 +313,6 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             slots[entries[slot].key]?.slot = Int32(truncatingIfNeeded: slot)
             deadlines.renumber(last, to: slot)
         }
-        metadata.removeLast()
         let removed = entries.removeLast()
         let item = slots.removeValue(forKey: removed.key)
         // The map and the list always hold the same keys (see `checkInvariants()`).

@@ -52,3 +52,21 @@ public final class ManualClock: StashClock, @unchecked Sendable {
         lock.withLock { current = date }
     }
 }
+
+extension SystemClock {
+    /// The wall clock in seconds since the reference date, read from the kernel's coarse
+    /// clock where there is one (Linux: `CLOCK_REALTIME_COARSE`, a few milliseconds of
+    /// resolution, a fraction of the cost of a precise read); elsewhere as `now`. For hot
+    /// paths whose deadlines tolerate that resolution (``MemoryCache`` reads it on each
+    /// write).
+    @inlinable
+    package static var coarseReferenceSeconds: Double {
+        #if os(Linux)
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &time)
+        return Double(time.tv_sec) - Date.timeIntervalBetween1970AndReferenceDate + Double(time.tv_nsec) / 1e9
+        #else
+        return Date().timeIntervalSinceReferenceDate
+        #endif
+    }
+}

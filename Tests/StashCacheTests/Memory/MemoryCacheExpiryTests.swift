@@ -37,6 +37,22 @@ struct MemoryCacheExpiryTests {
         #expect(cache["never"] == 3)
     }
 
+    /// The default clock is read coarsely: deadlines a second or more away, or already past,
+    /// are still told apart exactly.
+    @Test func theSystemClocksCoarseReadingKeepsDeadlines() {
+        let cache = MemoryCache<String, Int>(configuration: .init(maxAge: 3600))
+        cache.set(1, forKey: "hour", expiry: .after(3600))
+        cache.set(2, forKey: "past", expiry: .at(Date().addingTimeInterval(-1)))
+        cache.set(3, forKey: "second", expiry: .at(Date().addingTimeInterval(1)))
+        #expect(cache["hour"] == 1)
+        #expect(cache["past"] == nil)
+        #expect(cache["second"] == 3)
+        cache.trim(toAge: 1)
+        #expect(cache.count == 2, "entries written a moment ago are younger than a second")
+        cache.trim(toAge: -1)
+        #expect(cache.count == 0, "every entry is older than a second in the future")
+    }
+
     @Test func anExpiryInThePastRemovesTheKey() {
         let cache = MemoryCache<String, Int>(clock: clock)
         cache["a"] = 1
