@@ -93,7 +93,7 @@ extension BenchContext {
         for index in contenders.indices {
             reporter.record(BenchResult(
                 suite: suite, case: name, impl: contenders[index].name,
-                sampleOps: sampleOps[index], samples: samples[index], extra: extra
+                sampleOps: sampleOps[index], samples: samples[index], extra: extra.merging(contenders[index].figures()) { $1 }
             ))
         }
     }

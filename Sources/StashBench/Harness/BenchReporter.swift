@@ -107,13 +107,12 @@ final class BenchReporter: @unchecked Sendable {
         print("{" + fields.joined(separator: ",") + "}")
     }
 
-    /// A note that is not a timing (for example a file size), printed in both modes.
+    /// A note that is not a timing (a seed, a setup remark), printed in both modes: with
+    /// `--json` as a line of its own, `{"note": "…"}`.
     func note(_ line: String) {
-        if json {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        } else {
-            print(line)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        print(json ? "{\"note\":\(quoted(line))}" : line)
     }
 
     func finish() {
@@ -152,8 +151,19 @@ final class BenchReporter: @unchecked Sendable {
         value.isFinite ? String(format: "%.1f", value) : "null"
     }
 
+    /// `string` as a JSON string.
     private func quoted(_ string: String) -> String {
-        "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var quoted = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case _ where scalar.value < 0x20: quoted += String(format: "\\u%04x", scalar.value)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
     }
 
     private func pad(_ string: String, _ width: Int, left: Bool = false) -> String {

@@ -36,6 +36,9 @@ struct AsyncContender {
     var prepare: () async throws -> Void
     var run: () async throws -> Measurement
     var drain: () async throws -> Void
+    /// Figures of this implementation alone, read once its samples are taken and reported
+    /// beside them (a load generator's latency percentiles).
+    var figures: () -> [String: String] = { [:] }
 
     init(
         _ name: String, prepare: @escaping () async throws -> Void = {}, drain: @escaping () async throws -> Void = {},

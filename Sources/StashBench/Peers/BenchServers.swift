@@ -87,6 +87,32 @@ final class BenchServers {
         return nginx
     }
 
+    /// Varnish caching `origin` (see ``VarnishPeer/startIfInstalled(origin:folder:context:for:)``),
+    /// stopped with the group.
+    func startVarnish(origin: Int, folder: URL, context: BenchContext, for name: String) throws -> VarnishPeer? {
+        let varnish = try VarnishPeer.startIfInstalled(origin: "127.0.0.1:\(origin)", folder: folder, context: context, for: name)
+        if let varnish { stops.append { varnish.stop() } }
+        return varnish
+    }
+
+    /// Stash's caching proxy in front of `origin`, named `name`: `stash http-proxy` in a
+    /// process of its own (``StashProxyPeer``) when it was built beside the bench, else
+    /// `HTTPCachingProxy` in this process with the same settings (and a note saying so).
+    /// Answers its port; stopped with the group.
+    func startStashProxy(_ name: String, origin: Int, folder: URL, diskCapacity: Int? = nil, context: BenchContext) async throws -> Int {
+        if let executable = StashProxyPeer.executable {
+            let peer = try StashProxyPeer(name, executable: executable, origin: "127.0.0.1:\(origin)", folder: folder, diskCapacity: diskCapacity)
+            stops.append { peer.stop() }
+            return peer.port
+        }
+        context.reporter.note("\(name): Stash's proxy runs inside the bench (build `stash` beside `stash-bench` for a process of its own)")
+        let disk = diskCapacity ?? (256 << 20)
+        let cache = closing(try HTTPCache(
+            memoryCapacity: 32 << 20, diskCapacity: disk, directory: disk == 0 ? nil : folder.appendingPathComponent("cache"), mode: .shared
+        ))
+        return try await start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(origin)")!, cache: cache))
+    }
+
     /// An HTTP client for the case, shut down with the group.
     func transport(timeout: TimeAmount) -> AsyncHTTPClientTransport {
         let transport = AsyncHTTPClientTransport(timeout: timeout)

@@ -4,8 +4,9 @@ import HTTPTypes
 import StashHTTPAsyncClient
 
 /// Loads an HTTP server with `connections` requests in flight for a while: with `wrk` when
-/// it is installed (a separate process, so the client does not share the bench's threads),
-/// else with AsyncHTTPClient in this process.
+/// it is installed (a separate process, so the client does not share the bench's threads,
+/// pinned to the load generator's CPU by ``CPUPinning``), else with AsyncHTTPClient in this
+/// process.
 struct LoadGenerator {
     /// What one run did.
     struct Run {
@@ -13,6 +14,8 @@ struct LoadGenerator {
         var errors: Int
         /// The 99th percentile latency in milliseconds, when the client reports it.
         var p99Milliseconds: Double?
+        /// The median latency in milliseconds, when the client reports it.
+        var p50Milliseconds: Double? = nil
         /// How long the requests were sent for, as the client measured it (wrk's `in 2.00s`,
         /// without its start-up and exit); `nil` when it does not say.
         var seconds: Double? = nil
@@ -46,14 +49,18 @@ struct LoadGenerator {
         return runs.reduce(Run(requests: 0, errors: 0, p99Milliseconds: nil)) { total, run in
             Run(requests: total.requests + run.requests, errors: total.errors + run.errors,
                 p99Milliseconds: [total.p99Milliseconds, run.p99Milliseconds].compactMap { $0 }.max(),
+                p50Milliseconds: [total.p50Milliseconds, run.p50Milliseconds].compactMap { $0 }.max(),
                 seconds: [total.seconds, run.seconds].compactMap { $0 }.max())
         }
     }
 
     private func startWrk(_ wrk: URL, url: String, connections: Int, seconds: Int) throws -> (Process, Pipe) {
+        // One wrk thread per CPU it may use: all of them, or the one it is pinned to.
+        let threads = CPUPinning.current == nil ? ProcessInfo.processInfo.activeProcessorCount : 1
+        let (command, arguments) = CPUPinning.command(wrk, ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", url], on: \.load)
         let process = Process()
-        process.executableURL = wrk
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", url]
+        process.executableURL = command
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -62,7 +69,7 @@ struct LoadGenerator {
     }
 
     /// Reads `N requests in T`, `Non-2xx or 3xx responses: N`, `Socket errors: …` and the
-    /// `99%` latency line of wrk's output.
+    /// `50%` and `99%` latency lines of wrk's output.
     static func parseWrk(_ output: String) -> Run {
         var run = Run(requests: 0, errors: 0, p99Milliseconds: nil)
         for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -82,6 +89,7 @@ struct LoadGenerator {
                 }
             }
             if line.hasPrefix("99%"), let value = words.last { run.p99Milliseconds = milliseconds(String(value)) }
+            if line.hasPrefix("50%"), let value = words.last { run.p50Milliseconds = milliseconds(String(value)) }
         }
         return run
     }

@@ -15,14 +15,15 @@ import Darwin
 /// (`/dev/shm`, when there is one), `reuseport`, and keepalive connections to the origin.
 final class NginxPeer {
     let port: Int
-    private let process: Process
+    private let server: PeerProcess
     /// The cache folder on tmpfs, removed when nginx stops.
     private let memoryFolder: URL?
 
     /// The nginx executable on `PATH` (or in `/usr/sbin`), or `nil` when absent.
     static var executable: URL? { findExecutable("nginx", extraFolders: ["/usr/sbin", "/usr/local/sbin"]) }
 
-    /// Starts nginx caching `origin` (`host:port`), its files under `folder`.
+    /// Starts nginx caching `origin` (`host:port`), its files under `folder`: one worker per
+    /// CPU the servers have (``CPUPinning``).
     init(executable: URL, origin: String, folder: URL) throws {
         port = try freeLoopbackPort()
         let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
@@ -30,10 +31,11 @@ final class NginxPeer {
             ? shm.appendingPathComponent("stash-bench-nginx-\(getpid())-\(port)", isDirectory: true) : nil
         if let memoryFolder { try FileManager.default.createDirectory(at: memoryFolder, withIntermediateDirectories: true) }
         let cache = (memoryFolder ?? folder).appendingPathComponent("cache").path
+        let workers = CPUPinning.current.map { "\($0.serverCPUs)" } ?? "auto"
         let config = """
         daemon off;
         master_process on;
-        worker_processes auto;
+        worker_processes \(workers);
         pid \(folder.path)/nginx.pid;
         error_log \(folder.path)/error.log error;
         events { worker_connections 4096; }
@@ -64,15 +66,14 @@ final class NginxPeer {
         """
         let configURL = folder.appendingPathComponent("nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = executable
-        process.arguments = ["-c", configURL.path, "-p", folder.path, "-e", "\(folder.path)/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        guard waitUntilListening(port: port, seconds: 5) else {
-            stop()
-            throw BenchError("nginx did not start listening on 127.0.0.1:\(port)")
+        do {
+            server = try PeerProcess(
+                "nginx", executable: executable, arguments: ["-c", configURL.path, "-p", folder.path, "-e", "\(folder.path)/error.log"],
+                port: port, folder: folder, stopSignal: SIGQUIT, seconds: 5
+            )
+        } catch {
+            if let memoryFolder { try? FileManager.default.removeItem(at: memoryFolder) }
+            throw error
         }
     }
 
@@ -90,23 +91,20 @@ final class NginxPeer {
     /// The largest peak resident memory of nginx's workers (the processes that proxy and
     /// cache), or `nil` where `/proc` does not say.
     var workerPeakBytes: Int? {
-        PeakMemory.children(of: process.processIdentifier).compactMap { PeakResidentMemory.bytes(of: "\($0)") }.max()
+        PeakMemory.children(of: server.process.processIdentifier).compactMap { PeakResidentMemory.bytes(of: "\($0)") }.max()
     }
 
     /// Lowers the peaks of nginx's workers to their present resident memory; whether every
     /// worker's was (writing a worker's `clear_refs` fails when it runs as another user,
     /// `nobody`, and the bench is not privileged).
     func resetWorkerPeaks() -> Bool {
-        let workers = PeakMemory.children(of: process.processIdentifier)
+        let workers = PeakMemory.children(of: server.process.processIdentifier)
         return !workers.isEmpty && workers.map { PeakMemory.resetPeak(of: "\($0)") }.allSatisfy { $0 }
     }
 
     /// Stops nginx (SIGQUIT: graceful) and waits for it.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGQUIT)
-            process.waitUntilExit()
-        }
+        server.stop()
         if let memoryFolder { try? FileManager.default.removeItem(at: memoryFolder) }
     }
 }

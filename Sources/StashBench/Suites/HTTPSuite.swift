@@ -135,58 +135,59 @@ enum HTTPSuite {
         ])
     }
 
-    /// Cache hits through `stash`'s caching proxy and through nginx's `proxy_cache`, both in
-    /// front of one Hummingbird origin, loaded alternately by the same client (wrk when
-    /// installed). Cases `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`.
-    /// `stash` is the proxy as `stash http-proxy` runs it by default (memory in front of a
-    /// disk cache); `stash-memory-only` the same without the disk.
+    /// Cache hits through Stash's caching proxy, nginx's `proxy_cache` and Varnish, each a
+    /// process of its own in front of one Hummingbird origin, loaded alternately by the same
+    /// client (wrk when installed), servers and client pinned apart (``CPUPinning``). Cases
+    /// `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`. `stash` is
+    /// `stash http-proxy` with its defaults (memory in front of a disk cache);
+    /// `stash-memory-only` the same without the disk. Each figure carries wrk's median and
+    /// 99th percentile latency (`p50_ms`, `p99_ms`: the median over the samples) and its
+    /// error count.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
         let cases = [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)]
             .filter { context.runs($0.0) }
         guard !cases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
+        context.reporter.note("proxy-hit: \(CPUPinning.description)")
         try await BenchServers.run(logger: logger) { servers in
             let originPort = try await servers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)])
-            let origin = URL(string: "http://127.0.0.1:\(originPort)")!
-            let cache = try HTTPCache(
-                memoryCapacity: 32 << 20, diskCapacity: 256 << 20, directory: scratch.appendingPathComponent("proxy-cache"), mode: .shared
-            )
-            let memoryCache = try HTTPCache(memoryCapacity: 32 << 20, diskCapacity: 0, mode: .shared)
-            let proxyPort = try await servers.start(HTTPCachingProxy(upstream: origin, cache: cache))
-            let memoryProxyPort = try await servers.start(HTTPCachingProxy(upstream: origin, cache: memoryCache))
-            let nginx = try servers.startNginx(
+            var peers: [(String, Int)] = []
+            for (impl, disk) in [("stash", nil), ("stash-memory-only", 0)] where context.runsImpl(impl) {
+                let folder = scratch.appendingPathComponent(impl, isDirectory: true)
+                peers.append((impl, try await servers.startStashProxy(impl, origin: originPort, folder: folder, diskCapacity: disk, context: context)))
+            }
+            if context.runsImpl("nginx"), let nginx = try servers.startNginx(
                 origin: originPort, folder: scratch.appendingPathComponent("nginx", isDirectory: true), context: context, for: "proxy-hit"
-            )
+            ) {
+                peers.append(("nginx", nginx.port))
+            }
+            if context.runsImpl("varnish"), let varnish = try servers.startVarnish(
+                origin: originPort, folder: scratch.appendingPathComponent("varnish", isDirectory: true), context: context, for: "proxy-hit"
+            ) {
+                peers.append(("varnish", varnish.port))
+            }
             let load = LoadGenerator()
             let transport = servers.transport(timeout: .seconds(30))
             let seconds = context.scale < 1 ? 1 : 2
             for (name, path, connections) in cases {
-                var peers = [("stash", proxyPort), ("stash-memory-only", memoryProxyPort)]
-                if let nginx { peers.append(("nginx", nginx.port)) }
-                var p99: [String: [Double]] = [:]
-                var errors: [String: Int] = [:]
                 var contenders: [AsyncContender] = []
                 for (impl, port) in peers {
                     let url = "http://127.0.0.1:\(port)\(path)"
                     // Primes the cache: the first answer is a miss, then hits.
                     for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
-                    contenders.append(AsyncContender(impl, measured: {
+                    let latencies = LatencyFigures()
+                    var contender = AsyncContender(impl, measured: {
                         // wrk's own run length: its start-up and exit are not the proxies' time.
                         let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
-                        if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
-                        errors[impl, default: 0] += run.errors
+                        latencies.add(run)
                         return Measurement(ops: run.requests, seconds: run.seconds)
-                    }))
+                    })
+                    contender.figures = { latencies.figures }
+                    contenders.append(contender)
                 }
                 try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
-                for (impl, _) in peers {
-                    let values = (p99[impl] ?? []).sorted()
-                    let median = values.isEmpty ? "n/a" : String(format: "%.1f ms", values[values.count / 2])
-                    context.reporter.note("\(name) \(impl): p99 \(median) (median of \(values.count) runs), \(errors[impl] ?? 0) errors")
-                }
             }
-            context.reporter.note("proxy-hit: \(cache.statistics)")
         }
     }
 }

@@ -133,22 +133,17 @@ enum SharedSuite {
         for port in [ports[0], ports[2], ports[2]] {
             _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data())
         }
-        var p99: [String: [Double]] = [:]
-        var errors: [String: Int] = [:]
         let contenders = [("shared-2-proxies", [ports[0], ports[1]], 16), ("disk-1-proxy", [ports[2]], 32)].map { impl, targets, connections in
-            AsyncContender(impl, measured: {
+            let latencies = LatencyFigures()
+            var contender = AsyncContender(impl, measured: {
                 let run = try await load.run(urls: targets.map { "http://127.0.0.1:\($0)\(path)" }, connections: connections, seconds: seconds, transport: transport)
-                if let value = run.p99Milliseconds { p99[impl, default: []].append(value) }
-                errors[impl, default: 0] += run.errors
+                latencies.add(run)
                 return Measurement(ops: run.requests, seconds: run.seconds)
             })
+            contender.figures = { latencies.figures }
+            return contender
         }
         try await context.compareAsync(suite: suite, case: "proxy-hit-1k-c32", contenders, extra: ["client": load.name, "connections": "32"])
-        for impl in ["shared-2-proxies", "disk-1-proxy"] {
-            let values = (p99[impl] ?? []).sorted()
-            let median = values.isEmpty ? "n/a" : String(format: "%.1f ms", values[values.count / 2])
-            context.reporter.note("shared proxy-hit-1k-c32 \(impl): p99 \(median), \(errors[impl] ?? 0) errors")
-        }
         let stats = sharedCaches.map(\.statistics)
         context.reporter.note("shared proxy-hit: the shared caches answered \(stats.map(\.hits)) hits, \(stats.map(\.misses)) misses, \(stats.map(\.errors)) errors")
     }

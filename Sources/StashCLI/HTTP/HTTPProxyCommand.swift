@@ -109,6 +109,7 @@ struct HTTPProxyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ProcessorAffinity.sizeEventLoops()
         guard let upstreamURL = URL(string: upstream), upstreamURL.scheme == "http" || upstreamURL.scheme == "https",
               upstreamURL.host != nil else {
             throw ValidationError("--upstream must be an http(s) URL, got '\(upstream)'")

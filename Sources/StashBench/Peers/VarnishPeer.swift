@@ -1,0 +1,42 @@
+import Foundation
+
+/// Varnish in front of an origin, the memory-tier peer of the caching proxy: `varnishd` as a
+/// daemon on a free loopback port, its objects in memory (`-s malloc`, as Varnish's
+/// documentation recommends when the cache fits in memory), its default VCL (which caches
+/// what `Cache-Control` allows), and otherwise its defaults; pinned like every server
+/// (``CPUPinning``).
+final class VarnishPeer {
+    let port: Int
+    private let server: PeerProcess
+
+    /// The `varnishd` executable, or `nil` when Varnish is not installed.
+    static var executable: URL? { findExecutable("varnishd", extraFolders: ["/usr/sbin", "/usr/local/sbin"]) }
+
+    /// Starts Varnish caching `origin` (`host:port`), its working folder under `folder`.
+    init(executable: URL, origin: String, folder: URL) throws {
+        port = try freeLoopbackPort()
+        // Readable by all: Varnish's worker runs as its own user and reaches its folder through it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        server = try PeerProcess(
+            "varnish", executable: executable,
+            arguments: [
+                "-a", "127.0.0.1:\(port)", "-b", origin, "-s", "malloc,256m", "-n", folder.appendingPathComponent("work").path,
+                "-P", folder.appendingPathComponent("varnishd.pid").path,
+            ],
+            port: port, folder: folder, pidFile: folder.appendingPathComponent("varnishd.pid"), seconds: 15
+        )
+    }
+
+    /// Varnish caching `origin` with its files in `folder` (created), or `nil` with a note on
+    /// `context`'s report when Varnish is not installed.
+    static func startIfInstalled(origin: String, folder: URL, context: BenchContext, for name: String) throws -> VarnishPeer? {
+        guard let executable else {
+            context.reporter.note("\(name): Varnish peer skipped (varnishd is not installed)")
+            return nil
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try VarnishPeer(executable: executable, origin: origin, folder: folder)
+    }
+
+    func stop() { server.stop() }
+}
