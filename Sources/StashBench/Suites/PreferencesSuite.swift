@@ -4,12 +4,14 @@ import Stash
 /// `stash-bench preferences`: MMKV's published workload (10,000 each of write-int, read-int,
 /// write-string, read-string; keys `int-<i>` / `str-<i>`, random ints, ~30-character
 /// strings) on Stash's Preferences and Foundation's UserDefaults, same data, same order,
-/// through the harness (``BenchContext/compare(suite:case:_:extra:)``). Then opening a suite
+/// through the harness (``BenchContext/compareAsync(suite:case:_:extra:)``). Then opening a suite
 /// of 10,000 and 100,000 keys, the used bytes of each workload's file (`usedBytes` in the
 /// results' extra fields), and three rounds of overwrites (the log must compact, not grow).
 ///
-/// The goals are MMKV's figures on the same workload (issue 13; MMKV is not built here):
-/// open no slower, reads at least as fast, files within 1.2x of its used bytes.
+/// MMKV runs beside them when `STASH_BENCH_MMKV` names the driver that
+/// `Scripts/build-mmkv-peer.sh` builds from MMKV's sources (``MMKVPeer``): the same keys and
+/// values, interleaved with the other contenders, each of its samples timed by the driver
+/// around the operations alone. Without it, the suite says how to enable it.
 enum PreferencesSuite {
     static let suite = "preferences"
     /// UserDefaults+synchronize costs milliseconds per set: only this many operations.
@@ -45,17 +47,23 @@ enum PreferencesSuite {
         defer { durable.close() }
         let defaults = try UserDefaultsPeer(scratch: scratch)
         defer { defaults.remove() }
+        let mmkv = try MMKVPeer(
+            folder: scratch.appendingPathComponent("mmkv", isDirectory: true),
+            intKeys: work.intKeys, ints: work.ints, stringKeys: work.stringKeys, strings: work.strings
+        )
+        defer { mmkv?.stop() }
+        if mmkv == nil { context.reporter.note(MMKVPeer.howToEnable) }
         let durableCount = min(count, durableOperations)
         let synchronizedCount = min(count, synchronizedOperations)
         var sink = 0
 
-        try await context.compare(suite: suite, case: "write-int", [
+        try await context.compareAsync(suite: suite, case: "write-int", asynchronous([
             Contender("stash") { try write(stash, work.intKeys, work.ints, count) },
             Contender("stash-durable") { try write(durable, work.intKeys, work.ints, durableCount) },
             Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.intKeys, work.ints, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.intKeys, work.ints, synchronizedCount, synchronize: true) },
-        ], extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })])
-        try await context.compare(suite: suite, case: "read-int", [
+        ], mmkv?.contender("write-int \(count)")), extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })])
+        try await context.compareAsync(suite: suite, case: "read-int", asynchronous([
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.integer(forKey: work.intKeys[i]) }
                 return count
@@ -64,14 +72,14 @@ enum PreferencesSuite {
                 for i in 0..<count { sink &+= defaults.plain.integer(forKey: work.intKeys[i]) }
                 return count
             },
-        ])
-        try await context.compare(suite: suite, case: "write-string", [
+        ], mmkv?.contender("read-int \(count)")))
+        try await context.compareAsync(suite: suite, case: "write-string", asynchronous([
             Contender("stash") { try write(stash, work.stringKeys, work.strings, count) },
             Contender("stash-durable") { try write(durable, work.stringKeys, work.strings, durableCount) },
             Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.stringKeys, work.strings, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.stringKeys, work.strings, synchronizedCount, synchronize: true) },
-        ], extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })])
-        try await context.compare(suite: suite, case: "read-string", [
+        ], mmkv?.contender("write-string \(count)")), extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })])
+        try await context.compareAsync(suite: suite, case: "read-string", asynchronous([
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.string(forKey: work.stringKeys[i])?.utf8.count ?? 0 }
                 return count
@@ -80,13 +88,22 @@ enum PreferencesSuite {
                 for i in 0..<count { sink &+= defaults.plain.string(forKey: work.stringKeys[i])?.utf8.count ?? 0 }
                 return count
             },
-        ])
+        ], mmkv?.contender("read-string \(count)")))
         check(stash, work: work, count: count)
+        if let mmkv, context.runs("write-int"), context.runs("write-string"), context.runsImpl(MMKVPeer.name) { _ = try mmkv.run("check") }
 
-        try await measureOpen(context, scratch: scratch, keys: context.scaled(10_000))
-        try await measureOpen(context, scratch: scratch, keys: context.scaled(100_000))
+        try await measureOpen(context, scratch: scratch, keys: context.scaled(10_000), mmkv: mmkv)
+        try await measureOpen(context, scratch: scratch, keys: context.scaled(100_000), mmkv: mmkv)
         try await measureOverwrites(context, scratch: scratch, work: work, count: count)
         if sink == 42 { context.reporter.note("") }
+    }
+
+    /// The contenders of a case as ``AsyncContender``s, with MMKV's, when it runs, last: so
+    /// that one ``BenchContext/compareAsync(suite:case:_:extra:)`` interleaves them all.
+    private static func asynchronous(_ contenders: [Contender], _ mmkv: AsyncContender?) -> [AsyncContender] {
+        contenders.map { contender in
+            AsyncContender(contender.name, prepare: contender.prepare, drain: contender.drain, run: contender.run)
+        } + (mmkv.map { [$0] } ?? [])
     }
 
     /// Sets `values[i]` under `keys[i]` for the first `count`.
@@ -124,21 +141,26 @@ enum PreferencesSuite {
     }
 
     /// How long opening a suite of `keys` keys takes (reading and verifying its whole log).
-    private static func measureOpen(_ context: BenchContext, scratch: URL, keys: Int) async throws {
+    /// MMKV's suite holds the same keys and values, written by its driver.
+    private static func measureOpen(_ context: BenchContext, scratch: URL, keys: Int, mmkv: MMKVPeer?) async throws {
+        let name = "open-\(keys)-keys"
+        guard context.runs(name) else { return }
         let url = scratch.appendingPathComponent("open-\(keys).stashprefs")
         let writer = try Preferences(url: url)
         for i in 0..<keys { try writer.set(i, forKey: "int-\(i)") }
         let used = writer.storage.usedBytes
         writer.close()
+        let mmkv = context.runsImpl(MMKVPeer.name) ? mmkv : nil
+        if let mmkv { _ = try mmkv.run("prepare-open \(keys)") }
         var keyCount = 0
-        try await context.compare(suite: suite, case: "open-\(keys)-keys", [
+        try await context.compareAsync(suite: suite, case: name, asynchronous([
             Contender("stash") {
                 let opened = try Preferences(url: url)
                 keyCount = opened.storage.keyCount
                 opened.close()
                 return 1
             },
-        ], extra: ["usedBytes": String(used), "fileBytes": String(try FileStore.size(of: url))])
+        ], mmkv?.contender("open \(keys)")), extra: ["usedBytes": String(used), "fileBytes": String(try FileStore.size(of: url))])
         if keyCount != keys { FileHandle.standardError.write(Data("warning: open lost keys\n".utf8)) }
     }
 

@@ -126,19 +126,22 @@ struct LogScanner {
         var result = Result(end: start)
         let closedEnd = commit.map { min($0.groupStart, limit) } ?? limit
         var offset = start
+        // The frames of the group being read: each record is framed once, to find its group's
+        // end, and decoded from that frame once the group's checksum held.
+        var frames: [RecordFrame] = []
         while offset < closedEnd {
-            if let group = LogScanner.closedGroup(base, at: offset, limit: closedEnd) {
-                // Verified: decode and visit in one pass (a record that does not decode, which
-                // only a faulty writer could produce, makes the rest of its group damage).
+            if let groupEnd = LogScanner.closedGroup(base, at: offset, limit: closedEnd, frames: &frames) {
+                // Verified: decode and visit (a record that does not decode, which only a
+                // faulty writer could produce, makes the rest of its group damage).
                 var cursor = offset
-                while cursor < group.recordsEnd, let frame = RecordFrame(base, at: cursor, limit: group.recordsEnd),
-                      let record = try? frame.decode(base, at: cursor) {
+                for frame in frames {
+                    guard let record = try? frame.decode(base, at: cursor) else { break }
                     visit(record, cursor)
                     result.kept += 1
                     cursor = frame.end
                 }
-                if cursor == group.recordsEnd {
-                    offset = group.end
+                if cursor == groupEnd.recordsEnd {
+                    offset = groupEnd.end
                     result.end = offset
                     continue
                 }
@@ -177,6 +180,17 @@ struct LogScanner {
     /// The closed group at `offset`: records up to a group end whose length and checksum
     /// cover exactly them. `nil` when there is none.
     static func closedGroup(_ base: UnsafeRawPointer, at offset: Int, limit: Int) -> (recordsEnd: Int, end: Int)? {
+        var frames: [RecordFrame] = []
+        return closedGroup(base, at: offset, limit: limit, frames: &frames, keepingFrames: false)
+    }
+
+    /// ``closedGroup(_:at:limit:)``, leaving the frames of the group's records in `frames`
+    /// when `keepingFrames`.
+    @inline(__always)
+    static func closedGroup(
+        _ base: UnsafeRawPointer, at offset: Int, limit: Int, frames: inout [RecordFrame], keepingFrames: Bool = true
+    ) -> (recordsEnd: Int, end: Int)? {
+        frames.removeAll(keepingCapacity: true)
         var cursor = offset
         while cursor < limit {
             guard let frame = RecordFrame(base, at: cursor, limit: limit) else { return nil }
@@ -185,6 +199,7 @@ struct LogScanner {
                       CRC32.checksum(base + offset, count: cursor - offset) == frame.groupChecksum else { return nil }
                 return (cursor, frame.end)
             }
+            if keepingFrames { frames.append(frame) }
             cursor = frame.end
         }
         return nil

@@ -25,10 +25,9 @@ extension PreferencesEngine {
         guard let url, let old = log, let oldBase = old.base else { return }
         let now = clock.now.timeIntervalSince1970
         let copiesRecords = old.version == LogFile.version && !reencoding
-        var newIndex: [String: Entry] = [:]
-        newIndex.reserveCapacity(index.count)
+        var newIndex = KeyIndex(capacity: index.count)
         var live = 0
-        for (_, entry) in index where entry.expiry.map({ $0 > now }) ?? true { live += entry.length }
+        for entry in index.elements.lazy.map(\.entry) where entry.expiry.map({ $0 > now }) ?? true { live += entry.length }
         let size = PreferencesEngine.pageRounded(max(LogFile.minimumSize, LogFile.headerSize + 2 * (live + extra)))
         live = 0
 
@@ -47,7 +46,7 @@ extension PreferencesEngine {
             var offset = LogFile.headerSize
             var group = RecordGroup(start: offset)
             var encoder = RecordEncoder()
-            for (key, entry) in index where entry.expiry.map({ $0 > now }) ?? true {
+            for (key, entry) in index.elements.lazy.map({ ($0.key, $0.entry) }) where entry.expiry.map({ $0 > now }) ?? true {
                 var moved = entry
                 moved.offset = offset
                 if copiesRecords {
@@ -60,7 +59,7 @@ extension PreferencesEngine {
                     moved.length = encoder.count
                 }
                 live += moved.length
-                newIndex[key] = moved
+                newIndex.updateValue(moved, forKey: key)
             }
             offset = group.close(fresh.base!, at: offset)
             // Both slots hold the compacted log: the commit before it (the empty log of

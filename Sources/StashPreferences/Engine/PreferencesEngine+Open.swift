@@ -165,16 +165,15 @@ extension PreferencesEngine {
     /// engine adopts.
     ///
     /// The index is first reserved for every record at once (counted from their lengths
-    /// alone, see ``LogScanner/countRecords(_:from:to:)``), so that it is not rehashed at
-    /// every doubling (that was half of an open), up to ``maximumReservation`` entries: a
-    /// hostile file of tiny records must not make an open reserve gigabytes.
+    /// alone, see ``LogScanner/countRecords(_:from:to:)``), so that it is allocated once
+    /// rather than at every doubling, up to ``maximumReservation`` entries: a hostile file
+    /// of tiny records must not make an open reserve gigabytes.
     private func read(
         _ base: UnsafeMutableRawPointer, version: UInt32, from start: Int, to limit: Int, commit: LogFile.Commit?,
         ignoringZeroTail: Bool, counter: UInt64
     ) -> LogScanner.Result {
         let scanner = LogScanner(version: version)
-        var index: [String: Entry] = [:]
-        index.reserveCapacity(min(scanner.countRecords(base, from: start, to: limit), PreferencesEngine.maximumReservation))
+        var index = KeyIndex(capacity: min(scanner.countRecords(base, from: start, to: limit), PreferencesEngine.maximumReservation))
         var live = 0
         let result = scanner.scan(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail) { record, offset in
             PreferencesEngine.apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,

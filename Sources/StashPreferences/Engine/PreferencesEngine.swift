@@ -41,15 +41,18 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     var scheduleRelease: (@Sendable () -> Void)?
     /// How long the file lock stays held after a write, for the writes that follow.
     static let lockLinger: TimeInterval = 0.001
-    var log: LogFile?
+    // The state a read touches is unchecked for exclusivity: every access holds `mutex`, and
+    // the dynamic checks (a thread-local access set per property) were a tenth of a read.
+    @exclusivity(unchecked) var log: LogFile?
 
-    private(set) var index: [String: Entry] = [:]
+    /// The live keys (``KeyIndex``).
+    @exclusivity(unchecked) private(set) var index = KeyIndex()
     /// Bytes of the records the index points at; the rest of the log is dead.
     private(set) var liveBytes = 0
     /// Where this process believes the log ends.
     private(set) var localEnd = LogFile.headerSize
     /// The header's change counter when this process last caught up.
-    private var knownCounter: UInt64 = 0
+    @exclusivity(unchecked) private var knownCounter: UInt64 = 0
     /// The open group at ``localEnd`` (format version 3).
     private(set) var group = RecordGroup(start: LogFile.headerSize)
     private var encoder = RecordEncoder()
@@ -62,15 +65,15 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     }
     /// Whether a read must look beyond the stored values: one flag for a read to test
     /// instead of two dictionaries.
-    private var hasOtherDomains = false
+    @exclusivity(unchecked) private var hasOtherDomains = false
     var recovery: Preferences.RecoveryReport?
     var isClosed = false
     /// The error of the last subscript set, which cannot throw.
     var lastError: StashError?
     /// Whether changes should be collected for observers.
-    var isObserved = false
+    @exclusivity(unchecked) var isObserved = false
     /// Changes since the last drain, for observers.
-    var pendingChanges: [PreferenceChange] = []
+    @exclusivity(unchecked) var pendingChanges: [PreferenceChange] = []
 
     /// An engine with no file: values live as long as the process.
     init(clock: any StashClock) {
@@ -109,9 +112,16 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
 
     /// The stored value of `key` (already in its stored form, see ``storedKey(_:)``),
     /// unless it has expired.
-    @inline(__always)
     func storedValue(_ key: String) -> PreferenceValue? {
-        guard let entry = index[key] else { return nil }
+        storedValue(key, hash: KeyHash.hash(key).hash)
+    }
+
+    /// The stored value of `key` (already in its stored form, its ``KeyHash`` `hash`),
+    /// unless it has expired.
+    @inline(__always)
+    func storedValue(_ key: String, hash: UInt64) -> PreferenceValue? {
+        guard let position = index.position(of: key, hash: hash) else { return nil }
+        let entry = index.elements[position].entry
         if let expiry = entry.expiry, expiry <= clock.now.timeIntervalSince1970 { return nil }
         return entry.value
     }
@@ -130,21 +140,30 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     }
 
     /// The value `key` resolves to: volatile, then stored, then registered.
+    ///
+    /// A plain ASCII key (told in the pass that hashes it) is its own stored form; any
+    /// other is normalized first (``storedKey(_:)``).
     @inline(__always)
     func resolvedValue(_ key: String) -> PreferenceValue? {
-        guard let key = try? PreferencesEngine.storedKey(key) else { return nil }
-        guard hasOtherDomains else { return storedValue(key) }
+        var (hash, isStored) = KeyHash.hash(key)
+        var key = key
+        if !isStored {
+            guard let normalized = try? PreferencesEngine.storedKey(key) else { return nil }
+            key = normalized
+            hash = KeyHash.hash(key).hash
+        }
+        guard hasOtherDomains else { return storedValue(key, hash: hash) }
         if !volatile.isEmpty, let value = volatile[key] { return value }
-        if let value = storedValue(key) { return value }
+        if let value = storedValue(key, hash: hash) { return value }
         return registered.isEmpty ? nil : registered[key]
     }
 
     /// The keys with a stored, unexpired value.
     var storedKeys: [String] {
         let now = clock.now.timeIntervalSince1970
-        return index.compactMap { key, entry in
-            if let expiry = entry.expiry, expiry <= now { return nil }
-            return key
+        return index.elements.compactMap { element in
+            if let expiry = element.entry.expiry, expiry <= now { return nil }
+            return element.key
         }
     }
 
@@ -320,7 +339,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
             case .remove:
                 if index[key] != nil { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
             case .removeAll:
-                for key in index.keys { pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: byOtherProcess)) }
+                for element in index.elements { pendingChanges.append(PreferenceChange(key: element.key, value: nil, isFromOtherProcess: byOtherProcess)) }
             case .groupEnd:
                 break
             }
@@ -334,7 +353,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     @inline(__always)
     static func apply(
         _ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?, offset: Int, length: Int,
-        to index: inout [String: Entry], liveBytes: inout Int
+        to index: inout KeyIndex, liveBytes: inout Int
     ) {
         switch kind {
         case .set, .setExpiring:
@@ -367,7 +386,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     /// The most index entries an open reserves ahead (beyond, the index grows as usual).
     static let maximumReservation = 1 << 19
 
-    func adopt(index newIndex: [String: Entry], liveBytes newLiveBytes: Int, end: Int, group newGroup: RecordGroup, counter: UInt64) {
+    func adopt(index newIndex: KeyIndex, liveBytes newLiveBytes: Int, end: Int, group newGroup: RecordGroup, counter: UInt64) {
         index = newIndex
         liveBytes = newLiveBytes
         localEnd = end
@@ -376,9 +395,9 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     }
 
     /// Reports, to observers, every key whose value differs from `previous`.
-    private func reportDifferences(from previous: [String: Entry]) {
-        for (key, entry) in index where previous[key]?.value != entry.value {
-            pendingChanges.append(PreferenceChange(key: key, value: entry.value, isFromOtherProcess: true))
+    private func reportDifferences(from previous: KeyIndex) {
+        for element in index.elements where previous[element.key]?.value != element.entry.value {
+            pendingChanges.append(PreferenceChange(key: element.key, value: element.entry.value, isFromOtherProcess: true))
         }
         for key in previous.keys where index[key] == nil {
             pendingChanges.append(PreferenceChange(key: key, value: nil, isFromOtherProcess: true))

@@ -32,6 +32,24 @@ let preferencesScenarios: [String: Scenario] = [
         while prefs.keys.count < total, Date() < deadline { usleep(10_000) }
         report("saw \(prefs.keys.count)")
     },
+    // preferences.churn FILE PREFIX COMPACT: three rounds of setting PREFIX-0..<300 (round * 1000
+    // + i), then removes every third of them and parent-0..<50, then (COMPACT = yes) compacts
+    // and sets PREFIX-after = "after"; prints "done".
+    "preferences.churn": { arguments in
+        guard arguments.count == 3 else { throw usage("preferences.churn FILE PREFIX COMPACT") }
+        let prefs = try Preferences(url: URL(fileURLWithPath: arguments[0]))
+        let prefix = arguments[1]
+        for round in 0..<3 {
+            for i in 0..<300 { try prefs.set(round * 1000 + i, forKey: "\(prefix)-\(i)") }
+        }
+        for i in stride(from: 0, to: 300, by: 3) { try prefs.removeObject(forKey: "\(prefix)-\(i)") }
+        for i in 0..<50 { try prefs.removeObject(forKey: "parent-\(i)") }
+        if arguments[2] == "yes" {
+            try prefs.compact()
+            try prefs.set("after", forKey: "\(prefix)-after")
+        }
+        report("done")
+    },
     // preferences.count FILE KEY COUNT: adds 1 to the integer KEY COUNT times, alternating
     // `increment(forKey:)` and `update(forKey:_:)`, then prints "done".
     "preferences.count": { arguments in

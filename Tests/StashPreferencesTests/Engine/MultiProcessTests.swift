@@ -65,3 +65,48 @@ import Testing
         #expect(two.keys.count == 100)
     }
 }
+
+/// The in-memory index (``KeyIndex``) follows another process's sets, overwrites and
+/// removals, applied record by record when this process catches up, and its compaction,
+/// after which the index is rebuilt from the new file.
+@Suite struct IndexAcrossProcessesTests {
+    let folder = TemporaryFolder("prefs-index-processes")
+    var file: URL { folder.file("shared.stashprefs") }
+
+    private func expectChurned(_ prefs: Preferences, prefix: String, compacted: Bool) {
+        for i in 0..<300 {
+            #expect(prefs.object(forKey: "\(prefix)-\(i)") == (i % 3 == 0 ? nil : .integer(Int64(2000 + i))), "\(prefix)-\(i)")
+        }
+        #expect(prefs.string(forKey: "\(prefix)-after") == (compacted ? "after" : nil))
+    }
+
+    @Test func readsFollowAnotherProcesssWritesAndRemovals() throws {
+        let prefs = try Preferences(url: file)
+        for i in 0..<100 { try prefs.set(i, forKey: "parent-\(i)") }
+        // Every key is read once, so that the reads below go through an index this process
+        // has been using, not a fresh one.
+        #expect((0..<100).allSatisfy { prefs.integer(forKey: "parent-\($0)") == $0 })
+
+        let child = try ChildProcess.testHost("preferences.churn", file.path, "a", "no")
+        #expect(child.readAllLines() == ["done"])
+        #expect(child.wait() == 0)
+        expectChurned(prefs, prefix: "a", compacted: false)
+        #expect((0..<100).allSatisfy { prefs.object(forKey: "parent-\($0)") == ($0 < 50 ? nil : .integer(Int64($0))) })
+        #expect(prefs.keys.count == 200 + 50)
+
+        // This process writes again after the catch-up, then the child compacts.
+        for i in 0..<50 { try prefs.set("back \(i)", forKey: "parent-\(i)") }
+        let compacting = try ChildProcess.testHost("preferences.churn", file.path, "b", "yes")
+        #expect(compacting.readAllLines() == ["done"])
+        #expect(compacting.wait() == 0)
+        expectChurned(prefs, prefix: "a", compacted: false)
+        expectChurned(prefs, prefix: "b", compacted: true)
+        #expect((0..<100).allSatisfy { prefs.object(forKey: "parent-\($0)") == ($0 < 50 ? nil : .integer(Int64($0))) })
+        #expect(prefs.keys.count == 2 * 200 + 50 + 1)
+
+        // A fresh open agrees with the index this process kept up to date.
+        let reopened = try Preferences(url: file)
+        #expect(Set(reopened.keys) == Set(prefs.keys))
+        for key in prefs.keys { #expect(reopened.object(forKey: key) == prefs.object(forKey: key), "\(key)") }
+    }
+}
