@@ -49,10 +49,12 @@ import Testing
             #expect(index["missing"] == nil)
             for i in 0..<5_000 { index.updateValue(entry(i), forKey: "int-\(i)") }
             #expect(index.count == 5_000)
-            #expect((0..<5_000).allSatisfy { index["int-\($0)"]?.offset == $0 })
+            let allFound = (0..<5_000).allSatisfy { (i: Int) in index["int-\(i)"]?.offset == i }
+            #expect(allFound)
             for i in stride(from: 0, to: 5_000, by: 2) { index.removeValue(forKey: "int-\(i)") }
             #expect(index.count == 2_500)
-            #expect((0..<5_000).allSatisfy { index["int-\($0)"]?.offset == ($0 % 2 == 0 ? nil : $0) })
+            let oddsLeft = (0..<5_000).allSatisfy { (i: Int) in index["int-\(i)"]?.offset == (i % 2 == 0 ? nil : i) }
+            #expect(oddsLeft)
         }
     }
 
