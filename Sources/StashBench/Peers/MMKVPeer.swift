@@ -83,7 +83,10 @@ final class MMKVPeer {
                 pending.removeSubrange(...newline)
                 return line
             }
-            guard let data = try replies.read(upToCount: 4096), !data.isEmpty else {
+            // `availableData`, not `read(upToCount:)`: on Linux the latter waits for the whole
+            // count (or the end), so a one-line reply would never come back.
+            let data = replies.availableData
+            guard !data.isEmpty else {
                 throw BenchError("the MMKV driver exited (status \(process.isRunning ? 0 : process.terminationStatus))")
             }
             pending.append(contentsOf: data)
