@@ -24,6 +24,7 @@ import StashHTTPServer
 final class BenchServers {
     let logger: Logger
     private var stops: [() async throws -> Void] = []
+    private var stashProxies: [Int: Int32] = [:]
 
     private init(logger: Logger) { self.logger = logger }
 
@@ -103,6 +104,7 @@ final class BenchServers {
         if let executable = StashProxyPeer.executable {
             let peer = try StashProxyPeer(name, executable: executable, origin: "127.0.0.1:\(origin)", folder: folder, diskCapacity: diskCapacity)
             stops.append { peer.stop() }
+            stashProxies[peer.port] = peer.processIdentifier
             return peer.port
         }
         context.reporter.note("\(name): Stash's proxy runs inside the bench (build `stash` beside `stash-bench` for a process of its own)")
@@ -112,6 +114,10 @@ final class BenchServers {
         ))
         return try await start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(origin)")!, cache: cache))
     }
+
+    /// The process identifier of the Stash proxy process listening on `port`, or `nil` when
+    /// it runs inside the bench.
+    func stashProxyProcess(port: Int) -> Int32? { stashProxies[port] }
 
     /// An HTTP client for the case, shut down with the group.
     func transport(timeout: TimeAmount) -> AsyncHTTPClientTransport {

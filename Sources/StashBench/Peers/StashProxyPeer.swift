@@ -30,5 +30,8 @@ final class StashProxyPeer {
         server = try PeerProcess(name, executable: executable, arguments: arguments, port: port, folder: folder)
     }
 
+    /// The proxy's process.
+    var processIdentifier: Int32 { server.process.processIdentifier }
+
     func stop() { server.stop() }
 }

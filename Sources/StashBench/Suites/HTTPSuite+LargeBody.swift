@@ -15,10 +15,10 @@ extension HTTPSuite {
     /// while it is stored; in `proxy-hit-large` every operation asks for one stored URL and
     /// is a hit streamed from the stored file. The client reads the body as it arrives and
     /// counts it. Operations per second times 200 make MB/s. Each case starts its own origin,
-    /// proxy, nginx and cache folders (removed after it), so a case measures the same alone
-    /// as after the other. Notes give each case's own peak resident memory (`VmHWM`, reset
-    /// when the case starts) of the bench process (Stash's proxy, the origin holding its
-    /// 200 MB body, and the client) and of nginx's workers.
+    /// proxies (processes of their own) and cache folders (removed after it), so a case
+    /// measures the same alone as after the other. Notes give each case's own peak resident
+    /// memory (`VmHWM`, reset when the case starts) of the bench process (the origin holding
+    /// its 200 MB body, and the client), of Stash's proxy and of nginx's workers.
     static func proxyLargeBody(_ context: BenchContext, scratch: URL) async throws {
         let size = context.scale < 1 ? 20_000_000 : 200_000_000
         for name in ["proxy-miss-large", "proxy-hit-large"] where context.runs(name) {
@@ -36,10 +36,10 @@ extension HTTPSuite {
         logger.logLevel = .warning
         try await BenchServers.run(logger: logger) { servers in
             let originPort = try await servers.startOrigin(payloads: [("large", size)])
-            let cache = servers.closing(try HTTPCache(
-                memoryCapacity: 4 << 20, diskCapacity: 8 * size, directory: folder.appendingPathComponent("stash"), mode: .shared
-            ))
-            let proxyPort = try await servers.start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache))
+            // A disk cache eight bodies large: a body may take an eighth of it.
+            let proxyPort = try await servers.startStashProxy(
+                "stash", origin: originPort, folder: folder.appendingPathComponent("stash", isDirectory: true), diskCapacity: 8 * size, context: context
+            )
             let nginx = try servers.startNginx(
                 origin: originPort, folder: folder.appendingPathComponent("nginx", isDirectory: true), context: context, for: name
             )
@@ -65,6 +65,8 @@ extension HTTPSuite {
                 for (impl, port) in peers { try await fetch(impl, port: port, path: "/large/0", hit: false) }
             }
             let resets = PeakMemory.resetPeak(of: "self")
+            let stashProxy = servers.stashProxyProcess(port: proxyPort)
+            let stashResets = stashProxy.map { PeakMemory.resetPeak(of: "\($0)") } ?? false
             let nginxResets = nginx?.resetWorkerPeaks() ?? false
             var next = 0
             let contenders = peers.map { impl, port in
@@ -79,11 +81,11 @@ extension HTTPSuite {
             // nginx's workers (which run as another user).
             func since(_ reset: Bool) -> String { reset ? "since the case started" : "of the whole run (the peak could not be reset)" }
             let nginxPeak = nginx.map { ", nginx's largest worker \(since(nginxResets)) \(PeakMemory.megabytes($0.workerPeakBytes))" } ?? ""
+            let stashPeak = stashProxy.map { ", Stash's proxy \(since(stashResets)) \(PeakMemory.megabytes(PeakResidentMemory.bytes(of: "\($0)")))" } ?? ""
             context.reporter.note(
                 "\(name): peak resident memory: bench process \(since(resets)) \(PeakMemory.megabytes(PeakResidentMemory.bytes(of: "self"))) "
-                    + "(Stash's proxy, the client, and the origin holding its \(size)-byte body)\(nginxPeak)"
+                    + "(the client, and the origin holding its \(size)-byte body)\(stashPeak)\(nginxPeak)"
             )
-            context.reporter.note("\(name): each operation is one \(size)-byte body; \(cache.statistics)")
         }
     }
 }
