@@ -53,7 +53,7 @@ extension DiskCache {
                 (state.needsTrim, now - state.lastSweep >= configuration.sweepInterval)
             }
             if force || trimDue || sweepDue || isLowOnDiskSpace() {
-                stageTrim(expiredOnly: false)
+                try stageTrim(expiredOnly: false)
                 try flushNow()
             }
         } catch {
@@ -85,9 +85,7 @@ extension DiskCache {
                 case .remove: batch.removals.append(key)
                 }
             }
-            for key in state.touched {
-                if let record = state.index[key] { batch.touches.append((key, record.accessed, record.expires)) }
-            }
+            for (key, access) in state.touched { batch.touches.append((key, access.accessed, access.expires)) }
             state.touched.removeAll(keepingCapacity: true)
             batch.hits = state.unflushedHits
             batch.misses = state.unflushedMisses
@@ -103,7 +101,11 @@ extension DiskCache {
             try manifest.apply(batch)
         } catch {
             state.withLock { state in
-                for touch in batch.touches where state.index[touch.key] != nil { state.touched.insert(touch.key) }
+                // Dates not written are written next time, unless the entry changed meanwhile
+                // (its staged change carries its own) or was read again (newer dates).
+                for touch in batch.touches where state.pending[touch.key] == nil && state.touched[touch.key] == nil {
+                    state.touched[touch.key] = AccessChange(accessed: touch.accessed, expires: touch.expires)
+                }
                 state.unflushedHits += batch.hits
                 state.unflushedMisses += batch.misses
                 if let error = error as? StashError, error.code == .diskFull { state.diskFull = error }
@@ -126,6 +128,12 @@ extension DiskCache {
         if failures > 0 { configuration.log("flush of \(directory.path) succeeded again after \(failures) failed attempts") }
     }
 
+    /// Whether `change` is a write of a value in a file.
+    private static func isStagedInFile(_ change: PendingChange?) -> Bool {
+        guard case .write(let record, _)? = change?.value else { return false }
+        return !record.isInline
+    }
+
     /// After a commit: forgets the staged changes it wrote (unless a newer change replaced
     /// them) and deletes the files its removals left behind. The row is gone before its
     /// file, so a crash never leaves a row without a file.
@@ -139,7 +147,7 @@ extension DiskCache {
                         if case .write(_, let inlineValue?) = change.value { state.pendingBytes -= inlineValue.count }
                     }
                     // A newer file-backed write of the key owns the file now: keep it.
-                    if change.mayLeaveFile, change.leavesNoFile, state.index[key]?.isInline != false {
+                    if change.mayLeaveFile, change.leavesNoFile, !Self.isStagedInFile(state.pending[key]) {
                         obsolete.append(key)
                     }
                 }

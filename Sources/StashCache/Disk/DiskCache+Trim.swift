@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StashCore
 #if canImport(Darwin)
 import Darwin
@@ -25,7 +26,8 @@ extension DiskCache {
     public func trim() async throws -> Int {
         guard !isReadOnly else { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
         return try await onQueue {
-            let removed = self.stageTrim(expiredOnly: false)
+            try self.flushNow()
+            let removed = try self.stageTrim(expiredOnly: false)
             try self.flushNow()
             return removed
         }
@@ -43,7 +45,8 @@ extension DiskCache {
     public func sweep() async throws -> Int {
         guard !isReadOnly else { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
         return try await onQueue {
-            let removed = self.stageTrim(expiredOnly: true)
+            try self.flushNow()
+            let removed = try self.stageTrim(expiredOnly: true)
             try self.flushNow()
             return removed
         }
@@ -70,72 +73,97 @@ extension DiskCache {
     @discardableResult
     public func removeAll(where predicate: @escaping @Sendable (String) -> Bool) async throws -> Int {
         guard !isReadOnly else { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
-        let snapshot = state.withLock { $0.index }
-        let victims = snapshot.filter { predicate($0.key) }
-        let removed = state.withLock { state in
-            victims.reduce(0) { count, victim in
-                state.index[victim.key] == victim.value && state.stageRemoval(victim.key) ? count + 1 : count
+        var victims: [(key: String, record: DiskRecord)] = []
+        try forEachEntry { key, record in
+            if predicate(key) { victims.append((key, record)) }
+        }
+        var removed = 0
+        // In slices, so that reads and writes are not held up for the whole walk.
+        for start in stride(from: 0, to: victims.count, by: 1024) {
+            let slice = victims[start..<min(start + 1024, victims.count)]
+            removed += state.withLock { state in
+                slice.reduce(0) { count, victim in
+                    guard !state.isClosed, state.current(victim.key, reader) == victim.record else { return count }
+                    state.stageRemoval(victim.key, old: victim.record)
+                    return count + 1
+                }
             }
         }
         try await flush()
         return removed
     }
 
-    /// Picks the entries to remove and stages their removal. Entries that changed since the
-    /// snapshot (read or rewritten meanwhile) are spared.
+    /// Picks the entries to remove and stages their removal. Runs on ``queue`` (after a
+    /// flush, so that the manifest holds nearly everything): the manifest changes only there,
+    /// so a victim's row is as the query saw it unless a change was staged for its key or it
+    /// was read since, and those entries are spared.
     @discardableResult
-    func stageTrim(expiredOnly: Bool) -> Int {
+    func stageTrim(expiredOnly: Bool) throws -> Int {
         let now = self.now
         let limits = configuration.limits
-        let snapshot = state.withLock { state -> [String: DiskRecord] in
+        let (count, bytes) = state.withLock { state -> (Int, Int) in
             state.needsTrim = false
             state.lastSweep = now
-            return state.index
+            return (state.count, state.totalSize)
         }
+        let columns = "key, \(Manifest.recordColumns)"
         var victims: [(key: String, record: DiskRecord)] = []
-        var survivors: [(key: String, record: DiskRecord)] = []
-        survivors.reserveCapacity(snapshot.count)
-        for (key, record) in snapshot {
-            if !isLive(record, at: now) {
-                victims.append((key, record))
-            } else {
-                survivors.append((key, record))
+        // Expired entries, found through `entry_expiry`; then, with a maximum age, the
+        // entries written too long ago (a walk of the rows).
+        try manifest.rows("SELECT \(columns) FROM entry WHERE expires <= ?", arguments: [now]) { row in
+            victims.append((row[0], Manifest.record(row, from: 1)))
+            return true
+        }
+        if let maxAge = limits.maxAge {
+            let sql = "SELECT \(columns) FROM entry WHERE created + ?1 <= ?2 AND (expires IS NULL OR expires > ?2)"
+            try manifest.rows(sql, arguments: [maxAge, now]) { row in
+                victims.append((row[0], Manifest.record(row, from: 1)))
+                return true
             }
         }
         if !expiredOnly {
-            victims += leastRecentlyUsed(among: survivors, limits: limits)
+            let expired = victims.reduce(0) { $0 + $1.record.size }
+            try leastRecentlyUsed(count: count - victims.count, bytes: bytes - expired, limits: limits, sparing: Set(victims.map(\.key))) {
+                victims.append($0)
+            }
         }
         guard !victims.isEmpty else { return 0 }
         return state.withLock { state in
             victims.reduce(0) { count, victim in
-                state.index[victim.key] == victim.record && state.stageRemoval(victim.key) ? count + 1 : count
+                guard !state.isClosed, state.pending[victim.key] == nil, state.touched[victim.key] == nil else { return count }
+                state.stageRemoval(victim.key, old: victim.record)
+                return count + 1
             }
         }
     }
 
-    /// The least recently used entries to remove so that every limit holds again, down to
-    /// the trim ratio of each exceeded limit.
-    private func leastRecentlyUsed(among entries: [(key: String, record: DiskRecord)], limits: Limits) -> [(key: String, record: DiskRecord)] {
+    /// Hands `pick` the least recently used entries to remove so that every limit holds
+    /// again, down to the trim ratio of each exceeded limit, given `count` live entries of
+    /// `bytes` in all; the keys of `sparing` are already removed. Walks the rows by last
+    /// access only when a limit is exceeded.
+    private func leastRecentlyUsed(
+        count: Int, bytes: Int, limits: Limits, sparing: Set<String>, pick: ((key: String, record: DiskRecord)) -> Void
+    ) throws {
         let ratio = min(max(configuration.trimRatio, 0), 1)
-        var count = entries.count
-        var bytes = entries.reduce(0) { $0 + $1.record.size }
+        var count = count
+        var bytes = bytes
         var targetCount = Int.max
         var targetBytes = Int.max
         if let maxCount = limits.maxCount, count > maxCount { targetCount = Int(Double(maxCount) * ratio) }
         if let maxBytes = limits.maxBytes, bytes > maxBytes { targetBytes = Int(Double(maxBytes) * ratio) }
         if isLowOnDiskSpace() { targetBytes = min(targetBytes, Int(Double(bytes) * ratio)) }
-        guard count > targetCount || bytes > targetBytes else { return [] }
-        let oldestFirst = entries.sorted {
-            ($0.record.accessed, $0.record.created, $0.key) < ($1.record.accessed, $1.record.created, $1.key)
-        }
-        var victims: [(key: String, record: DiskRecord)] = []
-        for entry in oldestFirst {
-            if count <= targetCount && bytes <= targetBytes { break }
-            victims.append(entry)
+        guard count > targetCount || bytes > targetBytes else { return }
+        let sql = "SELECT key, \(Manifest.recordColumns) FROM entry ORDER BY accessed, created, key"
+        try manifest.rows(sql) { row in
+            guard count > targetCount || bytes > targetBytes else { return false }
+            let key: String = row[0]
+            guard !sparing.contains(key) else { return true }
+            let record = Manifest.record(row, from: 1)
+            pick((key, record))
             count -= 1
-            bytes -= entry.record.size
+            bytes -= record.size
+            return true
         }
-        return victims
     }
 
     /// Whether the volume of the cache has less free space than ``Limits/minimumFreeDiskSpace``.

@@ -54,10 +54,10 @@ extension DiskCache {
             return
         }
         if isInline {
-            try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: data) }
+            try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: data, reader: reader) }
         } else {
             try writeFile(data, named: record.file ?? DiskFileName.forKey(key), key: key) {
-                try self.stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) }
+                try self.stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil, reader: reader) }
             }
         }
     }
@@ -70,7 +70,7 @@ extension DiskCache {
     /// ```
     public func removeValue(forKey key: String) {
         guard !isReadOnly, let key = try? StoredKey.normalized(key) else { return }
-        try? stage(key, isWrite: false) { $0.stageRemoval(key) }
+        try? stage(key, isWrite: false) { $0.stageRemoval(key, reader: reader) }
     }
 
     /// The form of `key` the cache saves and looks up (``StashCore/StoredKey``): its NFC
@@ -119,7 +119,7 @@ extension DiskCache {
             try checkAccepts(state, key: key, isWrite: isWrite)
             change(&state)
             if let maxBytes = limits.maxBytes, state.totalSize > maxBytes { state.needsTrim = true }
-            if let maxCount = limits.maxCount, state.index.count > maxCount { state.needsTrim = true }
+            if let maxCount = limits.maxCount, state.count > maxCount { state.needsTrim = true }
             let urgent = state.pendingBytes > DiskCache.urgentPendingBytes || state.pending.count > DiskCache.urgentPendingCount
             return state.scheduleFlush(urgent: urgent || state.needsTrim, delay: configuration.flushDelay)
         }

@@ -3,15 +3,19 @@ import StashCore
 
 /// The mutable state of a disk cache, behind its lock.
 ///
-/// `index` is the cache as callers see it: flushed entries and staged ones. `pending` holds
-/// what the manifest does not have yet (the newest write or removal of each key, with the
-/// inline value), `touched` the keys read since the last flush, whose access dates (and
-/// sliding deadlines) the next flush records.
+/// The manifest is the index: the state holds no entry that the manifest has. `pending`
+/// holds what the manifest does not have yet (the newest write or removal of each key, with
+/// the inline value), `touched` the last-access dates (and sliding deadlines) of entries read
+/// since the last flush, which the next flush records. An entry as callers see it is its
+/// staged change, else its manifest row with its touched dates (``current(_:_:)``); both are
+/// read under this state's lock, so that a flush, which clears what it committed under the
+/// lock, never shows a reader a change twice or not at all.
 struct DiskCacheState {
-    var index: [String: DiskRecord]
     var pending: [String: PendingChange] = [:]
-    var touched: Set<String> = []
+    var touched: [String: AccessChange] = [:]
     var sequence: UInt64 = 0
+    /// The number of entries and their total size, expired ones not yet swept included.
+    var count: Int
     var totalSize: Int
     var pendingBytes = 0
     var flush = FlushSchedule.idle
@@ -30,28 +34,53 @@ struct DiskCacheState {
     /// is logged.
     var failedFlushes = 0
 
-    init(index: [String: DiskRecord], hits: Int, misses: Int, now: Double) {
-        self.index = index
-        self.totalSize = index.values.reduce(0) { $0 + $1.size }
-        self.hits = hits
-        self.misses = misses
-        self.lastSweep = now
+    init(counters: ManifestCounters, now: Double) {
+        count = counters.count
+        totalSize = counters.bytes
+        hits = counters.hits
+        misses = counters.misses
+        lastSweep = now
     }
 
-    mutating func stageWrite(_ key: String, _ record: DiskRecord, inlineValue: Data?) {
-        let old = index.updateValue(record, forKey: key)
+    /// The entry of `key` as callers see it (expired or not): its staged change, else its
+    /// manifest row with the access dates read since the last flush.
+    func current(_ key: String, _ reader: ManifestReader) -> DiskRecord? {
+        if !pending.isEmpty, let change = pending[key] {
+            if case .write(let record, _) = change.value { return record }
+            return nil
+        }
+        guard var record = reader.record(forKey: key) else { return nil }
+        overlay(key, on: &record)
+        return record
+    }
+
+    /// Puts the access dates read since the last flush on `record`, the manifest row of `key`.
+    func overlay(_ key: String, on record: inout DiskRecord) {
+        guard !touched.isEmpty, let access = touched[key] else { return }
+        record.accessed = access.accessed
+        record.expires = access.expires
+    }
+
+    mutating func stageWrite(_ key: String, _ record: DiskRecord, inlineValue: Data?, reader: ManifestReader) {
+        let old = current(key, reader)
+        if old == nil { count += 1 }
         totalSize += record.size - (old?.size ?? 0)
-        let leavesFile = old.map { !$0.isInline } ?? false
-        enqueue(key, .write(record, inlineValue: inlineValue), leavesFile: leavesFile)
+        enqueue(key, .write(record, inlineValue: inlineValue), leavesFile: old.map { !$0.isInline } ?? false)
         pendingBytes += inlineValue?.count ?? 0
     }
 
     @discardableResult
-    mutating func stageRemoval(_ key: String) -> Bool {
-        guard let old = index.removeValue(forKey: key) else { return false }
+    mutating func stageRemoval(_ key: String, reader: ManifestReader) -> Bool {
+        guard let old = current(key, reader) else { return false }
+        stageRemoval(key, old: old)
+        return true
+    }
+
+    /// Stages the removal of `key`, whose entry is `old` now.
+    mutating func stageRemoval(_ key: String, old: DiskRecord) {
+        count -= 1
         totalSize -= old.size
         enqueue(key, .remove, leavesFile: !old.isInline)
-        return true
     }
 
     private mutating func enqueue(_ key: String, _ value: PendingChange.Value, leavesFile: Bool) {
@@ -59,7 +88,7 @@ struct DiskCacheState {
         if case .write(_, let data?)? = previous?.value { pendingBytes -= data.count }
         sequence += 1
         pending[key] = PendingChange(value: value, sequence: sequence, mayLeaveFile: leavesFile || previous?.mayLeaveFile == true)
-        touched.remove(key)
+        if !touched.isEmpty { touched[key] = nil }
     }
 
     mutating func recordHit() {
@@ -81,6 +110,11 @@ struct DiskCacheState {
     }
 }
 
+/// The last-access date and sliding deadline of a read entry, for the next flush.
+struct AccessChange: Sendable, Hashable {
+    var accessed: Double
+    var expires: Double?
+}
 /// A write or removal the manifest does not have yet.
 struct PendingChange: Sendable {
     enum Value: Sendable {

@@ -10,15 +10,15 @@ import SQLite3
 /// The SQLite manifest of a disk cache, on its write connection.
 ///
 /// One table, `entry`, holds every entry: key, size, file name (NULL when the value is
-/// inline), creation, last access, expiry, sliding window, metadata and the inline value,
-/// in that order so that loading the index never reads value pages. `counter` keeps hits
-/// and misses across launches. WAL with `synchronous = NORMAL`: a commit survives a process
+/// inline), creation, last access, expiry, sliding window, metadata and the inline value.
+/// `counter` keeps hits and misses across launches, and the entry count and total size,
+/// which triggers keep (``Manifest+Schema.swift``), so that opening never scans the rows. WAL with `synchronous = NORMAL`: a commit survives a process
 /// crash; a power cut may roll back the last commits, which reconciliation absorbs.
 final class Manifest: Sendable {
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     let url: URL
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// Opens (creating it when missing) the manifest at `url`.
     ///
@@ -31,6 +31,9 @@ final class Manifest: Sendable {
         configuration.label = "StashCache.manifest"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A row replaced by `INSERT OR REPLACE` fires the delete trigger that keeps the
+            // entry count and total size.
+            try db.execute(sql: "PRAGMA recursive_triggers = ON")
         }
         do {
             database = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -46,66 +49,49 @@ final class Manifest: Sendable {
         }
     }
 
-    private func createSchema() throws {
-        try database.write { db in
-            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-            guard version == 0 else { return }
-            try db.execute(sql: """
-                CREATE TABLE entry (
-                    key TEXT PRIMARY KEY NOT NULL,
-                    size INTEGER NOT NULL,
-                    file TEXT,
-                    created REAL NOT NULL,
-                    accessed REAL NOT NULL,
-                    expires REAL,
-                    sliding REAL,
-                    metadata BLOB,
-                    data BLOB
-                );
-                CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
-                PRAGMA user_version = \(Manifest.schemaVersion);
-                """)
-        }
-    }
-
-    /// Every entry but the inline values, by key. Rows of one key saved in several Unicode
-    /// forms (by versions before keys were normalized) appear once, under their NFC form.
-    func loadIndex() throws -> [String: DiskRecord] {
-        var index: [String: DiskRecord] = [:]
-        for row in try loadRows() {
-            index[(try? StoredKey.normalized(row.key)) ?? row.key] = row.record
-        }
-        return index
-    }
-
-    /// Every row but the inline values, with its key exactly as stored.
-    func loadRows() throws -> [(key: String, record: DiskRecord)] {
+    /// Every row `sql` selects (its arguments `arguments`), handed to `each` one at a time
+    /// on the write connection, in one read transaction; `each` returns `false` to stop.
+    func rows(_ sql: String, arguments: StatementArguments = [], _ each: (Row) throws -> Bool) throws {
         do {
-            return try database.read { db in
-                var rows: [(key: String, record: DiskRecord)] = []
-                let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT key, size, file, created, accessed, expires, sliding, metadata FROM entry"
-                )
+            try database.read { db in
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try cursor.next() {
-                    rows.append((row[0], DiskRecord(
-                        size: row[1], file: row[2], created: row[3], accessed: row[4],
-                        expires: row[5], sliding: row[6], metadata: row[7]
-                    )))
+                    guard try each(row) else { return }
                 }
-                return rows
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
         }
     }
 
-    /// Hits and misses recorded by every writer so far.
-    func counters() throws -> (hits: Int, misses: Int) {
+    /// The columns of a ``DiskRecord``, in the order ``record(_:from:)`` reads them.
+    static var recordColumns: String { ManifestColumns.record }
+
+    /// The record of a row read with ``recordColumns`` from column `first` on.
+    static func record(_ row: Row, from first: Int) -> DiskRecord {
+        DiskRecord(
+            size: row[first], file: row[first + 1], created: row[first + 2], accessed: row[first + 3],
+            expires: row[first + 4], sliding: row[first + 5], metadata: row[first + 6]
+        )
+    }
+
+    /// What the manifest counts: hits and misses recorded by every writer so far, and the
+    /// number and total size of its entries (kept by triggers, so never scanned for).
+    func counters() throws -> ManifestCounters {
         do {
             return try database.read { db in
-                let hits = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'hits'") ?? 0
-                let misses = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'misses'") ?? 0
-                return (hits, misses)
+                var counters = ManifestCounters()
+                for row in try Row.fetchAll(db, sql: "SELECT name, value FROM counter") {
+                    let value: Int = row[1]
+                    switch row[0] as String {
+                    case "hits": counters.hits = value
+                    case "misses": counters.misses = value
+                    case "count": counters.count = value
+                    case "bytes": counters.bytes = value
+                    default: break
+                    }
+                }
+                return counters
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -240,4 +226,12 @@ struct FlushBatch: Sendable {
     var misses = 0
 
     var isEmpty: Bool { writes.isEmpty && removals.isEmpty && touches.isEmpty && hits == 0 && misses == 0 }
+}
+
+/// The figures of ``Manifest/counters()``.
+struct ManifestCounters: Sendable {
+    var hits = 0
+    var misses = 0
+    var count = 0
+    var bytes = 0
 }
