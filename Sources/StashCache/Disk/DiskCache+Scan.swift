@@ -92,45 +92,36 @@ extension DiskCache {
     /// touched access dates, which replace the rows of their keys. With a `prefix`, only
     /// the keys whose UTF-8 bytes start with it. `body` runs without the state lock.
     func forEachEntry(prefix: String? = nil, _ body: (String, DiskRecord) throws -> Void) throws {
-        let scan = try ManifestScan(url: manifestURL)
-        var pending: [String: PendingChange] = [:]
-        var touched: [String: AccessChange] = [:]
-        if isReadOnly {
-            try scan.pin()
-        } else {
-            try state.withLock { state throws(StashError) in
-                guard !state.isClosed else { return }
-                try scan.pinning()
-                (pending, touched) = (state.pending, state.touched)
+        try scan.walk { walk in
+            guard let walk else { return }
+            var pending: [String: PendingChange] = [:]
+            var touched: [String: AccessChange] = [:]
+            if isReadOnly {
+                try walk.pin()
+            } else {
+                let isOpen = try state.withLock { state throws(StashError) -> Bool in
+                    guard !state.isClosed else { return false }
+                    try walk.pinning()
+                    (pending, touched) = (state.pending, state.touched)
+                    return true
+                }
+                guard isOpen else { return }
             }
-        }
-        let sql = "SELECT key, \(ManifestColumns.record) FROM entry" + (prefix == nil ? "" : " WHERE key >= ?1 ORDER BY key")
-        try scan.rows(sql, binding: prefix) { statement in
-            guard let key = ManifestColumns.text(statement, 0) else { return true }
-            if let prefix, !key.utf8.starts(with: prefix.utf8) { return false }
-            guard pending[key] == nil else { return true }
-            var record = ManifestColumns.record(statement, at: 1)
-            if let access = touched[key] { (record.accessed, record.expires) = (access.accessed, access.expires) }
-            try body(key, record)
-            return true
-        }
-        for (key, change) in pending {
-            guard case .write(let record, _) = change.value else { continue }
-            if let prefix, !key.utf8.starts(with: prefix.utf8) { continue }
-            try body(key, record)
-        }
-    }
-}
-
-extension ManifestScan {
-    /// ``pin()`` with its error typed, for a caller holding the state lock.
-    func pinning() throws(StashError) {
-        do {
-            try pin()
-        } catch let error as StashError {
-            throw error
-        } catch {
-            throw StashError(.io, "\(error)")
+            let sql = "SELECT key, \(ManifestColumns.record) FROM entry" + (prefix == nil ? "" : " WHERE key >= ?1 ORDER BY key")
+            try walk.rows(sql, binding: prefix) { statement in
+                guard let key = ManifestColumns.text(statement, 0) else { return true }
+                if let prefix, !key.utf8.starts(with: prefix.utf8) { return false }
+                guard pending[key] == nil else { return true }
+                var record = ManifestColumns.record(statement, at: 1)
+                if let access = touched[key] { (record.accessed, record.expires) = (access.accessed, access.expires) }
+                try body(key, record)
+                return true
+            }
+            for (key, change) in pending {
+                guard case .write(let record, _) = change.value else { continue }
+                if let prefix, !key.utf8.starts(with: prefix.utf8) { continue }
+                try body(key, record)
+            }
         }
     }
 }

@@ -64,6 +64,8 @@ public final class DiskCache: Sendable {
     let manifestURL: URL
     let manifest: Manifest
     let reader: ManifestReader
+    /// The connection of walks over many rows, opened with the cache.
+    let scan: ManifestScan
     let state: LockedValue<DiskCacheState>
     /// Held while a file takes its final name or is deleted, so that a deletion decided by a
     /// flush never removes a file that a newer write just put in place.
@@ -136,6 +138,7 @@ public final class DiskCache: Sendable {
         manifest = opened.manifest
         recovery = opened.recovery
         reader = try ManifestReader(url: manifestURL)
+        scan = try ManifestScan(url: manifestURL)
         state = LockedValue(DiskCacheState(counters: opened.counters, now: now))
         if configuration.access == .readWrite {
             queue.async { [weak self] in self?.housekeep(force: true) }
@@ -171,6 +174,7 @@ public final class DiskCache: Sendable {
         guard wasOpen else { return }
         defer {
             reader.close()
+            scan.close()
             writerLock.withLock { $0 = nil }
         }
         guard !isReadOnly else { return }

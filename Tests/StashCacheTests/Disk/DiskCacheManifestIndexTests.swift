@@ -44,7 +44,7 @@ struct DiskCacheManifestIndexTests {
         for index in 0..<20 { try cache.set(.filled(UInt8(index), 100), forKey: "k\(index)") }
         try cache.close()
         let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
-        try database.write { db in
+        try await database.write { db in
             for trigger in ["entry_added", "entry_removed", "entry_resized"] { try db.execute(sql: "DROP TRIGGER \(trigger)") }
             for index in ["entry_expiry", "entry_file", "entry_wide_key"] { try db.execute(sql: "DROP INDEX \(index)") }
             try db.execute(sql: "DELETE FROM counter WHERE name IN ('count', 'bytes')")
