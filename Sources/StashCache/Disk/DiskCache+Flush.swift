@@ -75,7 +75,7 @@ extension DiskCache {
     /// Writes what is staged. Runs on ``queue`` only.
     func flushNow() throws {
         var snapshot: [(key: String, change: PendingChange)] = []
-        let batch = state.withLock { state -> FlushBatch in
+        var batch = state.withLock { state -> FlushBatch in
             state.flush = .idle
             var batch = FlushBatch()
             for (key, change) in state.pending {
@@ -98,6 +98,13 @@ extension DiskCache {
             return
         }
         do {
+            try learnReplacedRows(&snapshot)
+            for (_, change) in snapshot {
+                let base = change.base ?? .none
+                let (exists, size) = change.value.result
+                batch.addedCount += (exists ? 1 : 0) - (base.exists ? 1 : 0)
+                batch.addedBytes += size - base.size
+            }
             try manifest.apply(batch)
         } catch {
             state.withLock { state in
@@ -114,6 +121,25 @@ extension DiskCache {
         }
         settle(snapshot)
         flushSucceeded()
+    }
+
+    /// Looks up the rows that the batch's writes staged without knowing them replace, before
+    /// it is written (the manifest changes on ``queue`` only, so they are the rows replaced):
+    /// the state's count and size become exact, and a file-backed row replaced by an inline
+    /// value has its file deleted after the commit.
+    private func learnReplacedRows(_ snapshot: inout [(key: String, change: PendingChange)]) throws {
+        let unknown = snapshot.indices.filter { snapshot[$0].change.base == nil }
+        guard !unknown.isEmpty else { return }
+        let bases = try manifest.bases(of: unknown.map { snapshot[$0].key })
+        state.withLock { state in
+            for index in unknown {
+                let key = snapshot[index].key
+                let base = bases[key] ?? .none
+                snapshot[index].change.base = base
+                if base.hasFile { snapshot[index].change.mayLeaveFile = true }
+                state.learn(key, base: base)
+            }
+        }
     }
 
     /// Ends a run of failed flushes: writes are accepted again, and a recovery is logged.
@@ -145,6 +171,12 @@ extension DiskCache {
                     if state.pending[key]?.sequence == change.sequence {
                         state.pending[key] = nil
                         if case .write(_, let inlineValue?) = change.value { state.pendingBytes -= inlineValue.count }
+                    } else if state.pending[key] != nil {
+                        // The newer change replaces the row just written.
+                        switch change.value {
+                        case .write(let record, _): state.pending[key]?.base = ManifestBase(record)
+                        case .remove: state.pending[key]?.base = ManifestBase.none
+                        }
                     }
                     // A newer file-backed write of the key owns the file now: keep it.
                     if change.mayLeaveFile, change.leavesNoFile, !Self.isStagedInFile(state.pending[key]) {

@@ -97,6 +97,6 @@ extension DiskCache {
         let key = storedKey
         // Renamed to the name of its row (the commit deletes it on error).
         let named = FileStore.StagedFile(temporaryPath: file.temporaryPath, for: URL(fileURLWithPath: filePath(named: name)), durability: .processSafe)
-        try commitStaged(named, key: key) { try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil, reader: reader) } }
+        try commitStaged(named, key: key) { try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) } }
     }
 }

@@ -54,14 +54,20 @@ extension DiskCache {
     /// counted: reading it costs nothing.
     public var count: Int {
         if isReadOnly { return reader.counter("count") }
-        return state.withLock { $0.count }
+        return state.withLock { state in
+            state.resolve(reader)
+            return state.count
+        }
     }
 
     /// The total size of the values in bytes (the manifest and file-system overhead aside).
     /// Kept as a figure, not counted: reading it costs nothing.
     public var totalSize: Int {
         if isReadOnly { return reader.counter("bytes") }
-        return state.withLock { $0.totalSize }
+        return state.withLock { state in
+            state.resolve(reader)
+            return state.totalSize
+        }
     }
 
     /// The total size of the values whose key starts with `prefix`. Walks the keys with

@@ -105,6 +105,7 @@ extension DiskCache {
         let (count, bytes, pending, touched) = state.withLock { state in
             state.needsTrim = false
             state.lastSweep = now
+            state.resolve(reader)
             return (state.count, state.totalSize, state.pending, state.touched)
         }
         let columns = "key, \(Manifest.recordColumns)"

@@ -18,6 +18,8 @@ struct DiskCacheState {
     var count: Int
     var totalSize: Int
     var pendingBytes = 0
+    /// Keys staged with a write whose replaced row is not known yet (some may be known since).
+    var unresolved: [String] = []
     var flush = FlushSchedule.idle
     var needsTrim = false
     var lastSweep: Double
@@ -61,11 +63,25 @@ struct DiskCacheState {
         record.expires = access.expires
     }
 
-    mutating func stageWrite(_ key: String, _ record: DiskRecord, inlineValue: Data?, reader: ManifestReader) {
-        let old = current(key, reader)
-        if old == nil { count += 1 }
-        totalSize += record.size - (old?.size ?? 0)
-        enqueue(key, .write(record, inlineValue: inlineValue), leavesFile: old.map { !$0.isInline } ?? false)
+    /// Stages a write of `key`. The row it replaces is not looked up: with no change staged
+    /// for the key, the write is counted as a new entry (``count`` and ``totalSize`` are then
+    /// upper bounds) until ``resolve(_:)`` or the flush learns the row.
+    mutating func stageWrite(_ key: String, _ record: DiskRecord, inlineValue: Data?) {
+        var leavesFile = false
+        if let previous = pending[key] {
+            if case .write(let old, _) = previous.value {
+                totalSize += record.size - old.size
+                leavesFile = !old.isInline
+            } else {
+                count += 1
+                totalSize += record.size
+            }
+        } else {
+            count += 1
+            totalSize += record.size
+            unresolved.append(key)
+        }
+        enqueue(key, .write(record, inlineValue: inlineValue), leavesFile: leavesFile, base: nil)
         pendingBytes += inlineValue?.count ?? 0
     }
 
@@ -76,19 +92,45 @@ struct DiskCacheState {
         return true
     }
 
-    /// Stages the removal of `key`, whose entry is `old` now.
+    /// Stages the removal of `key`, whose entry is `old` now (its staged write, else its row).
     mutating func stageRemoval(_ key: String, old: DiskRecord) {
         count -= 1
         totalSize -= old.size
-        enqueue(key, .remove, leavesFile: !old.isInline)
+        enqueue(key, .remove, leavesFile: !old.isInline, base: ManifestBase(old))
     }
 
-    private mutating func enqueue(_ key: String, _ value: PendingChange.Value, leavesFile: Bool) {
+    /// Stages `value` for `key`. The row it replaces is the one the key's staged change
+    /// replaces, if there is one, else `base` (`nil`: not known).
+    private mutating func enqueue(_ key: String, _ value: PendingChange.Value, leavesFile: Bool, base: ManifestBase?) {
         let previous = pending[key]
         if case .write(_, let data?)? = previous?.value { pendingBytes -= data.count }
         sequence += 1
-        pending[key] = PendingChange(value: value, sequence: sequence, mayLeaveFile: leavesFile || previous?.mayLeaveFile == true)
+        pending[key] = PendingChange(
+            value: value, sequence: sequence, mayLeaveFile: leavesFile || previous?.mayLeaveFile == true,
+            base: previous.map(\.base) ?? base
+        )
         if !touched.isEmpty { touched[key] = nil }
+    }
+
+    /// Learns the row that the staged change of `key` replaces, `base`, unless known: the
+    /// write was counted as a new entry, so ``count`` and ``totalSize`` come down by it.
+    mutating func learn(_ key: String, base: ManifestBase) {
+        guard var change = pending[key], change.base == nil else { return }
+        if base.exists { count -= 1 }
+        totalSize -= base.size
+        change.base = base
+        if base.hasFile { change.mayLeaveFile = true }
+        pending[key] = change
+    }
+
+    /// Looks up the rows replaced by staged writes not yet known (``stageWrite(_:_:inlineValue:)``),
+    /// so that ``count`` and ``totalSize`` are exact.
+    mutating func resolve(_ reader: ManifestReader) {
+        guard !unresolved.isEmpty else { return }
+        for key in unresolved where pending[key].map({ $0.base == nil }) ?? false {
+            learn(key, base: reader.record(forKey: key).map(ManifestBase.init) ?? .none)
+        }
+        unresolved.removeAll(keepingCapacity: true)
     }
 
     mutating func recordHit() {
@@ -120,6 +162,14 @@ struct PendingChange: Sendable {
     enum Value: Sendable {
         case write(DiskRecord, inlineValue: Data?)
         case remove
+
+        /// Whether the key has an entry once the change is written, and its size.
+        var result: (exists: Bool, size: Int) {
+            switch self {
+            case .write(let record, _): return (true, record.size)
+            case .remove: return (false, 0)
+            }
+        }
     }
 
     var value: Value
@@ -128,6 +178,9 @@ struct PendingChange: Sendable {
     /// Whether a file of this key may be left over once the change is in the manifest
     /// (a file-backed value replaced by an inline one, or removed).
     var mayLeaveFile: Bool
+    /// The manifest row the change replaces, `nil` while not known (a write staged without
+    /// looking it up; the flush learns it before it writes the change).
+    var base: ManifestBase?
 
     /// Whether, once written, the key has no file.
     var leavesNoFile: Bool {
@@ -135,6 +188,27 @@ struct PendingChange: Sendable {
         case .remove: return true
         case .write(let record, _): return record.isInline
         }
+    }
+}
+
+/// What of a manifest row the count and size depend on, and whether it names a file.
+struct ManifestBase: Sendable, Equatable {
+    var exists: Bool
+    var size: Int
+    var hasFile: Bool
+
+    /// No row.
+    static let none = ManifestBase(exists: false, size: 0, hasFile: false)
+
+    init(exists: Bool, size: Int, hasFile: Bool) {
+        self.exists = exists
+        self.size = size
+        self.hasFile = hasFile
+    }
+
+    /// The row of `record`.
+    init(_ record: DiskRecord) {
+        self.init(exists: true, size: record.size, hasFile: !record.isInline)
     }
 }
 

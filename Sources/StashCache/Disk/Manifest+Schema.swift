@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
 
-/// The manifest's tables, indexes and triggers, and the upgrade of a version 1 manifest.
+/// The manifest's tables and indexes, and the upgrade of a version 1 manifest.
 ///
 /// Version 2 keeps no in-memory index beside it, so the manifest answers what opening, trimming
 /// and statistics used to learn from loading every row:
-/// - `counter` rows `count` and `bytes`, kept by triggers in the transaction of every change
-///   (a crash keeps or loses both with the change), give the size of the cache at open;
+/// - `counter` rows `count` and `bytes`, kept in the transaction of every change (a crash
+///   keeps or loses both with the change), give the size of the cache at open. The flush
+///   adds what its batch changed (it knows the rows each change replaces), one update per
+///   flush rather than a trigger per row; a repair counts them again;
 /// - `entry_expiry` (entries with an expiry) lets a sweep find expired entries without a scan;
 /// - `entry_file` (file-backed entries) is what reconciliation walks at open, with `files/`;
 /// - `entry_wide_key` (keys with a byte beyond ASCII) is what key normalization walks at
@@ -16,17 +18,6 @@ extension Manifest {
         CREATE INDEX IF NOT EXISTS entry_expiry ON entry(expires) WHERE expires IS NOT NULL;
         CREATE INDEX IF NOT EXISTS entry_file ON entry(file) WHERE file IS NOT NULL;
         CREATE INDEX IF NOT EXISTS entry_wide_key ON entry(key) WHERE \(wideKey);
-        CREATE TRIGGER IF NOT EXISTS entry_added AFTER INSERT ON entry BEGIN
-            UPDATE counter SET value = value + CASE name WHEN 'count' THEN 1 ELSE new.size END
-            WHERE name IN ('count', 'bytes');
-        END;
-        CREATE TRIGGER IF NOT EXISTS entry_removed AFTER DELETE ON entry BEGIN
-            UPDATE counter SET value = value - CASE name WHEN 'count' THEN 1 ELSE old.size END
-            WHERE name IN ('count', 'bytes');
-        END;
-        CREATE TRIGGER IF NOT EXISTS entry_resized AFTER UPDATE OF size ON entry BEGIN
-            UPDATE counter SET value = value + new.size - old.size WHERE name = 'bytes';
-        END;
         """
 
     /// Whether a row's key has a byte beyond ASCII (its length in characters is not its
@@ -35,7 +26,7 @@ extension Manifest {
     static let wideKey = "length(key) != length(CAST(key AS BLOB))"
 
     /// Creates the tables of a new manifest, or upgrades a version 1 manifest in place
-    /// (indexes, triggers, and the count and size, computed once), in one transaction.
+    /// (indexes, and the count and size, computed once), in one transaction.
     func createSchema() throws {
         try database.write { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0

@@ -11,8 +11,8 @@ import SQLite3
 ///
 /// One table, `entry`, holds every entry: key, size, file name (NULL when the value is
 /// inline), creation, last access, expiry, sliding window, metadata and the inline value.
-/// `counter` keeps hits and misses across launches, and the entry count and total size,
-/// which triggers keep (``Manifest+Schema.swift``), so that opening never scans the rows. WAL with `synchronous = NORMAL`: a commit survives a process
+/// `counter` keeps hits and misses across launches, and the entry count and total size
+/// (``Manifest+Schema.swift``), so that opening never scans the rows. WAL with `synchronous = NORMAL`: a commit survives a process
 /// crash; a power cut may roll back the last commits, which reconciliation absorbs.
 final class Manifest: Sendable {
     static let schemaVersion = 2
@@ -31,9 +31,6 @@ final class Manifest: Sendable {
         configuration.label = "StashCache.manifest"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // A row replaced by `INSERT OR REPLACE` fires the delete trigger that keeps the
-            // entry count and total size.
-            try db.execute(sql: "PRAGMA recursive_triggers = ON")
         }
         do {
             database = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -76,7 +73,7 @@ final class Manifest: Sendable {
     }
 
     /// What the manifest counts: hits and misses recorded by every writer so far, and the
-    /// number and total size of its entries (kept by triggers, so never scanned for).
+    /// number and total size of its entries (kept as they change, so never scanned for).
     func counters() throws -> ManifestCounters {
         do {
             return try database.read { db in
@@ -134,12 +131,13 @@ final class Manifest: Sendable {
                         try touch.execute()
                     }
                 }
-                if batch.hits != 0 || batch.misses != 0 {
+                if batch.hits != 0 || batch.misses != 0 || batch.addedCount != 0 || batch.addedBytes != 0 {
                     let count = try db.cachedStatement(sql: """
                         INSERT INTO counter (name, value) VALUES (?, ?)
                         ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
                         """)
-                    for (name, value) in [("hits", batch.hits), ("misses", batch.misses)] where value != 0 {
+                    let counts = [("hits", batch.hits), ("misses", batch.misses), ("count", batch.addedCount), ("bytes", batch.addedBytes)]
+                    for (name, value) in counts where value != 0 {
                         count.setUncheckedArguments([name, value])
                         try count.execute()
                     }
@@ -148,6 +146,41 @@ final class Manifest: Sendable {
         } catch {
             throw Manifest.stashError(error, path: url.path)
         }
+    }
+
+    /// The rows of `keys` the count and size depend on, in one read transaction: a lookup
+    /// of each key on one prepared statement, through the C API (no value is read); a key
+    /// with no row is absent.
+    func bases(of keys: [String]) throws -> [String: ManifestBase] {
+        var bases: [String: ManifestBase] = [:]
+        guard !keys.isEmpty else { return bases }
+        bases.reserveCapacity(keys.count)
+        do {
+            try database.read { db in
+                var statement: OpaquePointer?
+                let sql = "SELECT size, file IS NOT NULL FROM entry WHERE key = ?1"
+                guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(db.sqliteConnection)), message: "prepare a lookup")
+                }
+                defer { sqlite3_finalize(statement) }
+                for key in keys {
+                    ManifestColumns.bind(key, to: statement, at: 1)
+                    let status = sqlite3_step(statement)
+                    if status == SQLITE_ROW {
+                        bases[key] = ManifestBase(
+                            exists: true, size: Int(sqlite3_column_int64(statement, 0)), hasFile: sqlite3_column_int(statement, 1) != 0
+                        )
+                    }
+                    sqlite3_reset(statement)
+                    guard status == SQLITE_ROW || status == SQLITE_DONE else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: status), message: "look a row up")
+                    }
+                }
+            }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+        return bases
     }
 
     /// Removes rows and corrects sizes found wrong by reconciliation, in one transaction.
@@ -180,6 +213,11 @@ final class Manifest: Sendable {
                     Manifest.bind(key: key, to: resize, at: 2)
                     try resize.execute()
                 }
+                // A repair is rare: the count and size are counted again.
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO counter (name, value) SELECT 'count', count(*) FROM entry;
+                    INSERT OR REPLACE INTO counter (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM entry;
+                    """)
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -224,6 +262,9 @@ struct FlushBatch: Sendable {
     var touches: [(key: String, accessed: Double, expires: Double?)] = []
     var hits = 0
     var misses = 0
+    /// What the writes and removals change in the number of entries and their total size.
+    var addedCount = 0
+    var addedBytes = 0
 
     var isEmpty: Bool { writes.isEmpty && removals.isEmpty && touches.isEmpty && hits == 0 && misses == 0 }
 }

@@ -5,7 +5,7 @@ import StashCore
 import StashTestSupport
 import Testing
 
-/// The manifest as the index: counts and sizes kept by triggers across reopens, version 1
+/// The manifest as the index: counts and sizes kept in the manifest across reopens, version 1
 /// manifests upgraded in place, keys whose NFC form is ASCII normalized at open, and walks
 /// that lay staged changes over the manifest.
 struct DiskCacheManifestIndexTests {
@@ -37,7 +37,7 @@ struct DiskCacheManifestIndexTests {
         try reopened.close()
     }
 
-    /// A manifest of version 1 (no triggers, indexes or kept count) opens with its values,
+    /// A manifest of version 1 (no indexes or kept count) opens with its values,
     /// and the count and size are computed once.
     @Test func versionOneManifestsAreUpgradedInPlace() async throws {
         let cache = try fixture.open()
@@ -45,7 +45,6 @@ struct DiskCacheManifestIndexTests {
         try cache.close()
         let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
         try await database.write { db in
-            for trigger in ["entry_added", "entry_removed", "entry_resized"] { try db.execute(sql: "DROP TRIGGER \(trigger)") }
             for index in ["entry_expiry", "entry_file", "entry_wide_key"] { try db.execute(sql: "DROP INDEX \(index)") }
             try db.execute(sql: "DELETE FROM counter WHERE name IN ('count', 'bytes')")
             try db.execute(sql: "PRAGMA user_version = 1")
