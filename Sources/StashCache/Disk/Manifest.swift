@@ -101,8 +101,12 @@ final class Manifest: Sendable {
             try database.write { db in
                 if !batch.writes.isEmpty {
                     let upsert = try db.cachedStatement(sql: """
-                        INSERT OR REPLACE INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data)
+                        INSERT INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (key) DO UPDATE SET
+                            size = excluded.size, file = excluded.file, created = excluded.created,
+                            accessed = excluded.accessed, expires = excluded.expires, sliding = excluded.sliding,
+                            metadata = excluded.metadata, data = excluded.data
                         """)
                     for write in batch.writes {
                         let record = write.record
