@@ -51,7 +51,8 @@ extension DiskCache {
     }
 
     /// The number of entries, expired ones not yet swept included. Kept as a figure, not
-    /// counted: reading it costs nothing.
+    /// counted: reading it costs at most a lookup of each row replaced by a write staged
+    /// since the last flush, once.
     public var count: Int {
         if isReadOnly { return reader.counter("count") }
         return state.withLock { state in
@@ -61,7 +62,7 @@ extension DiskCache {
     }
 
     /// The total size of the values in bytes (the manifest and file-system overhead aside).
-    /// Kept as a figure, not counted: reading it costs nothing.
+    /// Kept as a figure, not counted, like ``count``.
     public var totalSize: Int {
         if isReadOnly { return reader.counter("bytes") }
         return state.withLock { state in
