@@ -108,31 +108,37 @@ final class Manifest: Sendable {
                             accessed = excluded.accessed, expires = excluded.expires, sliding = excluded.sliding,
                             metadata = excluded.metadata, data = excluded.data
                         """)
+                    // Bound and stepped through the C API: GRDB's arguments box every value.
+                    let statement = upsert.sqliteStatement
                     for write in batch.writes {
                         let record = write.record
-                        upsert.setUncheckedArguments([
-                            write.key, record.size, record.file,
-                            record.created, record.accessed, record.expires, record.sliding, record.metadata,
-                            record.isInline ? (write.inlineValue ?? Data()) : nil,
-                        ])
-                        Manifest.bind(key: write.key, to: upsert, at: 1)
-                        try upsert.execute()
+                        ManifestColumns.bind(write.key, to: statement, at: 1)
+                        sqlite3_bind_int64(statement, 2, Int64(record.size))
+                        ManifestColumns.bind(record.file, to: statement, at: 3)
+                        sqlite3_bind_double(statement, 4, record.created)
+                        sqlite3_bind_double(statement, 5, record.accessed)
+                        ManifestColumns.bind(record.expires, to: statement, at: 6)
+                        ManifestColumns.bind(record.sliding, to: statement, at: 7)
+                        ManifestColumns.bind(record.metadata, to: statement, at: 8)
+                        ManifestColumns.bind(record.isInline ? (write.inlineValue ?? Data()) : nil, to: statement, at: 9)
+                        try Manifest.step(statement, db)
                     }
                 }
                 if !batch.removals.isEmpty {
                     let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?")
                     for key in batch.removals {
-                        delete.setUncheckedArguments([key])
-                        Manifest.bind(key: key, to: delete, at: 1)
-                        try delete.execute()
+                        ManifestColumns.bind(key, to: delete.sqliteStatement, at: 1)
+                        try Manifest.step(delete.sqliteStatement, db)
                     }
                 }
                 if !batch.touches.isEmpty {
                     let touch = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE key = ?")
+                    let statement = touch.sqliteStatement
                     for item in batch.touches {
-                        touch.setUncheckedArguments([item.accessed, item.expires, item.key])
-                        Manifest.bind(key: item.key, to: touch, at: 3)
-                        try touch.execute()
+                        sqlite3_bind_double(statement, 1, item.accessed)
+                        ManifestColumns.bind(item.expires, to: statement, at: 2)
+                        ManifestColumns.bind(item.key, to: statement, at: 3)
+                        try Manifest.step(statement, db)
                     }
                 }
                 if batch.hits != 0 || batch.misses != 0 || batch.addedCount != 0 || batch.addedBytes != 0 {
@@ -149,6 +155,15 @@ final class Manifest: Sendable {
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
+    /// Steps `statement`, a write bound through the C API, to its end, then resets it.
+    static func step(_ statement: OpaquePointer, _ db: Database) throws {
+        let status = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
     }
 

@@ -52,4 +52,34 @@ enum ManifestColumns {
             )
         }
     }
+
+    /// Binds `text` (NULL when `nil`) to parameter `index`, with its length; SQLite copies it.
+    static func bind(_ text: String?, to statement: OpaquePointer, at index: Int32) {
+        guard let text else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        bind(text, to: statement, at: index)
+    }
+
+    /// Binds `value` (NULL when `nil`) to parameter `index`.
+    static func bind(_ value: Double?, to statement: OpaquePointer, at index: Int32) {
+        if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// Binds `data` (NULL when `nil`) to parameter `index`; SQLite copies the bytes.
+    static func bind(_ data: Data?, to statement: OpaquePointer, at index: Int32) {
+        guard let data else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        data.withUnsafeBytes { bytes in
+            // An empty blob, not NULL, for empty data (a NULL address would bind NULL).
+            guard let address = bytes.baseAddress, !bytes.isEmpty else {
+                sqlite3_bind_zeroblob(statement, index, 0)
+                return
+            }
+            _ = sqlite3_bind_blob(statement, index, address, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+    }
 }
