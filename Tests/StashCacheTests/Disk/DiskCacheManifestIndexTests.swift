@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import StashCache
+@testable import StashCache
 import StashCore
 import StashTestSupport
 import Testing
@@ -101,6 +101,32 @@ struct DiskCacheManifestIndexTests {
         #expect(try cache.statistics().totalSize == 60 && cache.totalSize == 60)
         #expect(try await cache.removeAll { $0.hasPrefix("user/1/") } == 2)
         #expect(cache.count == 1)
+        try cache.close()
+    }
+
+    /// A trim orders entries as callers see them, not as last flushed: an entry read since
+    /// the last flush is recent, a staged write is an entry, and the trim stops at the ratio.
+    /// (A trim runs right after a flush, but reads and writes go on meanwhile: here they
+    /// are left unflushed on purpose, and the free-disk floor makes the trim pick by LRU.)
+    @Test func trimsOrderUnflushedReadsAndWritesByLastAccess() async throws {
+        let cache = try fixture.open {
+            $0.flushDelay = 3600
+            $0.limits = .init(maxBytes: nil, minimumFreeDiskSpace: .max)
+        }
+        try await cache.flush()
+        for index in 0..<10 {
+            try cache.set(.filled(UInt8(index), 10), forKey: "k\(index)")
+            fixture.clock.advance(by: 1)
+        }
+        try await cache.flush()
+        #expect(cache.data(forKey: "k0") != nil)     // read at 10: only in memory
+        fixture.clock.advance(by: 1)
+        try cache.set(.filled(10, 10), forKey: "k10")  // written at 11: only staged
+        let removed = try await cache.onQueue { try cache.stageTrim(expiredOnly: false) }
+        #expect(removed == 6)                          // 110 bytes down to half: 50
+        try await cache.flush()
+        #expect(try cache.entries().map(\.key).sorted() == ["k0", "k10", "k7", "k8", "k9"])
+        #expect(cache.count == 5 && cache.totalSize == 50)
         try cache.close()
     }
 }
