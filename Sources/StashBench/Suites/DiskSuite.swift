@@ -27,10 +27,13 @@ import Darwin
 ///   expiry checked from the file's modification date.
 /// - `sqlite-raw`: one table, prepared statements through the C API, WAL,
 ///   `synchronous = NORMAL`, one autocommit statement per write: the floor for a manifest.
+///
+/// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash alone at size.
 enum DiskSuite {
     static let suite = "disk"
 
     @Sendable static func run(_ context: BenchContext) async throws {
+        if try DiskScaleCases.runProbeIfAsked() { return }
         let scratch = try context.makeScratch("disk")
         defer { context.removeScratch(scratch) }
         let workload = DiskWorkload(smallCount: context.scaled(1000), largeCount: context.scaled(1000))
@@ -66,6 +69,7 @@ enum DiskSuite {
         try await compare("read-large")
         try await compare("miss")
         try stash.cache.close()
+        try await DiskScaleCases.run(context, scratch: scratch)
         context.reporter.note("disk: write cases time the writes and their commit (stash: set, then flush); flush-after-* times stash's commit alone")
     }
 

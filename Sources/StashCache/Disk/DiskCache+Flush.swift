@@ -53,7 +53,7 @@ extension DiskCache {
                 (state.needsTrim, now - state.lastSweep >= configuration.sweepInterval)
             }
             if force || trimDue || sweepDue || isLowOnDiskSpace() {
-                stageTrim(expiredOnly: false)
+                try stageTrim(expiredOnly: false)
                 try flushNow()
             }
         } catch {
@@ -75,7 +75,7 @@ extension DiskCache {
     /// Writes what is staged. Runs on ``queue`` only.
     func flushNow() throws {
         var snapshot: [(key: String, change: PendingChange)] = []
-        let batch = state.withLock { state -> FlushBatch in
+        var batch = state.withLock { state -> FlushBatch in
             state.flush = .idle
             var batch = FlushBatch()
             for (key, change) in state.pending {
@@ -85,9 +85,7 @@ extension DiskCache {
                 case .remove: batch.removals.append(key)
                 }
             }
-            for key in state.touched {
-                if let record = state.index[key] { batch.touches.append((key, record.accessed, record.expires)) }
-            }
+            for (key, access) in state.touched { batch.touches.append((key, access.accessed, access.expires)) }
             state.touched.removeAll(keepingCapacity: true)
             batch.hits = state.unflushedHits
             batch.misses = state.unflushedMisses
@@ -100,10 +98,21 @@ extension DiskCache {
             return
         }
         do {
+            try learnReplacedRows(&snapshot)
+            for (_, change) in snapshot {
+                let base = change.base ?? .none
+                let (exists, size) = change.value.result
+                batch.addedCount += (exists ? 1 : 0) - (base.exists ? 1 : 0)
+                batch.addedBytes += size - base.size
+            }
             try manifest.apply(batch)
         } catch {
             state.withLock { state in
-                for touch in batch.touches where state.index[touch.key] != nil { state.touched.insert(touch.key) }
+                // Dates not written are written next time, unless the entry changed meanwhile
+                // (its staged change carries its own) or was read again (newer dates).
+                for touch in batch.touches where state.pending[touch.key] == nil && state.touched[touch.key] == nil {
+                    state.touched[touch.key] = AccessChange(accessed: touch.accessed, expires: touch.expires)
+                }
                 state.unflushedHits += batch.hits
                 state.unflushedMisses += batch.misses
                 if let error = error as? StashError, error.code == .diskFull { state.diskFull = error }
@@ -112,6 +121,25 @@ extension DiskCache {
         }
         settle(snapshot)
         flushSucceeded()
+    }
+
+    /// Looks up the rows that the batch's writes staged without knowing them replace, before
+    /// it is written (the manifest changes on ``queue`` only, so they are the rows replaced):
+    /// the state's count and size become exact, and a file-backed row replaced by an inline
+    /// value has its file deleted after the commit.
+    private func learnReplacedRows(_ snapshot: inout [(key: String, change: PendingChange)]) throws {
+        let unknown = snapshot.indices.filter { snapshot[$0].change.base == nil }
+        guard !unknown.isEmpty else { return }
+        let bases = try manifest.bases(of: unknown.map { snapshot[$0].key })
+        state.withLock { state in
+            for index in unknown {
+                let key = snapshot[index].key
+                let base = bases[key] ?? .none
+                snapshot[index].change.base = base
+                if base.hasFile { snapshot[index].change.mayLeaveFile = true }
+                state.learn(key, base: base)
+            }
+        }
     }
 
     /// Ends a run of failed flushes: writes are accepted again, and a recovery is logged.
@@ -126,6 +154,12 @@ extension DiskCache {
         if failures > 0 { configuration.log("flush of \(directory.path) succeeded again after \(failures) failed attempts") }
     }
 
+    /// Whether `change` is a write of a value in a file.
+    private static func isStagedInFile(_ change: PendingChange?) -> Bool {
+        guard case .write(let record, _)? = change?.value else { return false }
+        return !record.isInline
+    }
+
     /// After a commit: forgets the staged changes it wrote (unless a newer change replaced
     /// them) and deletes the files its removals left behind. The row is gone before its
     /// file, so a crash never leaves a row without a file.
@@ -137,9 +171,15 @@ extension DiskCache {
                     if state.pending[key]?.sequence == change.sequence {
                         state.pending[key] = nil
                         if case .write(_, let inlineValue?) = change.value { state.pendingBytes -= inlineValue.count }
+                    } else if state.pending[key] != nil {
+                        // The newer change replaces the row just written.
+                        switch change.value {
+                        case .write(let record, _): state.pending[key]?.base = ManifestBase(record)
+                        case .remove: state.pending[key]?.base = ManifestBase.none
+                        }
                     }
                     // A newer file-backed write of the key owns the file now: keep it.
-                    if change.mayLeaveFile, change.leavesNoFile, state.index[key]?.isInline != false {
+                    if change.mayLeaveFile, change.leavesNoFile, !Self.isStagedInFile(state.pending[key]) {
                         obsolete.append(key)
                     }
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StashCore
 #if canImport(Darwin)
 import Darwin
@@ -9,34 +10,42 @@ import Musl
 #endif
 
 extension DiskCache {
-    /// Loads the index of a writer's manifest, first moving rows saved under a key that is
-    /// not in NFC (versions before ``StashCore/StoredKey`` saved keys as given) to that form.
+    /// Moves the rows of a writer's manifest saved under a key that is not in NFC (versions
+    /// before ``StashCore/StoredKey`` saved keys as given) to that form. Only keys with a
+    /// byte beyond ASCII are read (through `entry_wide_key`): an ASCII key is in NFC.
     ///
     /// Several rows may be one key (`"café"` precomposed and decomposed): the newest write
     /// is kept, the others are deleted with their files. A kept file-backed value gets the
     /// file name of its normalized key. The order survives a crash at any point: the new
     /// name is a hard link made before the commit, old names are unlinked after it, so each
     /// row always names a file that exists and reconciliation only removes true orphans.
-    static func normalizeKeys(of manifest: Manifest, filesDirectory: URL, recovery: inout Recovery) throws -> [String: DiskRecord] {
+    static func normalizeKeys(of manifest: Manifest, filesDirectory: URL, recovery: inout Recovery) throws {
         var groups: [String: [(stored: String, record: DiskRecord)]] = [:]
-        var index: [String: DiskRecord] = [:]
         var needsWork = false
-        for row in try manifest.loadRows() {
-            let key = (try? StoredKey.normalized(row.key)) ?? row.key
+        let columns = "key, \(Manifest.recordColumns)"
+        try manifest.rows("SELECT \(columns) FROM entry WHERE \(Manifest.wideKey)") { row in
+            let stored: String = row[0]
+            let key = (try? StoredKey.normalized(stored)) ?? stored
             // `Dictionary` compares keys as Swift does, so every form of a key lands in one group.
-            groups[key, default: []].append((row.key, row.record))
-            if !row.key.utf8.elementsEqual(key.utf8) { needsWork = true }
+            groups[key, default: []].append((stored, Manifest.record(row, from: 1)))
+            if !stored.utf8.elementsEqual(key.utf8) { needsWork = true }
+            return true
         }
-        guard needsWork else {
-            for (key, rows) in groups { index[key] = rows[0].record }
-            return index
+        guard needsWork else { return }
+        // A key whose NFC form is ASCII (the Kelvin sign's is "K") may have a row under that
+        // form, which the walk of wide keys did not see: it joins its group.
+        for (key, rows) in groups where !rows.contains(where: { $0.stored.utf8.elementsEqual(key.utf8) }) {
+            try manifest.rows("SELECT \(columns) FROM entry WHERE key = ?", arguments: [key]) { row in
+                groups[key, default: []].append((row[0], Manifest.record(row, from: 1)))
+                return false
+            }
         }
         var removals: [String] = []
         var moves: [(from: String, to: String, file: String?)] = []
         var filesToDelete: [String] = []
         for (key, rows) in groups {
             let winner = rows.max { ($0.record.created, $0.record.accessed) < ($1.record.created, $1.record.accessed) }!
-            var record = winner.record
+            let record = winner.record
             let isStored = winner.stored.utf8.elementsEqual(key.utf8)
             let target = record.file.map { _ in DiskFileName.forKey(key) }
             for row in rows where !row.stored.utf8.elementsEqual(winner.stored.utf8) {
@@ -52,14 +61,11 @@ extension DiskCache {
                     filesToDelete.append(old)
                 }
                 moves.append((winner.stored, key, target))
-                record.file = target
                 recovery.normalizedKeys += 1
             }
-            index[key] = record
         }
         try manifest.rewrite(removing: removals, renaming: moves, resizing: [:])
         recovery.removedEntries += removals.count
         for file in filesToDelete { unlink(filesDirectory.appendingPathComponent(file).path) }
-        return index
     }
 }

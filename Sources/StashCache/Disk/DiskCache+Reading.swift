@@ -47,10 +47,9 @@ extension DiskCache {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         if isReadOnly { return readOnlyEntry(forKey: key) }
         guard let (record, before, source) = access(key, onlyFiles: false) else { return nil }
-        let data: Data?
+        let data: Data
         switch source {
-        case .staged(let value): data = value
-        case .manifest: data = reader.inlineValue(forKey: key)
+        case .inline(let value): data = value
         case .file(let name):
             let value: Data?
             do {
@@ -70,11 +69,6 @@ extension DiskCache {
                 return nil
             }
             return (value, record, key)
-        }
-        guard let data else {
-            // The value vanished: removed meanwhile.
-            forget(key, ifStill: record)
-            return nil
         }
         return (data, record, key)
     }
@@ -147,10 +141,9 @@ extension DiskCache {
         return file
     }
 
-    /// Where a hit's value is.
+    /// Where a hit's value is: read with its row (staged, or in the manifest), or in a file.
     private enum Source {
-        case staged(Data)
-        case manifest
+        case inline(Data)
         case file(String)
     }
 
@@ -164,32 +157,47 @@ extension DiskCache {
     private func access(_ key: String, onlyFiles: Bool) -> (record: DiskRecord, before: DiskRecord, source: Source)? {
         let now = self.now
         let delay = configuration.flushDelay
+        let reader = self.reader
         let found = state.withLock { state -> (DiskRecord, DiskRecord, Source, TimeInterval?)? in
-            guard !state.isClosed, let position = state.index.index(forKey: key) else {
+            guard !state.isClosed, let (record, source) = Self.lookUp(key, in: state, reader, onlyFiles: onlyFiles) else {
                 state.recordMiss()
                 return nil
             }
-            let record = state.index.values[position]
             if onlyFiles, record.file == nil { return nil }
             if !isLive(record, at: now) {
-                state.stageRemoval(key)
+                state.stageRemoval(key, old: record)
                 state.recordMiss()
                 return nil
             }
-            let source: Source
-            if let file = record.file {
-                source = .file(file)
-            } else if case .write(_, let value?)? = state.pending[key]?.value {
-                source = .staged(value)
-            } else {
-                source = .manifest
-            }
-            let (counted, flushDelay) = countHit(of: key, at: position, &state, now: now, delay: delay)
+            let (counted, flushDelay) = countHit(of: key, record, &state, now: now, delay: delay)
             return (counted, record, source, flushDelay)
         }
         guard let (record, before, source, flushDelay) = found else { return nil }
         if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
         return (record, before, source)
+    }
+
+    /// The entry of `key` and where its value is, under the state lock: its staged change,
+    /// else one lookup of its row, with its value unless `onlyFiles` (an inline row then
+    /// comes back without it, for the caller to refuse).
+    private static func lookUp(_ key: String, in state: DiskCacheState, _ reader: ManifestReader, onlyFiles: Bool) -> (DiskRecord, Source)? {
+        if !state.pending.isEmpty, let change = state.pending[key] {
+            guard case .write(let record, let value) = change.value else { return nil }
+            return (record, record.file.map(Source.file) ?? .inline(value ?? Data()))
+        }
+        var record: DiskRecord
+        let source: Source
+        if onlyFiles {
+            guard let row = reader.record(forKey: key) else { return nil }
+            record = row
+            source = row.file.map(Source.file) ?? .inline(Data())
+        } else {
+            guard let row = reader.row(forKey: key) else { return nil }
+            record = row.record
+            source = row.record.file.map(Source.file) ?? .inline(row.inlineValue ?? Data())
+        }
+        state.overlay(key, on: &record)
+        return (record, source)
     }
 
     /// Turns the hit ``access(_:onlyFiles:)`` counted for `key`'s value in a file (`record`
@@ -200,46 +208,42 @@ extension DiskCache {
     private func failedRead(of key: String, _ record: DiskRecord, before: DiskRecord, isGone: Bool) {
         let delay = state.withLock { state -> TimeInterval? in
             state.turnHitIntoMiss()
-            guard !state.isClosed, let position = state.index.index(forKey: key) else { return nil }
-            var current = state.index.values[position]
+            guard !state.isClosed, var current = state.current(key, reader) else { return nil }
             guard current.created == record.created, current.file == record.file else { return nil }
             if isGone {
-                state.stageRemoval(key)
+                state.stageRemoval(key, old: current)
                 return state.scheduleFlush(urgent: false, delay: configuration.flushDelay)
             }
             guard record != before, current.accessed == record.accessed, current.expires == record.expires else { return nil }
             (current.accessed, current.expires) = (before.accessed, before.expires)
             // The flush the hit scheduled records the dates put back.
-            setAccess(of: key, current, at: position, &state)
+            setAccess(of: key, current, &state)
             return nil
         }
         if let delay { scheduleBackgroundFlush(after: delay) }
     }
 
-    /// Counts a hit of the live entry of `key` (at `position` of `state.index`): its last-access date and
+    /// Counts a hit of the live entry of `key` (`record`, as it is now): its last-access date and
     /// sliding deadline move, in steps of ``accessDateResolution``, and a flush is
     /// scheduled to record them (the delay returned, for the caller to schedule outside the
     /// lock). The record as it is now.
     private func countHit(
-        of key: String, at position: Dictionary<String, DiskRecord>.Index, _ state: inout DiskCacheState, now: Double, delay: TimeInterval
+        of key: String, _ record: DiskRecord, _ state: inout DiskCacheState, now: Double, delay: TimeInterval
     ) -> (DiskRecord, TimeInterval?) {
         state.recordHit()
-        var record = state.index.values[position]
+        var record = record
         // Reading the same entry again within the resolution leaves its dates (and the
         // manifest) alone, so that a burst of reads costs no bookkeeping and no flush.
         if now >= record.accessed, now - record.accessed < Self.accessDateResolution { return (record, nil) }
         record.accessed = now
         if let sliding = record.sliding { record.expires = now + sliding }
-        setAccess(of: key, record, at: position, &state)
+        setAccess(of: key, record, &state)
         return (record, state.scheduleFlush(urgent: false, delay: delay))
     }
 
-    /// Puts `record`, the entry of `key` at `position` with its last-access date or
-    /// sliding deadline changed, in the index and in what the next flush writes.
-    private func setAccess(
-        of key: String, _ record: DiskRecord, at position: Dictionary<String, DiskRecord>.Index, _ state: inout DiskCacheState
-    ) {
-        state.index.values[position] = record
+    /// Puts `record`, the entry of `key` with its last-access date or sliding deadline
+    /// changed, in what the next flush writes: its staged write, or the touched dates.
+    private func setAccess(of key: String, _ record: DiskRecord, _ state: inout DiskCacheState) {
         if var change = state.pending[key], case .write(_, let inlineValue) = change.value {
             // A new sequence number: a flush already writing the older record must not
             // clear this one, or the new access date and deadline would never be saved.
@@ -248,7 +252,7 @@ extension DiskCache {
             change.sequence = state.sequence
             state.pending[key] = change
         } else {
-            state.touched.insert(key)
+            state.touched[key] = AccessChange(accessed: record.accessed, expires: record.expires)
         }
     }
 
@@ -275,7 +279,7 @@ extension DiskCache {
             return row.record
         }
         return state.withLock { state in
-            guard !state.isClosed, let record = state.index[key], isLive(record, at: now) else { return nil }
+            guard !state.isClosed, let record = state.current(key, reader), isLive(record, at: now) else { return nil }
             return record
         }
     }
@@ -298,73 +302,6 @@ extension DiskCache {
         return URL(fileURLWithPath: filePath(named: name), isDirectory: false)
     }
 
-    /// Every entry that has not expired, sorted by key. Keys are in the form the cache saves
-    /// them: NFC.
-    public func entries() throws -> [EntryInfo] {
-        let now = self.now
-        let index = try currentIndex()
-        return index.filter { isLive($0.value, at: now) }
-            .map { $0.value.info(key: $0.key) }
-            .sorted { $0.key < $1.key }
-    }
-
-    /// Counts, bytes, hits and the oldest and newest entries.
-    ///
-    /// ```swift
-    /// let stats = try cache.statistics()
-    /// print(stats.count, stats.totalSize, stats.hitRatio ?? 0)
-    /// ```
-    public func statistics() throws -> Statistics {
-        let index = try currentIndex()
-        var statistics = Statistics(count: index.count, totalSize: 0, inlineCount: 0, fileCount: 0, hits: 0, misses: 0)
-        for record in index.values {
-            statistics.totalSize += record.size
-            if record.isInline { statistics.inlineCount += 1 } else { statistics.fileCount += 1 }
-            let created = Date(timeIntervalSince1970: record.created)
-            if statistics.oldest.map({ created < $0 }) ?? true { statistics.oldest = created }
-            if statistics.newest.map({ created > $0 }) ?? true { statistics.newest = created }
-        }
-        if isReadOnly {
-            (statistics.hits, statistics.misses) = try manifest.counters()
-        } else {
-            (statistics.hits, statistics.misses) = state.withLock { ($0.hits, $0.misses) }
-        }
-        return statistics
-    }
-
-    /// The number of entries, expired ones not yet swept included.
-    public var count: Int {
-        if isReadOnly { return (try? manifest.loadIndex().count) ?? 0 }
-        return state.withLock { $0.index.count }
-    }
-
-    /// The total size of the values in bytes (the manifest and file-system overhead aside).
-    public var totalSize: Int {
-        if isReadOnly { return (try? manifest.loadIndex().values.reduce(0) { $0 + $1.size }) ?? 0 }
-        return state.withLock { $0.totalSize }
-    }
-
-    /// The total size of the values whose key starts with `prefix`.
-    ///
-    /// ```swift
-    /// let userBytes = cache.totalSize(ofKeysWithPrefix: "user/42/")
-    /// ```
-    public func totalSize(ofKeysWithPrefix prefix: String) -> Int {
-        let prefix = (try? StoredKey.normalized(prefix)) ?? prefix
-        if isReadOnly {
-            let index = (try? manifest.loadIndex()) ?? [:]
-            return index.reduce(0) { $1.key.hasPrefix(prefix) ? $0 + $1.value.size : $0 }
-        }
-        return state.withLock { state in
-            state.index.reduce(0) { $1.key.hasPrefix(prefix) ? $0 + $1.value.size : $0 }
-        }
-    }
-
-    private func currentIndex() throws -> [String: DiskRecord] {
-        if isReadOnly { return try manifest.loadIndex() }
-        return state.withLock { $0.index }
-    }
-
     private func readOnlyEntry(forKey key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
         let data = row.inlineValue ?? row.record.file.flatMap { try? FileStore.read(atPath: filePath(named: $0)) }
@@ -376,15 +313,5 @@ extension DiskCache {
         if record.isExpired(at: now) { return false }
         if let maxAge = configuration.limits.maxAge, record.created + maxAge <= now { return false }
         return true
-    }
-
-    /// Stages the removal of an entry whose value could not be read, unless it changed since.
-    private func forget(_ key: String, ifStill record: DiskRecord) {
-        let delay = state.withLock { state -> TimeInterval? in
-            guard state.index[key] == record else { return nil }
-            state.stageRemoval(key)
-            return state.scheduleFlush(urgent: false, delay: configuration.flushDelay)
-        }
-        if let delay { scheduleBackgroundFlush(after: delay) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StashCore
 #if canImport(Darwin)
 import Darwin
@@ -37,11 +38,11 @@ extension DiskCache {
     }
 }
 
-/// What opening the manifest gave: the manifest, its index and counters, and the repairs.
+/// What opening the manifest gave: the manifest, its counters (after the repairs), and the
+/// repairs.
 struct OpenedManifest {
     var manifest: Manifest
-    var index: [String: DiskRecord]
-    var counters: (hits: Int, misses: Int)
+    var counters = ManifestCounters()
     var recovery: DiskCache.Recovery
 }
 
@@ -53,8 +54,8 @@ extension DiskCache {
         do {
             let manifest = try Manifest(url: manifestURL, readOnly: false)
             var recovery = Recovery()
-            let index = try normalizeKeys(of: manifest, filesDirectory: filesDirectory, recovery: &recovery)
-            opened = OpenedManifest(manifest: manifest, index: index, counters: try manifest.counters(), recovery: recovery)
+            try normalizeKeys(of: manifest, filesDirectory: filesDirectory, recovery: &recovery)
+            opened = OpenedManifest(manifest: manifest, recovery: recovery)
         } catch let error as StashError where error.code == .corruptFile || error.code == .unsupportedVersion {
             log("the manifest \(manifestURL.path) is unusable (\(error)); a cache is disposable, so it starts again empty")
             for suffix in ["", "-wal", "-shm", "-journal"] {
@@ -63,10 +64,11 @@ extension DiskCache {
             try FileStore.delete(filesDirectory)
             try FileStore.createFolder(filesDirectory)
             let manifest = try Manifest(url: manifestURL, readOnly: false)
-            opened = OpenedManifest(manifest: manifest, index: [:], counters: (0, 0), recovery: Recovery())
+            opened = OpenedManifest(manifest: manifest, recovery: Recovery())
             opened.recovery.rebuiltManifest = true
         }
         try reconcile(&opened, filesDirectory: filesDirectory)
+        opened.counters = try opened.manifest.counters()
         if !opened.recovery.isClean, !opened.recovery.rebuiltManifest {
             let recovery = opened.recovery
             log("reconciled \(manifestURL.deletingLastPathComponent().path): removed \(recovery.removedEntries) entries, \(recovery.removedFiles) orphan files, corrected \(recovery.resizedEntries) sizes, normalized \(recovery.normalizedKeys) keys")
@@ -77,10 +79,12 @@ extension DiskCache {
     /// Makes the manifest and `files/` agree: rows whose file is missing are deleted, files
     /// no row names are deleted, and sizes are taken from the files. A file is expected under
     /// the name its row records, so the file of a live entry is never taken for an orphan.
+    /// Only the file-backed rows are read (through `entry_file`), not the inline ones.
     private static func reconcile(_ opened: inout OpenedManifest, filesDirectory: URL) throws {
-        var expected: [String: String] = [:]
-        for (key, record) in opened.index {
-            if let file = record.file { expected[file] = key }
+        var expected: [String: (key: String, size: Int)] = [:]
+        try opened.manifest.rows("SELECT file, key, size FROM entry WHERE file IS NOT NULL") { row in
+            expected[row[0]] = (row[1], row[2])
+            return true
         }
         var present: Set<String> = []
         for name in try FileStore.list(filesDirectory) {
@@ -93,17 +97,15 @@ extension DiskCache {
         }
         var missing: [String] = []
         var resized: [String: Int] = [:]
-        for (name, key) in expected {
+        for (name, row) in expected {
             guard present.contains(name) else {
-                missing.append(key)
+                missing.append(row.key)
                 continue
             }
             let size = (try? FileStore.size(of: filesDirectory.appendingPathComponent(name))).map(Int.init)
-            if let size, size != opened.index[key]?.size { resized[key] = size }
+            if let size, size != row.size { resized[row.key] = size }
         }
         try opened.manifest.repair(removing: missing, resizing: resized)
-        for key in missing { opened.index[key] = nil }
-        for (key, size) in resized { opened.index[key]?.size = size }
         opened.recovery.removedEntries += missing.count
         opened.recovery.resizedEntries = resized.count
     }

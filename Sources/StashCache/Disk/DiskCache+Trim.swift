@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StashCore
 #if canImport(Darwin)
 import Darwin
@@ -25,7 +26,8 @@ extension DiskCache {
     public func trim() async throws -> Int {
         guard !isReadOnly else { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
         return try await onQueue {
-            let removed = self.stageTrim(expiredOnly: false)
+            try self.flushNow()
+            let removed = try self.stageTrim(expiredOnly: false)
             try self.flushNow()
             return removed
         }
@@ -43,7 +45,8 @@ extension DiskCache {
     public func sweep() async throws -> Int {
         guard !isReadOnly else { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
         return try await onQueue {
-            let removed = self.stageTrim(expiredOnly: true)
+            try self.flushNow()
+            let removed = try self.stageTrim(expiredOnly: true)
             try self.flushNow()
             return removed
         }
@@ -70,72 +73,137 @@ extension DiskCache {
     @discardableResult
     public func removeAll(where predicate: @escaping @Sendable (String) -> Bool) async throws -> Int {
         guard !isReadOnly else { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
-        let snapshot = state.withLock { $0.index }
-        let victims = snapshot.filter { predicate($0.key) }
-        let removed = state.withLock { state in
-            victims.reduce(0) { count, victim in
-                state.index[victim.key] == victim.value && state.stageRemoval(victim.key) ? count + 1 : count
+        var victims: [(key: String, record: DiskRecord)] = []
+        try forEachEntry { key, record in
+            if predicate(key) { victims.append((key, record)) }
+        }
+        var removed = 0
+        // In slices, so that reads and writes are not held up for the whole walk.
+        for start in stride(from: 0, to: victims.count, by: 1024) {
+            let slice = victims[start..<min(start + 1024, victims.count)]
+            removed += state.withLock { state in
+                slice.reduce(0) { count, victim in
+                    guard !state.isClosed, state.current(victim.key, reader) == victim.record else { return count }
+                    state.stageRemoval(victim.key, old: victim.record)
+                    return count + 1
+                }
             }
         }
         try await flush()
         return removed
     }
 
-    /// Picks the entries to remove and stages their removal. Entries that changed since the
-    /// snapshot (read or rewritten meanwhile) are spared.
+    /// Picks the entries to remove and stages their removal. Runs on ``queue``, where alone
+    /// the manifest changes: the rows it walks stay as they are. Entries are taken as
+    /// callers see them: the rows with the access dates read since the last flush laid
+    /// over them, and the staged writes, copied with the count and size they make. A victim
+    /// written, removed or read again since that copy is spared.
     @discardableResult
-    func stageTrim(expiredOnly: Bool) -> Int {
+    func stageTrim(expiredOnly: Bool) throws -> Int {
         let now = self.now
         let limits = configuration.limits
-        let snapshot = state.withLock { state -> [String: DiskRecord] in
+        let (count, bytes, pending, touched) = state.withLock { state in
             state.needsTrim = false
             state.lastSweep = now
-            return state.index
+            state.resolve(reader)
+            return (state.count, state.totalSize, state.pending, state.touched)
         }
-        var victims: [(key: String, record: DiskRecord)] = []
-        var survivors: [(key: String, record: DiskRecord)] = []
-        survivors.reserveCapacity(snapshot.count)
-        for (key, record) in snapshot {
-            if !isLive(record, at: now) {
-                victims.append((key, record))
-            } else {
-                survivors.append((key, record))
-            }
+        let columns = "key, \(Manifest.recordColumns)"
+        var victims: [TrimVictim] = []
+        var chosen: Set<String> = []
+        func consider(_ key: String, _ record: DiskRecord, staged: UInt64?) {
+            guard !isLive(record, at: now), chosen.insert(key).inserted else { return }
+            victims.append(TrimVictim(key: key, record: record, staged: staged))
+        }
+        // Expired entries, found through `entry_expiry`; then, with a maximum age, the
+        // entries written too long ago (a walk of the rows). A row with a staged change is
+        // not the entry any more; one read since has its new deadline.
+        let expiredSQL = "SELECT \(columns) FROM entry WHERE expires <= ?1"
+            + (limits.maxAge == nil ? "" : " OR created + ?2 <= ?1")
+        let arguments: StatementArguments = limits.maxAge.map { [now, $0] } ?? [now]
+        try manifest.rows(expiredSQL, arguments: arguments) { row in
+            let key: String = row[0]
+            guard pending[key] == nil else { return true }
+            var record = Manifest.record(row, from: 1)
+            if let access = touched[key] { (record.accessed, record.expires) = (access.accessed, access.expires) }
+            consider(key, record, staged: nil)
+            return true
+        }
+        for (key, change) in pending {
+            if case .write(let record, _) = change.value { consider(key, record, staged: change.sequence) }
         }
         if !expiredOnly {
-            victims += leastRecentlyUsed(among: survivors, limits: limits)
+            let expired = victims.reduce(0) { $0 + $1.record.size }
+            try leastRecentlyUsed(
+                count: count - victims.count, bytes: bytes - expired, limits: limits,
+                sparing: chosen, pending: pending, touched: touched
+            ) { victims.append($0) }
         }
         guard !victims.isEmpty else { return 0 }
         return state.withLock { state in
             victims.reduce(0) { count, victim in
-                state.index[victim.key] == victim.record && state.stageRemoval(victim.key) ? count + 1 : count
+                guard !state.isClosed, state.touched[victim.key] == touched[victim.key] else { return count }
+                // Still the write copied, or still no staged change over the row walked.
+                guard state.pending[victim.key]?.sequence == victim.staged else { return count }
+                state.stageRemoval(victim.key, old: victim.record)
+                return count + 1
             }
         }
     }
 
-    /// The least recently used entries to remove so that every limit holds again, down to
-    /// the trim ratio of each exceeded limit.
-    private func leastRecentlyUsed(among entries: [(key: String, record: DiskRecord)], limits: Limits) -> [(key: String, record: DiskRecord)] {
+    /// Hands `pick` the least recently used entries to remove so that every limit holds
+    /// again, down to the trim ratio of each exceeded limit, given `count` live entries of
+    /// `bytes` in all; the keys of `sparing` are already removed. Walks the rows by last
+    /// access only when a limit is exceeded, merging in the entries whose order the manifest
+    /// does not have: staged writes, and rows read since the last flush (`pending`,
+    /// `touched`, copied with `count` and `bytes`).
+    private func leastRecentlyUsed(
+        count: Int, bytes: Int, limits: Limits, sparing: Set<String>,
+        pending: [String: PendingChange], touched: [String: AccessChange], pick: (TrimVictim) -> Void
+    ) throws {
         let ratio = min(max(configuration.trimRatio, 0), 1)
-        var count = entries.count
-        var bytes = entries.reduce(0) { $0 + $1.record.size }
+        var count = count
+        var bytes = bytes
         var targetCount = Int.max
         var targetBytes = Int.max
         if let maxCount = limits.maxCount, count > maxCount { targetCount = Int(Double(maxCount) * ratio) }
         if let maxBytes = limits.maxBytes, bytes > maxBytes { targetBytes = Int(Double(maxBytes) * ratio) }
         if isLowOnDiskSpace() { targetBytes = min(targetBytes, Int(Double(bytes) * ratio)) }
-        guard count > targetCount || bytes > targetBytes else { return [] }
-        let oldestFirst = entries.sorted {
-            ($0.record.accessed, $0.record.created, $0.key) < ($1.record.accessed, $1.record.created, $1.key)
+        guard count > targetCount || bytes > targetBytes else { return }
+        let columns = "key, \(Manifest.recordColumns)"
+        // The entries kept in memory, oldest first.
+        var staged: [TrimVictim] = []
+        for (key, change) in pending where !sparing.contains(key) {
+            if case .write(let record, _) = change.value { staged.append(TrimVictim(key: key, record: record, staged: change.sequence)) }
         }
-        var victims: [(key: String, record: DiskRecord)] = []
-        for entry in oldestFirst {
-            if count <= targetCount && bytes <= targetBytes { break }
-            victims.append(entry)
+        for (key, access) in touched where pending[key] == nil && !sparing.contains(key) {
+            try manifest.rows("SELECT \(columns) FROM entry WHERE key = ?", arguments: [key]) { row in
+                var record = Manifest.record(row, from: 1)
+                (record.accessed, record.expires) = (access.accessed, access.expires)
+                staged.append(TrimVictim(key: key, record: record, staged: nil))
+                return false
+            }
+        }
+        staged.sort { $0.order < $1.order }
+        var next = staged.startIndex
+        func take(_ victim: TrimVictim) -> Bool {
+            guard count > targetCount || bytes > targetBytes else { return false }
+            pick(victim)
             count -= 1
-            bytes -= entry.record.size
+            bytes -= victim.record.size
+            return true
         }
-        return victims
+        try manifest.rows("SELECT \(columns) FROM entry ORDER BY accessed, created, key") { row in
+            let key: String = row[0]
+            guard !sparing.contains(key), pending[key] == nil, touched[key] == nil else { return true }
+            let victim = TrimVictim(key: key, record: Manifest.record(row, from: 1), staged: nil)
+            while next < staged.endIndex, staged[next].order < victim.order {
+                guard take(staged[next]) else { return false }
+                next += 1
+            }
+            return take(victim)
+        }
+        while next < staged.endIndex, take(staged[next]) { next += 1 }
     }
 
     /// Whether the volume of the cache has less free space than ``Limits/minimumFreeDiskSpace``.
@@ -146,4 +214,15 @@ extension DiskCache {
         let free = Int64(info.f_bavail) * Int64(info.f_frsize)
         return free < floor
     }
+}
+
+/// An entry a trim removes: its record as the trim saw it and, for a staged write, the
+/// sequence of that change (`nil` for a row of the manifest with no change staged).
+struct TrimVictim {
+    var key: String
+    var record: DiskRecord
+    var staged: UInt64?
+
+    /// Least recently used first: last access, then creation, then key.
+    var order: (Double, Double, String) { (record.accessed, record.created, key) }
 }

@@ -70,7 +70,7 @@ extension DiskCache {
     /// ```
     public func removeValue(forKey key: String) {
         guard !isReadOnly, let key = try? StoredKey.normalized(key) else { return }
-        try? stage(key, isWrite: false) { $0.stageRemoval(key) }
+        try? stage(key, isWrite: false) { $0.stageRemoval(key, reader: reader) }
     }
 
     /// The form of `key` the cache saves and looks up (``StashCore/StoredKey``): its NFC
@@ -118,8 +118,12 @@ extension DiskCache {
         let delay = try state.withLock { state throws(StashError) -> TimeInterval? in
             try checkAccepts(state, key: key, isWrite: isWrite)
             change(&state)
-            if let maxBytes = limits.maxBytes, state.totalSize > maxBytes { state.needsTrim = true }
-            if let maxCount = limits.maxCount, state.index.count > maxCount { state.needsTrim = true }
+            // Over a limit by the figures counting unknown replaced rows as absent: exact ones
+            // decide (each replaced row is looked up once).
+            if Self.exceedsLimits(state, limits) {
+                state.resolve(reader)
+                if Self.exceedsLimits(state, limits) { state.needsTrim = true }
+            }
             let urgent = state.pendingBytes > DiskCache.urgentPendingBytes || state.pending.count > DiskCache.urgentPendingCount
             return state.scheduleFlush(urgent: urgent || state.needsTrim, delay: configuration.flushDelay)
         }
@@ -179,6 +183,13 @@ extension DiskCache {
 
     /// Past this many staged bytes or changes, a flush starts at once instead of waiting for
     /// ``Configuration/flushDelay``, which bounds the memory staging takes.
+    /// Whether the count or size of `state` is over `limits`.
+    static func exceedsLimits(_ state: DiskCacheState, _ limits: Limits) -> Bool {
+        if let maxBytes = limits.maxBytes, state.totalSize > maxBytes { return true }
+        if let maxCount = limits.maxCount, state.count > maxCount { return true }
+        return false
+    }
+
     static let urgentPendingBytes = 4 * 1024 * 1024
     static let urgentPendingCount = 4096
 }

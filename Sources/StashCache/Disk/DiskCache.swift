@@ -25,6 +25,11 @@ public import StashCore
 /// file-backed value is written to its file (temporary file, then rename) before `set`
 /// returns; only its manifest row is staged.
 ///
+/// **Memory.** The manifest is the index: the cache keeps in memory only the changes not
+/// yet flushed, the access dates of entries read since, and its count and total size. Its
+/// memory does not grow with the number of entries, and opening reads no entry (bar the
+/// few a repair needs), so a cache of a million entries opens as fast as an empty one.
+///
 /// **Durability.** A cache is disposable, so nothing is fsynced. A crash of the process loses
 /// the writes staged in the last ``Configuration/flushDelay`` (call ``flush()`` to write
 /// them now; ``close()`` and releasing the cache flush too), never more: flushed entries
@@ -56,8 +61,11 @@ public final class DiskCache: Sendable {
     let filesDirectory: URL
     /// `filesDirectory` as a path ending in a slash.
     let filesDirectoryPath: String
+    let manifestURL: URL
     let manifest: Manifest
     let reader: ManifestReader
+    /// The connection of walks over many rows, opened with the cache.
+    let scan: ManifestScan
     let state: LockedValue<DiskCacheState>
     /// Held while a file takes its final name or is deleted, so that a deletion decided by a
     /// flush never removes a file that a newer write just put in place.
@@ -105,6 +113,7 @@ public final class DiskCache: Sendable {
         let filesPath = filesDirectory.path
         filesDirectoryPath = filesPath.hasSuffix("/") ? filesPath : filesPath + "/"
         let manifestURL = directory.appendingPathComponent("manifest.sqlite")
+        self.manifestURL = manifestURL
         let now = configuration.clock.now.timeIntervalSince1970
         let opened: OpenedManifest
         switch configuration.access {
@@ -124,12 +133,13 @@ public final class DiskCache: Sendable {
             }
             writerLock = LockedValue(nil)
             let manifest = try Manifest(url: manifestURL, readOnly: true)
-            opened = OpenedManifest(manifest: manifest, index: [:], counters: (0, 0), recovery: Recovery())
+            opened = OpenedManifest(manifest: manifest, recovery: Recovery())
         }
         manifest = opened.manifest
         recovery = opened.recovery
         reader = try ManifestReader(url: manifestURL)
-        state = LockedValue(DiskCacheState(index: opened.index, hits: opened.counters.hits, misses: opened.counters.misses, now: now))
+        scan = try ManifestScan(url: manifestURL)
+        state = LockedValue(DiskCacheState(counters: opened.counters, now: now))
         if configuration.access == .readWrite {
             queue.async { [weak self] in self?.housekeep(force: true) }
         }
@@ -164,6 +174,7 @@ public final class DiskCache: Sendable {
         guard wasOpen else { return }
         defer {
             reader.close()
+            scan.close()
             writerLock.withLock { $0 = nil }
         }
         guard !isReadOnly else { return }
@@ -192,8 +203,4 @@ public final class DiskCache: Sendable {
     func filePath(named name: String) -> String {
         filesDirectoryPath + name
     }
-
-    /// The keys of the entries indexed now, in no order: for a caller that picks entries to
-    /// remove by key (the HTTP cache's purge of a URL prefix).
-    package var keys: [String] { state.withLock { Array($0.index.keys) } }
 }

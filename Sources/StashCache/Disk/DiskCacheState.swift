@@ -3,17 +3,23 @@ import StashCore
 
 /// The mutable state of a disk cache, behind its lock.
 ///
-/// `index` is the cache as callers see it: flushed entries and staged ones. `pending` holds
-/// what the manifest does not have yet (the newest write or removal of each key, with the
-/// inline value), `touched` the keys read since the last flush, whose access dates (and
-/// sliding deadlines) the next flush records.
+/// The manifest is the index: the state holds no entry that the manifest has. `pending`
+/// holds what the manifest does not have yet (the newest write or removal of each key, with
+/// the inline value), `touched` the last-access dates (and sliding deadlines) of entries read
+/// since the last flush, which the next flush records. An entry as callers see it is its
+/// staged change, else its manifest row with its touched dates (``current(_:_:)``); both are
+/// read under this state's lock, so that a flush, which clears what it committed under the
+/// lock, never shows a reader a change twice or not at all.
 struct DiskCacheState {
-    var index: [String: DiskRecord]
     var pending: [String: PendingChange] = [:]
-    var touched: Set<String> = []
+    var touched: [String: AccessChange] = [:]
     var sequence: UInt64 = 0
+    /// The number of entries and their total size, expired ones not yet swept included.
+    var count: Int
     var totalSize: Int
     var pendingBytes = 0
+    /// Keys staged with a write whose replaced row is not known yet (some may be known since).
+    var unresolved: [String] = []
     var flush = FlushSchedule.idle
     var needsTrim = false
     var lastSweep: Double
@@ -30,36 +36,101 @@ struct DiskCacheState {
     /// is logged.
     var failedFlushes = 0
 
-    init(index: [String: DiskRecord], hits: Int, misses: Int, now: Double) {
-        self.index = index
-        self.totalSize = index.values.reduce(0) { $0 + $1.size }
-        self.hits = hits
-        self.misses = misses
-        self.lastSweep = now
+    init(counters: ManifestCounters, now: Double) {
+        count = counters.count
+        totalSize = counters.bytes
+        hits = counters.hits
+        misses = counters.misses
+        lastSweep = now
     }
 
+    /// The entry of `key` as callers see it (expired or not): its staged change, else its
+    /// manifest row with the access dates read since the last flush.
+    func current(_ key: String, _ reader: ManifestReader) -> DiskRecord? {
+        if !pending.isEmpty, let change = pending[key] {
+            if case .write(let record, _) = change.value { return record }
+            return nil
+        }
+        guard var record = reader.record(forKey: key) else { return nil }
+        overlay(key, on: &record)
+        return record
+    }
+
+    /// Puts the access dates read since the last flush on `record`, the manifest row of `key`.
+    func overlay(_ key: String, on record: inout DiskRecord) {
+        guard !touched.isEmpty, let access = touched[key] else { return }
+        record.accessed = access.accessed
+        record.expires = access.expires
+    }
+
+    /// Stages a write of `key`. The row it replaces is not looked up: with no change staged
+    /// for the key, the write is counted as a new entry (``count`` and ``totalSize`` are then
+    /// upper bounds) until ``resolve(_:)`` or the flush learns the row.
     mutating func stageWrite(_ key: String, _ record: DiskRecord, inlineValue: Data?) {
-        let old = index.updateValue(record, forKey: key)
-        totalSize += record.size - (old?.size ?? 0)
-        let leavesFile = old.map { !$0.isInline } ?? false
-        enqueue(key, .write(record, inlineValue: inlineValue), leavesFile: leavesFile)
+        var leavesFile = false
+        if let previous = pending[key] {
+            if case .write(let old, _) = previous.value {
+                totalSize += record.size - old.size
+                leavesFile = !old.isInline
+            } else {
+                count += 1
+                totalSize += record.size
+            }
+        } else {
+            count += 1
+            totalSize += record.size
+            unresolved.append(key)
+        }
+        enqueue(key, .write(record, inlineValue: inlineValue), leavesFile: leavesFile, base: nil)
         pendingBytes += inlineValue?.count ?? 0
     }
 
     @discardableResult
-    mutating func stageRemoval(_ key: String) -> Bool {
-        guard let old = index.removeValue(forKey: key) else { return false }
-        totalSize -= old.size
-        enqueue(key, .remove, leavesFile: !old.isInline)
+    mutating func stageRemoval(_ key: String, reader: ManifestReader) -> Bool {
+        guard let old = current(key, reader) else { return false }
+        stageRemoval(key, old: old)
         return true
     }
 
-    private mutating func enqueue(_ key: String, _ value: PendingChange.Value, leavesFile: Bool) {
+    /// Stages the removal of `key`, whose entry is `old` now (its staged write, else its row).
+    mutating func stageRemoval(_ key: String, old: DiskRecord) {
+        count -= 1
+        totalSize -= old.size
+        enqueue(key, .remove, leavesFile: !old.isInline, base: ManifestBase(old))
+    }
+
+    /// Stages `value` for `key`. The row it replaces is the one the key's staged change
+    /// replaces, if there is one, else `base` (`nil`: not known).
+    private mutating func enqueue(_ key: String, _ value: PendingChange.Value, leavesFile: Bool, base: ManifestBase?) {
         let previous = pending[key]
         if case .write(_, let data?)? = previous?.value { pendingBytes -= data.count }
         sequence += 1
-        pending[key] = PendingChange(value: value, sequence: sequence, mayLeaveFile: leavesFile || previous?.mayLeaveFile == true)
-        touched.remove(key)
+        pending[key] = PendingChange(
+            value: value, sequence: sequence, mayLeaveFile: leavesFile || previous?.mayLeaveFile == true,
+            base: previous.map(\.base) ?? base
+        )
+        if !touched.isEmpty { touched[key] = nil }
+    }
+
+    /// Learns the row that the staged change of `key` replaces, `base`, unless known: the
+    /// write was counted as a new entry, so ``count`` and ``totalSize`` come down by it.
+    mutating func learn(_ key: String, base: ManifestBase) {
+        guard var change = pending[key], change.base == nil else { return }
+        if base.exists { count -= 1 }
+        totalSize -= base.size
+        change.base = base
+        if base.hasFile { change.mayLeaveFile = true }
+        pending[key] = change
+    }
+
+    /// Looks up the rows replaced by staged writes not yet known (``stageWrite(_:_:inlineValue:)``),
+    /// so that ``count`` and ``totalSize`` are exact.
+    mutating func resolve(_ reader: ManifestReader) {
+        guard !unresolved.isEmpty else { return }
+        for key in unresolved where pending[key].map({ $0.base == nil }) ?? false {
+            learn(key, base: reader.record(forKey: key).map(ManifestBase.init) ?? .none)
+        }
+        unresolved.removeAll(keepingCapacity: true)
     }
 
     mutating func recordHit() {
@@ -81,11 +152,24 @@ struct DiskCacheState {
     }
 }
 
+/// The last-access date and sliding deadline of a read entry, for the next flush.
+struct AccessChange: Sendable, Hashable {
+    var accessed: Double
+    var expires: Double?
+}
 /// A write or removal the manifest does not have yet.
 struct PendingChange: Sendable {
     enum Value: Sendable {
         case write(DiskRecord, inlineValue: Data?)
         case remove
+
+        /// Whether the key has an entry once the change is written, and its size.
+        var result: (exists: Bool, size: Int) {
+            switch self {
+            case .write(let record, _): return (true, record.size)
+            case .remove: return (false, 0)
+            }
+        }
     }
 
     var value: Value
@@ -94,6 +178,9 @@ struct PendingChange: Sendable {
     /// Whether a file of this key may be left over once the change is in the manifest
     /// (a file-backed value replaced by an inline one, or removed).
     var mayLeaveFile: Bool
+    /// The manifest row the change replaces, `nil` while not known (a write staged without
+    /// looking it up; the flush learns it before it writes the change).
+    var base: ManifestBase?
 
     /// Whether, once written, the key has no file.
     var leavesNoFile: Bool {
@@ -101,6 +188,27 @@ struct PendingChange: Sendable {
         case .remove: return true
         case .write(let record, _): return record.isInline
         }
+    }
+}
+
+/// What of a manifest row the count and size depend on, and whether it names a file.
+struct ManifestBase: Sendable, Equatable {
+    var exists: Bool
+    var size: Int
+    var hasFile: Bool
+
+    /// No row.
+    static let none = ManifestBase(exists: false, size: 0, hasFile: false)
+
+    init(exists: Bool, size: Int, hasFile: Bool) {
+        self.exists = exists
+        self.size = size
+        self.hasFile = hasFile
+    }
+
+    /// The row of `record`.
+    init(_ record: DiskRecord) {
+        self.init(exists: true, size: record.size, hasFile: !record.isInline)
     }
 }
 

@@ -10,15 +10,15 @@ import SQLite3
 /// The SQLite manifest of a disk cache, on its write connection.
 ///
 /// One table, `entry`, holds every entry: key, size, file name (NULL when the value is
-/// inline), creation, last access, expiry, sliding window, metadata and the inline value,
-/// in that order so that loading the index never reads value pages. `counter` keeps hits
-/// and misses across launches. WAL with `synchronous = NORMAL`: a commit survives a process
+/// inline), creation, last access, expiry, sliding window, metadata and the inline value.
+/// `counter` keeps hits and misses across launches, and the entry count and total size
+/// (``Manifest+Schema.swift``), so that opening never scans the rows. WAL with `synchronous = NORMAL`: a commit survives a process
 /// crash; a power cut may roll back the last commits, which reconciliation absorbs.
 final class Manifest: Sendable {
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     let url: URL
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// Opens (creating it when missing) the manifest at `url`.
     ///
@@ -46,66 +46,49 @@ final class Manifest: Sendable {
         }
     }
 
-    private func createSchema() throws {
-        try database.write { db in
-            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-            guard version == 0 else { return }
-            try db.execute(sql: """
-                CREATE TABLE entry (
-                    key TEXT PRIMARY KEY NOT NULL,
-                    size INTEGER NOT NULL,
-                    file TEXT,
-                    created REAL NOT NULL,
-                    accessed REAL NOT NULL,
-                    expires REAL,
-                    sliding REAL,
-                    metadata BLOB,
-                    data BLOB
-                );
-                CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
-                PRAGMA user_version = \(Manifest.schemaVersion);
-                """)
-        }
-    }
-
-    /// Every entry but the inline values, by key. Rows of one key saved in several Unicode
-    /// forms (by versions before keys were normalized) appear once, under their NFC form.
-    func loadIndex() throws -> [String: DiskRecord] {
-        var index: [String: DiskRecord] = [:]
-        for row in try loadRows() {
-            index[(try? StoredKey.normalized(row.key)) ?? row.key] = row.record
-        }
-        return index
-    }
-
-    /// Every row but the inline values, with its key exactly as stored.
-    func loadRows() throws -> [(key: String, record: DiskRecord)] {
+    /// Every row `sql` selects (its arguments `arguments`), handed to `each` one at a time
+    /// on the write connection, in one read transaction; `each` returns `false` to stop.
+    func rows(_ sql: String, arguments: StatementArguments = [], _ each: (Row) throws -> Bool) throws {
         do {
-            return try database.read { db in
-                var rows: [(key: String, record: DiskRecord)] = []
-                let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT key, size, file, created, accessed, expires, sliding, metadata FROM entry"
-                )
+            try database.read { db in
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try cursor.next() {
-                    rows.append((row[0], DiskRecord(
-                        size: row[1], file: row[2], created: row[3], accessed: row[4],
-                        expires: row[5], sliding: row[6], metadata: row[7]
-                    )))
+                    guard try each(row) else { return }
                 }
-                return rows
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
         }
     }
 
-    /// Hits and misses recorded by every writer so far.
-    func counters() throws -> (hits: Int, misses: Int) {
+    /// The columns of a ``DiskRecord``, in the order ``record(_:from:)`` reads them.
+    static var recordColumns: String { ManifestColumns.record }
+
+    /// The record of a row read with ``recordColumns`` from column `first` on.
+    static func record(_ row: Row, from first: Int) -> DiskRecord {
+        DiskRecord(
+            size: row[first], file: row[first + 1], created: row[first + 2], accessed: row[first + 3],
+            expires: row[first + 4], sliding: row[first + 5], metadata: row[first + 6]
+        )
+    }
+
+    /// What the manifest counts: hits and misses recorded by every writer so far, and the
+    /// number and total size of its entries (kept as they change, so never scanned for).
+    func counters() throws -> ManifestCounters {
         do {
             return try database.read { db in
-                let hits = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'hits'") ?? 0
-                let misses = try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'misses'") ?? 0
-                return (hits, misses)
+                var counters = ManifestCounters()
+                for row in try Row.fetchAll(db, sql: "SELECT name, value FROM counter") {
+                    let value: Int = row[1]
+                    switch row[0] as String {
+                    case "hits": counters.hits = value
+                    case "misses": counters.misses = value
+                    case "count": counters.count = value
+                    case "bytes": counters.bytes = value
+                    default: break
+                    }
+                }
+                return counters
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -118,42 +101,53 @@ final class Manifest: Sendable {
             try database.write { db in
                 if !batch.writes.isEmpty {
                     let upsert = try db.cachedStatement(sql: """
-                        INSERT OR REPLACE INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data)
+                        INSERT INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (key) DO UPDATE SET
+                            size = excluded.size, file = excluded.file, created = excluded.created,
+                            accessed = excluded.accessed, expires = excluded.expires, sliding = excluded.sliding,
+                            metadata = excluded.metadata, data = excluded.data
                         """)
+                    // Bound and stepped through the C API: GRDB's arguments box every value.
+                    let statement = upsert.sqliteStatement
                     for write in batch.writes {
                         let record = write.record
-                        upsert.setUncheckedArguments([
-                            write.key, record.size, record.file,
-                            record.created, record.accessed, record.expires, record.sliding, record.metadata,
-                            record.isInline ? (write.inlineValue ?? Data()) : nil,
-                        ])
-                        Manifest.bind(key: write.key, to: upsert, at: 1)
-                        try upsert.execute()
+                        ManifestColumns.bind(write.key, to: statement, at: 1)
+                        sqlite3_bind_int64(statement, 2, Int64(record.size))
+                        ManifestColumns.bind(record.file, to: statement, at: 3)
+                        sqlite3_bind_double(statement, 4, record.created)
+                        sqlite3_bind_double(statement, 5, record.accessed)
+                        ManifestColumns.bind(record.expires, to: statement, at: 6)
+                        ManifestColumns.bind(record.sliding, to: statement, at: 7)
+                        ManifestColumns.bind(record.metadata, to: statement, at: 8)
+                        ManifestColumns.bind(record.isInline ? (write.inlineValue ?? Data()) : nil, to: statement, at: 9)
+                        try Manifest.step(statement, db)
                     }
                 }
                 if !batch.removals.isEmpty {
                     let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?")
                     for key in batch.removals {
-                        delete.setUncheckedArguments([key])
-                        Manifest.bind(key: key, to: delete, at: 1)
-                        try delete.execute()
+                        ManifestColumns.bind(key, to: delete.sqliteStatement, at: 1)
+                        try Manifest.step(delete.sqliteStatement, db)
                     }
                 }
                 if !batch.touches.isEmpty {
                     let touch = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE key = ?")
+                    let statement = touch.sqliteStatement
                     for item in batch.touches {
-                        touch.setUncheckedArguments([item.accessed, item.expires, item.key])
-                        Manifest.bind(key: item.key, to: touch, at: 3)
-                        try touch.execute()
+                        sqlite3_bind_double(statement, 1, item.accessed)
+                        ManifestColumns.bind(item.expires, to: statement, at: 2)
+                        ManifestColumns.bind(item.key, to: statement, at: 3)
+                        try Manifest.step(statement, db)
                     }
                 }
-                if batch.hits != 0 || batch.misses != 0 {
+                if batch.hits != 0 || batch.misses != 0 || batch.addedCount != 0 || batch.addedBytes != 0 {
                     let count = try db.cachedStatement(sql: """
                         INSERT INTO counter (name, value) VALUES (?, ?)
                         ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
                         """)
-                    for (name, value) in [("hits", batch.hits), ("misses", batch.misses)] where value != 0 {
+                    let counts = [("hits", batch.hits), ("misses", batch.misses), ("count", batch.addedCount), ("bytes", batch.addedBytes)]
+                    for (name, value) in counts where value != 0 {
                         count.setUncheckedArguments([name, value])
                         try count.execute()
                     }
@@ -162,6 +156,50 @@ final class Manifest: Sendable {
         } catch {
             throw Manifest.stashError(error, path: url.path)
         }
+    }
+
+    /// Steps `statement`, a write bound through the C API, to its end, then resets it.
+    static func step(_ statement: OpaquePointer, _ db: Database) throws {
+        let status = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+
+    /// The rows of `keys` the count and size depend on, in one read transaction: a lookup
+    /// of each key on one prepared statement, through the C API (no value is read); a key
+    /// with no row is absent.
+    func bases(of keys: [String]) throws -> [String: ManifestBase] {
+        var bases: [String: ManifestBase] = [:]
+        guard !keys.isEmpty else { return bases }
+        bases.reserveCapacity(keys.count)
+        do {
+            try database.read { db in
+                var statement: OpaquePointer?
+                let sql = "SELECT size, file IS NOT NULL FROM entry WHERE key = ?1"
+                guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(db.sqliteConnection)), message: "prepare a lookup")
+                }
+                defer { sqlite3_finalize(statement) }
+                for key in keys {
+                    ManifestColumns.bind(key, to: statement, at: 1)
+                    let status = sqlite3_step(statement)
+                    if status == SQLITE_ROW {
+                        bases[key] = ManifestBase(
+                            exists: true, size: Int(sqlite3_column_int64(statement, 0)), hasFile: sqlite3_column_int(statement, 1) != 0
+                        )
+                    }
+                    sqlite3_reset(statement)
+                    guard status == SQLITE_ROW || status == SQLITE_DONE else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: status), message: "look a row up")
+                    }
+                }
+            }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+        return bases
     }
 
     /// Removes rows and corrects sizes found wrong by reconciliation, in one transaction.
@@ -194,6 +232,11 @@ final class Manifest: Sendable {
                     Manifest.bind(key: key, to: resize, at: 2)
                     try resize.execute()
                 }
+                // A repair is rare: the count and size are counted again.
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO counter (name, value) SELECT 'count', count(*) FROM entry;
+                    INSERT OR REPLACE INTO counter (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM entry;
+                    """)
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -238,6 +281,17 @@ struct FlushBatch: Sendable {
     var touches: [(key: String, accessed: Double, expires: Double?)] = []
     var hits = 0
     var misses = 0
+    /// What the writes and removals change in the number of entries and their total size.
+    var addedCount = 0
+    var addedBytes = 0
 
     var isEmpty: Bool { writes.isEmpty && removals.isEmpty && touches.isEmpty && hits == 0 && misses == 0 }
+}
+
+/// The figures of ``Manifest/counters()``.
+struct ManifestCounters: Sendable {
+    var hits = 0
+    var misses = 0
+    var count = 0
+    var bytes = 0
 }

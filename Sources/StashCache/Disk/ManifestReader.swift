@@ -11,12 +11,16 @@ import SQLite3
 ///
 /// The manifest is in WAL mode, so this connection reads while the background flush writes
 /// on its own connection. Each lookup runs in its own implicit read transaction (the
-/// statement is reset at once), so it always sees the last committed flush.
+/// statement is reset at once), so it always sees the last committed flush. A writer looks
+/// rows up here under its state lock, so that a lookup and the staged changes it is
+/// combined with are one consistent view (a flush clears the changes it committed under
+/// that lock too).
 final class ManifestReader: @unchecked Sendable {
     private let lock = Lock()
     private var handle: OpaquePointer?
-    private var valueStatement: OpaquePointer?
     private var rowStatement: OpaquePointer?
+    private var recordStatement: OpaquePointer?
+    private var counterStatement: OpaquePointer?
     private let path: String
 
     init(url: URL) throws {
@@ -31,10 +35,9 @@ final class ManifestReader: @unchecked Sendable {
         self.handle = handle
         sqlite3_busy_timeout(handle, 5_000)
         do {
-            valueStatement = try prepare("SELECT data FROM entry WHERE key = ?1")
-            rowStatement = try prepare(
-                "SELECT size, file, created, accessed, expires, sliding, metadata, data FROM entry WHERE key = ?1"
-            )
+            rowStatement = try prepare("SELECT \(ManifestColumns.record), data FROM entry WHERE key = ?1")
+            recordStatement = try prepare("SELECT \(ManifestColumns.record) FROM entry WHERE key = ?1")
+            counterStatement = try prepare("SELECT value FROM counter WHERE name = ?1")
         } catch {
             close()
             throw error
@@ -45,20 +48,14 @@ final class ManifestReader: @unchecked Sendable {
 
     func close() {
         lock.withLock {
-            sqlite3_finalize(valueStatement)
             sqlite3_finalize(rowStatement)
+            sqlite3_finalize(recordStatement)
+            sqlite3_finalize(counterStatement)
             sqlite3_close(handle)
-            valueStatement = nil
             rowStatement = nil
+            recordStatement = nil
+            counterStatement = nil
             handle = nil
-        }
-    }
-
-    /// The inline value of `key`, or `nil` when the manifest has no inline value for it.
-    func inlineValue(forKey key: String) -> Data? {
-        lock.withLock {
-            guard let statement = valueStatement else { return nil }
-            return lookUp(statement, key) { statement in blob(statement, 0) }
         }
     }
 
@@ -67,17 +64,26 @@ final class ManifestReader: @unchecked Sendable {
         lock.withLock {
             guard let statement = rowStatement else { return nil }
             return lookUp(statement, key) { statement in
-                let record = DiskRecord(
-                    size: Int(sqlite3_column_int64(statement, 0)),
-                    file: text(statement, 1),
-                    created: sqlite3_column_double(statement, 2),
-                    accessed: sqlite3_column_double(statement, 3),
-                    expires: optionalDouble(statement, 4),
-                    sliding: optionalDouble(statement, 5),
-                    metadata: blob(statement, 6)
-                )
-                return (record, record.isInline ? blob(statement, 7) ?? Data() : nil)
+                let record = ManifestColumns.record(statement, at: 0)
+                return (record, record.isInline ? ManifestColumns.blob(statement, 7) ?? Data() : nil)
             }
+        }
+    }
+
+    /// The row of `key` without its value.
+    func record(forKey key: String) -> DiskRecord? {
+        lock.withLock {
+            guard let statement = recordStatement else { return nil }
+            return lookUp(statement, key) { statement in ManifestColumns.record(statement, at: 0) }
+        }
+    }
+
+    /// The counter `name` (`count`, `bytes`, `hits`, `misses`) as last committed, `0` when
+    /// absent or unreadable.
+    func counter(_ name: String) -> Int {
+        lock.withLock {
+            guard let statement = counterStatement else { return 0 }
+            return lookUp(statement, name) { statement in Int(sqlite3_column_int64(statement, 0)) } ?? 0
         }
     }
 
@@ -94,23 +100,6 @@ final class ManifestReader: @unchecked Sendable {
             guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
             return read(statement)
         }
-    }
-
-    private func text(_ statement: OpaquePointer, _ column: Int32) -> String? {
-        guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(statement, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    }
-
-    private func blob(_ statement: OpaquePointer, _ column: Int32) -> Data? {
-        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
-        let count = Int(sqlite3_column_bytes(statement, column))
-        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
-        return Data(bytes: bytes, count: count)
-    }
-
-    private func optionalDouble(_ statement: OpaquePointer, _ column: Int32) -> Double? {
-        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
     }
 
     private func prepare(_ sql: String) throws -> OpaquePointer {

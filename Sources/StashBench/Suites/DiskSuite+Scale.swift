@@ -1,0 +1,152 @@
+import Foundation
+import Stash
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `stash-bench disk` cases `scale-10k`, `scale-100k` and `scale-1m`: a ``DiskCache`` of
+/// 10,000, 100,000 or 1,000,000 entries of 100-byte values (scaled by `--scale`), reopened
+/// in a fresh child process for each sample. The child reports:
+///
+/// - the reopen time (`DiskCache(directory:)` of the populated folder),
+/// - its resident memory growth from just before the open to after the reads, per entry
+///   (`bytes_per_entry`; resident pages from `/proc/self/statm`, which counts heap and
+///   mapped file pages alike), and after the open alone (`open_bytes_per_entry`),
+/// - the rate of random reads (a warm-up pass, then the timed pass), which is the case's
+///   ops/s.
+///
+/// A child process, not the parent, so that the baseline holds no heap freed by the
+/// population (which the allocator would hand back to the open without the resident size
+/// growing). The population is built once per size, untimed, with ``DiskCache`` itself.
+enum DiskScaleCases {
+    static let sizes: [(name: String, entries: Int)] = [("scale-10k", 10_000), ("scale-100k", 100_000), ("scale-1m", 1_000_000)]
+    static let probeVariable = "STASH_BENCH_DISK_SCALE_PROBE"
+    static let readCount = 100_000
+    static let valueSize = 100
+
+    static func key(_ index: Int) -> String { "https://example.com/api/item/\(index).json" }
+
+    static func run(_ context: BenchContext, scratch: URL) async throws {
+        guard context.runsImpl("stash") else { return }
+        for (name, entries) in sizes where context.runs(name) {
+            let count = context.scaled(entries)
+            let folder = scratch.appendingPathComponent(name, isDirectory: true)
+            try await populate(folder, count: count)
+            let reads = context.scaled(readCount)
+            var probes: [Probe] = []
+            for sample in 0..<context.sampleCount {
+                probes.append(try probe(folder, count: count, reads: reads, seed: UInt64(sample + 1)))
+            }
+            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            let extra = [
+                "entries": "\(count)",
+                "bytes_per_entry": String(format: "%.0f", median(probes.map { $0.readGrowth / Double(count) })),
+                "open_bytes_per_entry": String(format: "%.0f", median(probes.map { $0.openGrowth / Double(count) })),
+                "reopen_ms": String(format: "%.1f", median(probes.map(\.reopenSeconds)) * 1000),
+                "reopen_ms_max": String(format: "%.1f", (probes.map(\.reopenSeconds).max() ?? 0) * 1000),
+            ]
+            context.reporter.record(BenchResult(
+                suite: DiskSuite.suite, case: name, impl: "stash",
+                sampleOps: probes.map { _ in reads }, samples: probes.map(\.readSeconds), extra: extra
+            ))
+            try? FileManager.default.removeItem(at: folder)
+        }
+        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth from before the open to after the reads")
+    }
+
+    /// Writes `count` entries, untimed, and closes the cache.
+    private static func populate(_ folder: URL, count: Int) async throws {
+        var configuration = DiskCache.Configuration()
+        configuration.limits.maxBytes = nil
+        let cache = try DiskCache(directory: folder, configuration: configuration)
+        for index in 0..<count {
+            try cache.set(Data(repeating: UInt8(truncatingIfNeeded: index), count: valueSize), forKey: key(index))
+        }
+        try await cache.flush()
+        try cache.close()
+    }
+
+    /// What one child process measured.
+    struct Probe {
+        var reopenSeconds: Double
+        var readSeconds: Double
+        var openGrowth: Double
+        var readGrowth: Double
+    }
+
+    /// Runs one child process on `folder` and reads its figures.
+    private static func probe(_ folder: URL, count: Int, reads: Int, seed: UInt64) throws -> Probe {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executablePath())
+        process.arguments = ["disk", "--case", "none"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[probeVariable] = "\(folder.path)|\(count)|\(reads)|\(seed)"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0,
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("scale-probe ") })
+        else {
+            throw StashError(.io, "disk scale probe failed (status \(process.terminationStatus)): \(text)")
+        }
+        let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard fields.count == 4 else { throw StashError(.io, "disk scale probe: unreadable line \(line)") }
+        return Probe(reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3])
+    }
+
+    private static func executablePath() -> String {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+    }
+
+    /// The child's side, when ``probeVariable`` is set: prints
+    /// `scale-probe <reopen s> <read s> <open growth bytes> <read growth bytes>`.
+    /// Returns whether it ran.
+    static func runProbeIfAsked() throws -> Bool {
+        guard let spec = ProcessInfo.processInfo.environment[probeVariable] else { return false }
+        let parts = spec.split(separator: "|").map(String.init)
+        guard parts.count == 4, let count = Int(parts[1]), let reads = Int(parts[2]), let seed = UInt64(parts[3]) else {
+            throw StashError(.io, "bad \(probeVariable): \(spec)")
+        }
+        // The keys read are made before the baseline, so that they are not counted.
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        let keys = (0..<reads).map { _ -> String in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return key(Int((state >> 33) % UInt64(count)))
+        }
+        let warmUp = Array(keys.prefix(max(1, reads / 4)))
+        let base = residentBytes()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let cache = try DiskCache(directory: URL(fileURLWithPath: parts[0], isDirectory: true))
+        let reopen = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let opened = residentBytes()
+        var hits = 0
+        for key in warmUp where cache.data(forKey: key) != nil { hits += 1 }
+        let readStart = DispatchTime.now().uptimeNanoseconds
+        for key in keys where cache.data(forKey: key) != nil { hits += 1 }
+        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
+        let read = residentBytes()
+        guard hits == warmUp.count + keys.count else {
+            throw StashError(.io, "disk scale probe: \(hits) hits, expected \(warmUp.count + keys.count)")
+        }
+        print("scale-probe \(reopen) \(readSeconds) \(opened - base) \(read - base)")
+        try cache.close()
+        return true
+    }
+
+    /// The resident size of this process, from `/proc/self/statm` (its second field, in pages).
+    private static func residentBytes() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

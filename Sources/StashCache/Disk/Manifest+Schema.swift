@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// The manifest's tables and indexes, and the upgrade of a version 1 manifest.
+///
+/// Version 2 keeps no in-memory index beside it, so the manifest answers what opening, trimming
+/// and statistics used to learn from loading every row:
+/// - `counter` rows `count` and `bytes`, kept in the transaction of every change (a crash
+///   keeps or loses both with the change), give the size of the cache at open. The flush
+///   adds what its batch changed (it knows the rows each change replaces), one update per
+///   flush rather than a trigger per row; a repair counts them again;
+/// - `entry_expiry` (entries with an expiry) lets a sweep find expired entries without a scan;
+/// - `entry_file` (file-backed entries) is what reconciliation walks at open, with `files/`;
+/// - `entry_wide_key` (keys with a byte beyond ASCII) is what key normalization walks at
+///   open: an ASCII key is already in NFC.
+extension Manifest {
+    static let schema = """
+        CREATE INDEX IF NOT EXISTS entry_expiry ON entry(expires) WHERE expires IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS entry_file ON entry(file) WHERE file IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS entry_wide_key ON entry(key) WHERE \(wideKey);
+        """
+
+    /// Whether a row's key has a byte beyond ASCII (its length in characters is not its
+    /// length in bytes): the condition of `entry_wide_key`, written the same way in queries
+    /// so that SQLite uses the index.
+    static let wideKey = "length(key) != length(CAST(key AS BLOB))"
+
+    /// Creates the tables of a new manifest, or upgrades a version 1 manifest in place
+    /// (indexes, and the count and size, computed once), in one transaction.
+    func createSchema() throws {
+        try database.write { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            switch version {
+            case 0:
+                try db.execute(sql: """
+                    CREATE TABLE entry (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        size INTEGER NOT NULL,
+                        file TEXT,
+                        created REAL NOT NULL,
+                        accessed REAL NOT NULL,
+                        expires REAL,
+                        sliding REAL,
+                        metadata BLOB,
+                        data BLOB
+                    );
+                    CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+                    """)
+            case 1:
+                break
+            default:
+                return
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO counter (name, value) SELECT 'count', count(*) FROM entry;
+                INSERT OR REPLACE INTO counter (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM entry;
+                \(Manifest.schema)
+                PRAGMA user_version = \(Manifest.schemaVersion);
+                """)
+        }
+    }
+}

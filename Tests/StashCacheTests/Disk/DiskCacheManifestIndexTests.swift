@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+@testable import StashCache
+import StashCore
+import StashTestSupport
+import Testing
+
+/// The manifest as the index: counts and sizes kept in the manifest across reopens, version 1
+/// manifests upgraded in place, keys whose NFC form is ASCII normalized at open, and walks
+/// that lay staged changes over the manifest.
+struct DiskCacheManifestIndexTests {
+    let fixture = DiskCacheFixture()
+
+    /// Writes, replacements (inline to file and back) and removals, flushed, then a reopen:
+    /// the count and size the manifest keeps are the ones a walk finds.
+    @Test func countAndSizeAreKeptByTheManifestAcrossReopens() async throws {
+        let cache = try fixture.open { $0.inlineThreshold = 100 }
+        for index in 0..<50 { try cache.set(.filled(UInt8(index), 10 + index), forKey: "k\(index)") }
+        try await cache.flush()
+        try cache.set(.filled(1, 500), forKey: "k1")        // inline → file
+        try cache.set(.filled(2, 5), forKey: "k2")
+        cache.removeValue(forKey: "k3")
+        cache.removeValue(forKey: "missing")
+        try await cache.flush()
+        try cache.set(.filled(1, 7), forKey: "k1")          // file → inline
+        let staged = try cache.statistics()
+        #expect(cache.count == 49 && staged.count == 49)
+        #expect(cache.totalSize == staged.totalSize)
+        try cache.close()
+
+        let reopened = try fixture.open { $0.inlineThreshold = 100 }
+        let walked = try reopened.statistics()
+        #expect(reopened.count == 49 && walked.count == 49)
+        #expect(reopened.totalSize == walked.totalSize)
+        #expect(reopened.data(forKey: "k1") == .filled(1, 7))
+        #expect(reopened.recovery.isClean, "\(reopened.recovery)")
+        try reopened.close()
+    }
+
+    /// A manifest of version 1 (no indexes or kept count) opens with its values,
+    /// and the count and size are computed once.
+    @Test func versionOneManifestsAreUpgradedInPlace() async throws {
+        let cache = try fixture.open()
+        for index in 0..<20 { try cache.set(.filled(UInt8(index), 100), forKey: "k\(index)") }
+        try cache.close()
+        let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
+        try await database.write { db in
+            for index in ["entry_expiry", "entry_file", "entry_wide_key"] { try db.execute(sql: "DROP INDEX \(index)") }
+            try db.execute(sql: "DELETE FROM counter WHERE name IN ('count', 'bytes')")
+            try db.execute(sql: "PRAGMA user_version = 1")
+        }
+        try database.close()
+
+        let reopened = try fixture.open()
+        #expect(!reopened.recovery.rebuiltManifest)
+        #expect(reopened.count == 20 && reopened.totalSize == 2000)
+        #expect(reopened.data(forKey: "k7") == .filled(7, 100))
+        reopened.removeValue(forKey: "k7")
+        try reopened.close()
+        let again = try fixture.open()
+        #expect(again.count == 19 && again.totalSize == 1900)
+        try again.close()
+    }
+
+    /// The Kelvin sign's NFC form is the ASCII "K": a row under each form, written by a
+    /// version before keys were normalized, become one entry, the newest.
+    @Test func keysWhoseNormalFormIsASCIIAreNormalizedAtOpen() throws {
+        let cache = try fixture.open()
+        try cache.set(.filled(1, 16), forKey: "K")
+        try cache.close()
+        let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT INTO entry (key, size, file, created, accessed, data) VALUES (?, 16, NULL, ?, ?, ?)",
+                arguments: ["\u{212A}", 2_000_000, 2_000_000, Data.filled(2, 16)]
+            )
+        }
+        try database.close()
+
+        let reopened = try fixture.open()
+        #expect(reopened.recovery.normalizedKeys == 1 && reopened.recovery.removedEntries == 1, "\(reopened.recovery)")
+        #expect(reopened.data(forKey: "K") == .filled(2, 16))
+        #expect(reopened.count == 1 && reopened.totalSize == 16)
+        #expect(try reopened.entries().map(\.key) == ["K"])
+        try reopened.close()
+    }
+
+    /// Walks see what callers see: staged writes and removals over the flushed rows, keys in
+    /// a prefix range only.
+    @Test func walksLayStagedChangesOverTheManifest() async throws {
+        let cache = try fixture.open { $0.flushDelay = 3600 }
+        try await cache.flush()
+        for key in ["user/1/a", "user/1/b", "user/2/a"] { try cache.set(.filled(1, 10), forKey: key) }
+        try await cache.flush()
+        cache.removeValue(forKey: "user/1/a")
+        try cache.set(.filled(2, 30), forKey: "user/1/c")
+        try cache.set(.filled(3, 20), forKey: "user/2/a")
+        #expect(try cache.entries().map(\.key) == ["user/1/b", "user/1/c", "user/2/a"])
+        #expect(cache.totalSize(ofKeysWithPrefix: "user/1/") == 40)
+        #expect(cache.totalSize(ofKeysWithPrefix: "user/2/") == 20)
+        #expect(try cache.statistics().totalSize == 60 && cache.totalSize == 60)
+        #expect(try await cache.removeAll { $0.hasPrefix("user/1/") } == 2)
+        #expect(cache.count == 1)
+        try cache.close()
+    }
+
+    /// A trim orders entries as callers see them, not as last flushed: an entry read since
+    /// the last flush is recent, a staged write is an entry, and the trim stops at the ratio.
+    /// (A trim runs right after a flush, but reads and writes go on meanwhile: here they
+    /// are left unflushed on purpose, and the free-disk floor makes the trim pick by LRU.)
+    @Test func trimsOrderUnflushedReadsAndWritesByLastAccess() async throws {
+        let cache = try fixture.open {
+            $0.flushDelay = 3600
+            $0.limits = .init(maxBytes: nil, minimumFreeDiskSpace: .max)
+        }
+        try await cache.flush()
+        for index in 0..<10 {
+            try cache.set(.filled(UInt8(index), 10), forKey: "k\(index)")
+            fixture.clock.advance(by: 1)
+        }
+        try await cache.flush()
+        #expect(cache.data(forKey: "k0") != nil)     // read at 10: only in memory
+        fixture.clock.advance(by: 1)
+        try cache.set(.filled(10, 10), forKey: "k10")  // written at 11: only staged
+        let removed = try await cache.onQueue { try cache.stageTrim(expiredOnly: false) }
+        #expect(removed == 6)                          // 110 bytes down to half: 50
+        try await cache.flush()
+        #expect(try cache.entries().map(\.key).sorted() == ["k0", "k10", "k7", "k8", "k9"])
+        #expect(cache.count == 5 && cache.totalSize == 50)
+        try cache.close()
+    }
+}
