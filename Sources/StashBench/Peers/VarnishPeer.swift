@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Varnish in front of an origin, the memory-tier peer of the caching proxy: `varnishd` as a
 /// daemon on a free loopback port, its objects in memory (`-s malloc`, as Varnish's
@@ -23,7 +28,10 @@ final class VarnishPeer {
                 "-a", "127.0.0.1:\(port)", "-b", origin, "-s", "malloc,256m", "-n", folder.appendingPathComponent("work").path,
                 "-P", folder.appendingPathComponent("varnishd.pid").path,
             ],
-            port: port, folder: folder, pidFile: folder.appendingPathComponent("varnishd.pid"), seconds: 15
+            // SIGKILL: the bench ignores SIGTERM (its servers' graceful shutdown listens for it),
+            // a child inherits that, and Varnish's manager installs no handler of its own; its
+            // worker exits when the manager is gone.
+            port: port, folder: folder, stopSignal: SIGKILL, pidFile: folder.appendingPathComponent("varnishd.pid"), seconds: 15
         )
     }
 
