@@ -11,16 +11,38 @@ lines is replaced by a short table of headline cases from the same results.
 import json
 import sys
 
-# Extra fields shown beside a figure, in this order, and how.
+# Extra fields shown beside a figure, in this order, and how. A field with one value for
+# every implementation of a case is said once, beside the case's name.
 SHOWN_EXTRAS = [
     ("p50_ms", "p50 {} ms"),
     ("p99_ms", "p99 {} ms"),
     ("errors", "{} errors"),
-    ("usedBytes", "file {} bytes"),
-    ("connections", None),
-    ("client", None),
-    ("bytes", None),
+    ("usedBytes", "file {} bytes used"),
+    ("entries", "{} entries"),
+    ("bytes_per_entry", "{} bytes resident per entry"),
+    ("reopen_ms", "reopen {} ms"),
+    ("reopen_ms_max", "at most {} ms"),
+    ("connections", "{} connections"),
+    ("client", "client {}"),
+    ("bytes", "{}-byte bodies"),
 ]
+SHAPES = dict(SHOWN_EXTRAS)
+
+
+def shown(key, value):
+    if key in ("usedBytes", "bytes", "entries"):
+        value = f"{int(value):,}"
+    return SHAPES[key].format(value)
+
+
+def common_keys(results):
+    """The shown fields every result of a case has with one value."""
+    keys = []
+    for key, _ in SHOWN_EXTRAS:
+        values = {str(result.get(key)) for result in results}
+        if key in results[0] and len(values) == 1 and (len(results) > 1 or key in ("connections", "client", "bytes", "entries")):
+            keys.append(key)
+    return keys
 
 
 def number(value):
@@ -31,37 +53,26 @@ def number(value):
     return f"{value:,.2f}"
 
 
-def figure(result):
+def figure(result, common=()):
     text = f"{number(result['ops_per_s'])} ±{result['spread'] * 100:.0f}%"
     size = result.get("bytes")
     if isinstance(size, (int, float)) and size > 0:
         text += f" ({number(result['ops_per_s'] * size / 1e6)} MB/s)"
     details = []
-    for key, shape in SHOWN_EXTRAS:
-        if shape is None or key not in result:
+    for key, _ in SHOWN_EXTRAS:
+        if key not in result or key in common:
             continue
-        value = result[key]
-        if key == "errors" and not value:
+        if key == "errors" and not result[key]:
             continue
-        if key == "usedBytes":
-            value = f"{int(value):,}"
-        details.append(shape.format(value))
+        details.append(shown(key, result[key]))
     if details:
         text += " (" + ", ".join(details) + ")"
     return text
 
 
 def setup(results):
-    """The case's shared set-up fields (connections, client), said once per case."""
-    first = results[0]
-    parts = []
-    if "connections" in first:
-        parts.append(f"{first['connections']} connections")
-    if "client" in first:
-        parts.append(f"client {first['client']}")
-    if "bytes" in first:
-        parts.append(f"{int(first['bytes']):,}-byte bodies")
-    return "; ".join(parts)
+    """The case's shared fields, said once beside its name."""
+    return "; ".join(shown(key, results[0][key]) for key in common_keys(results))
 
 
 # The README's headline cases: (suite, case, what it is in a few words).
@@ -85,8 +96,10 @@ def readme_block(cases):
         if not results:
             continue
         reference = results[0]
+        # Peers only: Stash's own variants (stash-durable, stash-memory-only) are on the page.
         peers = ", ".join(
-            f"{result['impl']} {reference['ops_per_s'] / result['ops_per_s']:.2f}×" for result in results[1:] if result["ops_per_s"]
+            f"{result['impl']} {reference['ops_per_s'] / result['ops_per_s']:.2f}×"
+            for result in results[1:] if result["ops_per_s"] and not result["impl"].startswith("stash")
         )
         lines.append(f"| {what} | {number(reference['ops_per_s'])} | {peers} |")
     lines.append("<!-- benchmarks:end -->")
@@ -140,6 +153,9 @@ def main():
                "samples, ± half the spread between the slowest and fastest sample; the ratio is Stash's "
                "median over the peer's (above 1: Stash is faster).")
     out.append("")
+    suites = list(dict.fromkeys(suite for suite, _ in order))
+    out.append(f"Suites in this run: {', '.join(suites)}; the others' cases are not shown until a run includes them.")
+    out.append("")
     if machine:
         said = ", ".join(f"{key}: {value}" for key, value in machine.items())
         out.append(f"Machine: {said}.")
@@ -151,15 +167,16 @@ def main():
             suite = key[0]
             out += [f"### {suite}", "", "| case | Stash | peers (Stash ÷ peer) |", "|---|---|---|"]
         reference = results[0]
+        common = common_keys(results)
         peers = []
         for result in results[1:]:
             ratio = reference["ops_per_s"] / result["ops_per_s"] if result["ops_per_s"] else float("inf")
-            peers.append(f"{result['impl']} {figure(result)} ({ratio:.2f}×)")
+            peers.append(f"{result['impl']} {figure(result, common)} ({ratio:.2f}×)")
         label = key[1]
         context = setup(results)
         if context:
             label += f" ({context})"
-        own = f"{reference['impl']}: {figure(reference)}" if reference["impl"] != "stash" else figure(reference)
+        own = f"{reference['impl']}: {figure(reference, common)}" if reference["impl"] != "stash" else figure(reference, common)
         out.append(f"| {label} | {own} | {'; '.join(peers)} |")
         if key == order[-1] or order[order.index(key) + 1][0] != suite:
             out.append("")
