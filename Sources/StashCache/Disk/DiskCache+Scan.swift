@@ -52,7 +52,10 @@ extension DiskCache {
 
     /// The number of entries, expired ones not yet swept included. Kept as a figure, not
     /// counted: reading it costs at most a lookup of each row replaced by a write staged
-    /// since the last flush, once.
+    /// since the last flush, once. Includes staged writes, which a crash before their flush
+    /// loses (the figure after a reopen is then the flushed one). Thread-safe.
+    ///
+    /// `let shown = "\(cache.count) items, \(cache.totalSize / 1_000_000) MB"`
     public var count: Int {
         if isReadOnly { return reader.counter("count") }
         return state.withLock { state in
@@ -62,7 +65,10 @@ extension DiskCache {
     }
 
     /// The total size of the values in bytes (the manifest and file-system overhead aside).
-    /// Kept as a figure, not counted, like ``count``.
+    /// Kept as a figure, not counted, like ``count``, and like it includes staged writes.
+    /// Thread-safe.
+    ///
+    /// `if cache.totalSize > 100_000_000 { try await cache.trim() }`
     public var totalSize: Int {
         if isReadOnly { return reader.counter("bytes") }
         return state.withLock { state in
