@@ -105,6 +105,10 @@ extension DiskCache {
                 batch.addedCount += (exists ? 1 : 0) - (base.exists ? 1 : 0)
                 batch.addedBytes += size - base.size
             }
+            // The reader's pinned read lock would keep the commit's checkpoint from
+            // emptying the WAL.
+            reader.unpin()
+            defer { reader.pin() }
             try manifest.apply(batch)
         } catch {
             state.withLock { state in

@@ -15,16 +15,48 @@ import SQLite3
 /// rows up here under its state lock, so that a lookup and the staged changes it is
 /// combined with are one consistent view (a flush clears the changes it committed under
 /// that lock too).
+///
+/// **The read lock, held between flushes.** Each implicit read transaction takes a shared
+/// lock on a WAL read-mark slot and drops it at the end: two `fcntl` calls, about half the
+/// cost of a hit. SQLite makes those calls only when the first connection of the process
+/// takes the slot and the last one drops it, so a writer's reader keeps a second
+/// connection (`pinHandle`) in an open read transaction on the latest commit: lookups then
+/// share its slot and make no system call. The pinned connection never decides what a
+/// lookup sees (each lookup still reads the last commit); it is released around each flush
+/// (``unpin()`` / ``pin()``) so that checkpoints can empty the WAL.
 final class ManifestReader: @unchecked Sendable {
     private let lock = Lock()
     private var handle: OpaquePointer?
     private var rowStatement: OpaquePointer?
     private var recordStatement: OpaquePointer?
     private var counterStatement: OpaquePointer?
+    /// The connection holding the read lock (``pin()``), for a writer only.
+    private var pinHandle: OpaquePointer?
+    private var isPinned = false
     private let path: String
 
-    init(url: URL) throws {
+    /// Opens the read connection; `pinsReadLock` (a writer's reader) also opens the
+    /// connection that holds the read lock between flushes.
+    init(url: URL, pinsReadLock: Bool = false) throws {
         path = url.path
+        let handle = try Self.open(path)
+        self.handle = handle
+        do {
+            rowStatement = try prepare("SELECT \(ManifestColumns.record), data FROM entry WHERE key = ?1")
+            recordStatement = try prepare("SELECT \(ManifestColumns.record) FROM entry WHERE key = ?1")
+            counterStatement = try prepare("SELECT value FROM counter WHERE name = ?1")
+            if pinsReadLock {
+                pinHandle = try Self.open(path)
+                sqlite3_exec(pinHandle, "PRAGMA cache_size = 1", nil, nil, nil)
+                pin()
+            }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    private static func open(_ path: String) throws -> OpaquePointer {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
@@ -32,15 +64,31 @@ final class ManifestReader: @unchecked Sendable {
             sqlite3_close(handle)
             throw StashError(.io, "open manifest for reading: \(message)", path: path)
         }
-        self.handle = handle
         sqlite3_busy_timeout(handle, 5_000)
-        do {
-            rowStatement = try prepare("SELECT \(ManifestColumns.record), data FROM entry WHERE key = ?1")
-            recordStatement = try prepare("SELECT \(ManifestColumns.record) FROM entry WHERE key = ?1")
-            counterStatement = try prepare("SELECT value FROM counter WHERE name = ?1")
-        } catch {
-            close()
-            throw error
+        return handle
+    }
+
+    /// Opens a read transaction on the latest commit in the pinned connection, so that
+    /// lookups share its read lock. A failure leaves it unpinned: lookups then take the lock
+    /// themselves, as a plain connection does.
+    func pin() {
+        lock.withLock {
+            guard let pinHandle, !isPinned else { return }
+            guard sqlite3_exec(pinHandle, "BEGIN; SELECT count(*) FROM counter", nil, nil, nil) == SQLITE_OK else {
+                if sqlite3_get_autocommit(pinHandle) == 0 { sqlite3_exec(pinHandle, "ROLLBACK", nil, nil, nil) }
+                return
+            }
+            isPinned = true
+        }
+    }
+
+    /// Ends the pinned read transaction, so that a checkpoint may copy every commit into the
+    /// database and start the WAL over.
+    func unpin() {
+        lock.withLock {
+            guard let pinHandle, isPinned else { return }
+            sqlite3_exec(pinHandle, "COMMIT", nil, nil, nil)
+            isPinned = false
         }
     }
 
@@ -52,6 +100,9 @@ final class ManifestReader: @unchecked Sendable {
             sqlite3_finalize(recordStatement)
             sqlite3_finalize(counterStatement)
             sqlite3_close(handle)
+            sqlite3_close(pinHandle)
+            pinHandle = nil
+            isPinned = false
             rowStatement = nil
             recordStatement = nil
             counterStatement = nil
