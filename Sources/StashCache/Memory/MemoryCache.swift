@@ -165,7 +165,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The keys of the entries held now, live or expired, in no order: for a caller that
     /// picks entries to remove by key (the HTTP cache's purge of a URL prefix).
-    package var keys: [Key] { state.withLock { Array($0.slots.keys) } }
+    package var keys: [Key] { state.withLock { $0.slots.keys } }
 
     /// Removes every entry; the eviction callback hears of each with ``EvictionReason/removedAll``.
     ///

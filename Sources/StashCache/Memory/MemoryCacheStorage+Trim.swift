@@ -46,7 +46,7 @@ extension MemoryCacheStorage {
                 if let item = slots[entry.key] { pending.append(Evicted(key: entry.key, value: item.value, reason: reason)) }
             }
         }
-        slots = [:]
+        slots.removeAll()
         entries = []
         deadlines.removeAll()
         newest = -1
@@ -59,7 +59,7 @@ extension MemoryCacheStorage {
     mutating func compact() {
         guard entries.capacity > 2 * entries.count + 16 else { return }
         entries = ContiguousArray(entries[...])
-        slots = Dictionary(uniqueKeysWithValues: slots.lazy.map { ($0.key, $0.value) })
+        slots.compact()
         deadlines.shrink(to: entries.count)
     }
 }

@@ -12,8 +12,10 @@ public import StashCore
 /// therefore always outlives one that was not, as in LRU; among entries read in the same
 /// round, order of writing decides instead of order of reading.
 ///
-/// **Layout.** What a hit needs (the value, the mark, the entry's slot) lives in the hash
-/// map itself, so a hit is one probe, as in a bare dictionary. The recency list lives
+/// **Layout.** What a hit needs (the value, the mark, the entry's slot) lives beside its key
+/// in one bucket of the hash table (``MemoryCacheTable``), so a hit in a large cache misses
+/// the processor's caches once, where a `Dictionary` misses twice (its keys and values are
+/// two arrays). The recency list lives
 /// densely in `entries[0..<count]` (key and links; a removal moves the last entry into the
 /// hole) with each entry's cold fields (cost, write time, sliding interval), which a write
 /// fills in the same place: no per-node object and no per-node reference counting.
@@ -93,7 +95,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     }
 
     /// Each key's value, mark and slot.
-    @usableFromInline var slots: [Key: Item] = [:]
+    @usableFromInline var slots = MemoryCacheTable<Key, Item>()
     @usableFromInline var entries: ContiguousArray<Entry> = []
     @usableFromInline var deadlines = DeadlineHeap()
     @usableFromInline var newest = -1
@@ -146,14 +148,12 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             time = now
             removeExpired(now: time)
         }
-        guard let position = slots.index(forKey: key) else {
+        guard let position = slots.find(key) else {
             misses &+= 1
             return nil
         }
         hits &+= 1
-        // One copy of the item: each access through `values[position]` is a call that
-        // validates the index and retains the value.
-        let item = slots.values[position]
+        let item = slots[itemAt: position]
         if !time.isNaN {
             let slot = Int(item.slot)
             if entries[slot].sliding > 0 {
@@ -162,7 +162,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             }
         }
         // Written only when it changes, so that repeated hits leave the cache line clean.
-        if !item.referenced { slots.values[position].referenced = true }
+        if !item.referenced { slots[itemAt: position].referenced = true }
         return item.value
     }
 
@@ -170,7 +170,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     @inlinable
     mutating func contains(_ key: Key) -> Bool {
         removeExpiredIfAny()
-        return slots[key] != nil
+        return slots.find(key) != nil
     }
 
     // MARK: Writing
@@ -188,10 +188,15 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             return
         }
         let cost = max(0, cost)
-        // One probe finds the key's bucket or makes it: a new key's item comes in with the
-        // next free slot, an existing key's keeps its own.
+        // A new key's item comes in with the next free slot, an existing key's keeps its own.
         let freeSlot = entries.count
-        let slot = Self.store(value, in: &slots[key, default: Item(value: value, slot: -1)], freeSlot: freeSlot)
+        let slot: Int
+        if let position = slots.find(key) {
+            slot = Self.store(value, in: &slots[itemAt: position])
+        } else {
+            slots.insert(Item(value: value, slot: freeSlot), forKey: key)
+            slot = freeSlot
+        }
         if slot != freeSlot {
             totalCost -= entries[slot].cost
             entries[slot].cost = cost
@@ -208,14 +213,9 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         enforceLimits()
     }
 
-    /// Puts `value` in `item`, unmarked, and returns its slot: `freeSlot` for an item just
-    /// made (its slot is -1), the item's own otherwise.
+    /// Puts `value` in `item`, unmarked, and returns the item's slot.
     @inlinable
-    static func store(_ value: Value, in item: inout Item, freeSlot: Int) -> Int {
-        if item.slot < 0 {
-            item.slot = Int32(truncatingIfNeeded: freeSlot)
-            return freeSlot
-        }
+    static func store(_ value: Value, in item: inout Item) -> Int {
         item.value = value
         item.referenced = false
         return Int(item.slot)
@@ -241,8 +241,8 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     /// The storage must not be empty.
     @inlinable
     mutating func leastRecentlyUsed() -> Int {
-        while let position = slots.index(forKey: entries[oldest].key), slots.values[position].referenced {
-            slots.values[position].referenced = false
+        while let position = slots.find(entries[oldest].key), slots[itemAt: position].referenced {
+            slots[itemAt: position].referenced = false
             moveToNewest(oldest)
         }
         return oldest
@@ -310,7 +310,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             let newer = entries[slot].newer
             if older >= 0 { entries[older].newer = slot } else { oldest = slot }
             if newer >= 0 { entries[newer].older = slot } else { newest = slot }
-            slots[entries[slot].key]?.slot = Int32(truncatingIfNeeded: slot)
+            if let position = slots.find(entries[slot].key) { slots[itemAt: position].slot = Int32(truncatingIfNeeded: slot) }
             deadlines.renumber(last, to: slot)
         }
         let removed = entries.removeLast()

@@ -1,0 +1,223 @@
+/// The hash table of ``MemoryCacheStorage``: each key and its item in one bucket, found by
+/// linear probing over a byte of control per bucket.
+///
+/// A `Dictionary` keeps keys and values in two arrays, so a hit in a table larger than the
+/// processor's caches misses twice (the key compared, then the value read). Here the key
+/// and its item share a bucket, and the probe runs over the control bytes (one byte a
+/// bucket: 0 for empty, else the hash's top seven bits with the high bit set), which are
+/// dense enough to stay cached: a hit costs one miss. A removal shifts the buckets after it
+/// back (there are no tombstones), so a lookup stops at the first empty bucket. At most
+/// three quarters of the buckets are full.
+///
+/// A value type: its storage is copied before a mutation when shared. Not thread-safe.
+@usableFromInline
+struct MemoryCacheTable<Key: Hashable, Item> {
+    /// A key and its item.
+    @usableFromInline
+    struct Bucket {
+        @usableFromInline var key: Key
+        @usableFromInline var item: Item
+
+        @inlinable
+        init(key: Key, item: Item) {
+            self.key = key
+            self.item = item
+        }
+    }
+
+    /// The control bytes and buckets, allocated together.
+    @usableFromInline
+    final class Storage {
+        /// The number of buckets: a power of two.
+        @usableFromInline let capacity: Int
+        @usableFromInline var count = 0
+        @usableFromInline let control: UnsafeMutablePointer<UInt8>
+        @usableFromInline let buckets: UnsafeMutablePointer<Bucket>
+
+        @inlinable
+        init(capacity: Int) {
+            self.capacity = capacity
+            control = .allocate(capacity: capacity)
+            control.initialize(repeating: 0, count: capacity)
+            buckets = .allocate(capacity: capacity)
+        }
+
+        /// A copy with the same buckets in the same places.
+        @inlinable
+        func copy() -> Storage {
+            let copy = Storage(capacity: capacity)
+            copy.control.update(from: control, count: capacity)
+            for index in 0..<capacity where control[index] != 0 { (copy.buckets + index).initialize(to: buckets[index]) }
+            copy.count = count
+            return copy
+        }
+
+        @inlinable
+        deinit {
+            for index in 0..<capacity where control[index] != 0 { (buckets + index).deinitialize(count: 1) }
+            control.deallocate()
+            buckets.deallocate()
+        }
+    }
+
+    @usableFromInline var storage: Storage
+
+    @inlinable
+    init() {
+        storage = Storage(capacity: 8)
+    }
+
+    @inlinable
+    var count: Int { storage.count }
+
+    /// The buckets needed to hold `count` keys at most three quarters full.
+    @inlinable
+    static func capacity(for count: Int) -> Int {
+        var capacity = 8
+        while capacity - capacity / 4 < count { capacity *= 2 }
+        return capacity
+    }
+
+    /// The bucket a key with `hash` starts probing from, and the control byte it carries.
+    @inlinable @inline(__always)
+    static func start(_ hash: Int, mask: Int) -> (index: Int, tag: UInt8) {
+        let bits = UInt(bitPattern: hash)
+        return (Int(bitPattern: bits) & mask, UInt8(truncatingIfNeeded: bits >> (UInt.bitWidth - 7)) | 0x80)
+    }
+
+    /// The bucket holding `key`, or `nil`.
+    @inlinable
+    func find(_ key: Key) -> Int? {
+        let storage = self.storage
+        let mask = storage.capacity - 1
+        var (index, tag) = Self.start(key.hashValue, mask: mask)
+        while true {
+            let control = storage.control[index]
+            if control == 0 { return nil }
+            if control == tag, storage.buckets[index].key == key { return index }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// The item in bucket `index` (from ``find(_:)``, with no insertion or removal since).
+    @inlinable
+    subscript(itemAt index: Int) -> Item {
+        get { storage.buckets[index].item }
+        _modify {
+            makeUnique()
+            yield &storage.buckets[index].item
+        }
+    }
+
+    /// The item of `key`, or `nil`.
+    @inlinable
+    subscript(key: Key) -> Item? {
+        guard let index = find(key) else { return nil }
+        return storage.buckets[index].item
+    }
+
+    /// Puts `item` for `key`, which must not be in the table, and returns its bucket.
+    @inlinable
+    @discardableResult
+    mutating func insert(_ item: Item, forKey key: Key) -> Int {
+        let needed = Self.capacity(for: count + 1)
+        reserve(needed)
+        let storage = self.storage
+        let mask = storage.capacity - 1
+        var (index, tag) = Self.start(key.hashValue, mask: mask)
+        while storage.control[index] != 0 { index = (index + 1) & mask }
+        storage.control[index] = tag
+        (storage.buckets + index).initialize(to: Bucket(key: key, item: item))
+        storage.count += 1
+        return index
+    }
+
+    /// Removes `key` and returns its item, or `nil` when absent.
+    @inlinable
+    @discardableResult
+    mutating func removeValue(forKey key: Key) -> Item? {
+        guard let index = find(key) else { return nil }
+        makeUnique()
+        let storage = self.storage
+        let removed = (storage.buckets + index).move()
+        storage.control[index] = 0
+        storage.count -= 1
+        // Backward shift: each following bucket of the run moves into the hole when its
+        // probe started at or before the hole, so no lookup meets an empty bucket early.
+        let mask = storage.capacity - 1
+        var hole = index
+        var next = (index + 1) & mask
+        while storage.control[next] != 0 {
+            let home = storage.buckets[next].key.hashValue & mask
+            if (next &- home) & mask >= (next &- hole) & mask {
+                (storage.buckets + hole).moveInitialize(from: storage.buckets + next, count: 1)
+                storage.control[hole] = storage.control[next]
+                storage.control[next] = 0
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        return removed.item
+    }
+
+    /// Every key, in bucket order.
+    @inlinable
+    var keys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(storage.count)
+        for index in 0..<storage.capacity where storage.control[index] != 0 { keys.append(storage.buckets[index].key) }
+        return keys
+    }
+
+    /// Empties the table and gives its memory back.
+    @inlinable
+    mutating func removeAll() {
+        storage = Storage(capacity: 8)
+    }
+
+    /// Reallocates the buckets for the current count, after a large removal.
+    @inlinable
+    mutating func compact() {
+        let capacity = Self.capacity(for: storage.count)
+        if capacity < storage.capacity { storage = rehashed(capacity: capacity) }
+    }
+
+    /// Gives the table storage of its own, with every bucket where it was.
+    @inlinable
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// Gives the table storage of its own, of at least `minimumCapacity` buckets (buckets
+    /// move when it grows).
+    @inlinable
+    mutating func reserve(_ minimumCapacity: Int) {
+        let capacity = storage.capacity
+        let isUnique = isKnownUniquelyReferenced(&storage)
+        if capacity >= minimumCapacity {
+            if !isUnique { storage = storage.copy() }
+        } else {
+            storage = rehashed(capacity: minimumCapacity, moving: isUnique)
+        }
+    }
+
+    /// A copy of the table in `capacity` buckets: its buckets moved out of this storage when
+    /// `moving` (this storage is then empty), copied otherwise.
+    @inlinable
+    func rehashed(capacity: Int, moving: Bool = true) -> Storage {
+        let old = storage
+        let new = Storage(capacity: capacity)
+        let mask = capacity - 1
+        for index in 0..<old.capacity where old.control[index] != 0 {
+            let bucket = moving ? (old.buckets + index).move() : old.buckets[index]
+            if moving { old.control[index] = 0 }
+            var (target, tag) = Self.start(bucket.key.hashValue, mask: mask)
+            while new.control[target] != 0 { target = (target + 1) & mask }
+            new.control[target] = tag
+            (new.buckets + target).initialize(to: bucket)
+        }
+        new.count = old.count
+        if moving { old.count = 0 }
+        return new
+    }
+}

@@ -1,0 +1,95 @@
+@testable import StashCache
+import StashTestSupport
+import Testing
+
+/// `MemoryCacheTable`, the open-addressing table under `MemoryCache`, against a
+/// `Dictionary` doing the same operations: random runs, keys that collide on purpose (so
+/// that removals shift long runs back across the end of the buckets), and copies that must
+/// not see each other's changes.
+struct MemoryCacheTableTests {
+    /// A key whose hash is chosen by the test: `bucket` keys share a starting bucket.
+    struct CollidingKey: Hashable {
+        var id: Int
+        var bucket: Int
+
+        static func == (a: CollidingKey, b: CollidingKey) -> Bool { a.id == b.id }
+        func hash(into hasher: inout Hasher) { hasher.combine(bucket) }
+    }
+
+    /// Every key of the model is in the table with its item, and nothing else is.
+    func expectSame<Key: Hashable>(_ table: MemoryCacheTable<Key, Int>, _ model: [Key: Int], _ context: String) {
+        #expect(table.count == model.count, "\(context)")
+        for (key, value) in model where table[key] != value {
+            Issue.record("\(context): \(key) is \(String(describing: table[key])), expected \(value)")
+            return
+        }
+        #expect(Set(table.keys) == Set(model.keys), "\(context)")
+    }
+
+    @Test func randomInsertsUpdatesAndRemovalsMatchADictionary() {
+        let seed = SeededGenerator.freshSeed(for: "MemoryCacheTableTests.randomInsertsUpdatesAndRemovalsMatchADictionary")
+        var random = SeededGenerator(seed: seed)
+        var table = MemoryCacheTable<Int, Int>()
+        var model: [Int: Int] = [:]
+        for step in 0..<60_000 {
+            let key = Int.random(in: 0..<3_000, using: &random)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5:
+                if let position = table.find(key) {
+                    table[itemAt: position] = step
+                } else {
+                    table.insert(step, forKey: key)
+                }
+                model[key] = step
+            case 5..<9:
+                #expect(table.removeValue(forKey: key) == model.removeValue(forKey: key), "step \(step)")
+            default:
+                if step % 5_000 == 0 { table.compact() }
+                #expect(table[key] == model[key], "step \(step)")
+            }
+        }
+        expectSame(table, model, "seed \(seed)")
+        table.removeAll()
+        #expect(table.count == 0 && table.keys.isEmpty)
+    }
+
+    /// Runs of keys that start in the same few buckets, removed in a random order: each
+    /// removal must leave every other key reachable (a bad backward shift strands a key
+    /// behind an empty bucket). Buckets near the end make runs wrap around to the start.
+    @Test func removalsInCollidingRunsKeepEveryKeyReachable() {
+        let seed = SeededGenerator.freshSeed(for: "MemoryCacheTableTests.removalsInCollidingRunsKeepEveryKeyReachable")
+        var random = SeededGenerator(seed: seed)
+        for round in 0..<200 {
+            var table = MemoryCacheTable<CollidingKey, Int>()
+            var model: [CollidingKey: Int] = [:]
+            let count = Int.random(in: 1...40, using: &random)
+            for id in 0..<count {
+                // A few hash values only, so that runs are long and interleaved.
+                let key = CollidingKey(id: id, bucket: Int.random(in: 0..<4, using: &random))
+                table.insert(id, forKey: key)
+                model[key] = id
+            }
+            for key in model.keys.shuffled(using: &random) {
+                #expect(table.removeValue(forKey: key) == model.removeValue(forKey: key))
+                expectSame(table, model, "seed \(seed) round \(round)")
+            }
+        }
+    }
+
+    /// A copy is a value: changing one (an update in place, an insertion that grows it, a
+    /// removal that shifts buckets) leaves the other as it was.
+    @Test func aCopyDoesNotSeeTheOriginalsChanges() {
+        var original = MemoryCacheTable<Int, Int>()
+        for key in 0..<100 { original.insert(key, forKey: key) }
+        let copy = original
+        original[itemAt: original.find(7)!] = -7
+        _ = original.removeValue(forKey: 8)
+        for key in 100..<1_000 { original.insert(key, forKey: key) }
+        #expect(copy.count == 100 && copy[7] == 7 && copy[8] == 8 && copy[500] == nil)
+        #expect(original.count == 999 && original[7] == -7 && original[8] == nil && original[500] == 500)
+
+        var second = copy
+        _ = second.removeValue(forKey: 1)
+        #expect(copy[1] == 1 && second[1] == nil)
+    }
+}
