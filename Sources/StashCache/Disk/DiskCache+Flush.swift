@@ -129,8 +129,8 @@ extension DiskCache {
 
     /// Looks up the rows that the batch's writes staged without knowing them replace, before
     /// it is written (the manifest changes on ``queue`` only, so they are the rows replaced):
-    /// the state's count and size become exact, and a file-backed row replaced by an inline
-    /// value has its file deleted after the commit.
+    /// the state's count and size become exact, and the file of a replaced row is deleted
+    /// after the commit.
     private func learnReplacedRows(_ snapshot: inout [(key: String, change: PendingChange)]) throws {
         let unknown = snapshot.indices.filter { snapshot[$0].change.base == nil }
         guard !unknown.isEmpty else { return }
@@ -140,7 +140,6 @@ extension DiskCache {
                 let key = snapshot[index].key
                 let base = bases[key] ?? .none
                 snapshot[index].change.base = base
-                if base.hasFile { snapshot[index].change.mayLeaveFile = true }
                 state.learn(key, base: base)
             }
         }
@@ -158,15 +157,9 @@ extension DiskCache {
         if failures > 0 { configuration.log("flush of \(directory.path) succeeded again after \(failures) failed attempts") }
     }
 
-    /// Whether `change` is a write of a value in a file.
-    private static func isStagedInFile(_ change: PendingChange?) -> Bool {
-        guard case .write(let record, _)? = change?.value else { return false }
-        return !record.isInline
-    }
-
     /// After a commit: forgets the staged changes it wrote (unless a newer change replaced
-    /// them) and deletes the files its removals left behind. The row is gone before its
-    /// file, so a crash never leaves a row without a file.
+    /// them) and deletes the files no row names any more (``PendingChange/filesLeftByCommit``).
+    /// The row is gone before its file, so a crash never leaves a row without a file.
     private func settle(_ snapshot: [(key: String, change: PendingChange)]) {
         files.withLock {
             let obsoleteFiles = state.withLock { state -> [String] in
@@ -182,14 +175,11 @@ extension DiskCache {
                         case .remove: state.pending[key]?.base = ManifestBase.none
                         }
                     }
-                    // A newer file-backed write of the key owns the file now: keep it.
-                    if change.mayLeaveFile, change.leavesNoFile, !Self.isStagedInFile(state.pending[key]) {
-                        obsolete.append(key)
-                    }
+                    obsolete += change.filesLeftByCommit
                 }
                 return obsolete
             }
-            for key in obsoleteFiles { unlink(filePath(named: DiskFileName.forKey(key))) }
+            for name in obsoleteFiles { unlink(filePath(named: name)) }
         }
     }
 }

@@ -15,10 +15,10 @@ extension DiskCache {
     /// byte beyond ASCII are read (through `entry_wide_key`): an ASCII key is in NFC.
     ///
     /// Several rows may be one key (`"café"` precomposed and decomposed): the newest write
-    /// is kept, the others are deleted with their files. A kept file-backed value gets the
-    /// file name of its normalized key. The order survives a crash at any point: the new
-    /// name is a hard link made before the commit, old names are unlinked after it, so each
-    /// row always names a file that exists and reconciliation only removes true orphans.
+    /// is kept, the others are deleted with their files. A kept file-backed value keeps its
+    /// file (names are not derived from keys). The order survives a crash at any point: the
+    /// losers' files are unlinked after the commit, so each row always names a file that
+    /// exists and reconciliation only removes true orphans.
     static func normalizeKeys(of manifest: Manifest, filesDirectory: URL, recovery: inout Recovery) throws {
         var groups: [String: [(stored: String, record: DiskRecord)]] = [:]
         var needsWork = false
@@ -47,20 +47,13 @@ extension DiskCache {
             let winner = rows.max { ($0.record.created, $0.record.accessed) < ($1.record.created, $1.record.accessed) }!
             let record = winner.record
             let isStored = winner.stored.utf8.elementsEqual(key.utf8)
-            let target = record.file.map { _ in DiskFileName.forKey(key) }
             for row in rows where !row.stored.utf8.elementsEqual(winner.stored.utf8) {
                 removals.append(row.stored)
-                if let file = row.record.file, file != target, file != winner.record.file { filesToDelete.append(file) }
+                if let file = row.record.file, file != record.file { filesToDelete.append(file) }
             }
             if !isStored {
-                if let old = record.file, let target, old != target {
-                    let oldPath = filesDirectory.appendingPathComponent(old).path
-                    let newPath = filesDirectory.appendingPathComponent(target).path
-                    unlink(newPath)
-                    if link(oldPath, newPath) != 0 { throw StashError.posix("link", path: newPath) }
-                    filesToDelete.append(old)
-                }
-                moves.append((winner.stored, key, target))
+                // A file's name is never derived from its key again: the winner keeps its file.
+                moves.append((winner.stored, key, record.file))
                 recovery.normalizedKeys += 1
             }
         }

@@ -56,7 +56,7 @@ extension DiskCache {
         if isInline {
             try stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: data) }
         } else {
-            try writeFile(data, named: record.file ?? DiskFileName.forKey(key), key: key) {
+            try writeFile(data, named: record.file ?? DiskFileName.unique(forKey: key), key: key) {
                 try self.stage(key, isWrite: true) { $0.stageWrite(key, record, inlineValue: nil) }
             }
         }
@@ -100,7 +100,7 @@ extension DiskCache {
         var sliding: Double?
         if case .sliding(let seconds) = expiry { sliding = seconds }
         return DiskRecord(
-            size: size, file: inFile ? DiskFileName.forKey(key) : nil, created: now, accessed: now,
+            size: size, file: inFile ? DiskFileName.unique(forKey: key) : nil, created: now, accessed: now,
             expires: expires, sliding: sliding, metadata: metadata
         )
     }

@@ -8,15 +8,17 @@ public import StashCore
 /// let cache = try DiskCache(name: "images", in: sandbox)          // Library/Caches/images
 /// try cache.set(png, forKey: "https://example.com/a.png", expiry: .after(7 * 86_400))
 /// let data = cache.data(forKey: "https://example.com/a.png")
-/// let url = cache.fileURL(for: "https://example.com/a.png")      // …/files/<sha256>.png
+/// let url = cache.fileURL(for: "https://example.com/a.png")      // …/files/<sha256>-<n>.png
 /// try await cache.trim()
 /// ```
 ///
 /// **Layout.** `manifest.sqlite` (WAL) lists every entry: key, size, file name, creation,
 /// last access, expiry, a small metadata blob, and the value itself when it is at most
 /// ``Configuration/inlineThreshold`` bytes. Larger values live in `files/`, each named after
-/// the SHA-256 of its key plus the key's extension; the manifest records the name, so a
-/// read does not hash the key. `writer.lock` elects the writer.
+/// the SHA-256 of its key, a random generation and the key's extension; the manifest
+/// records the name. Each write has a file of its own, and a replaced value's file is
+/// deleted once the new row is committed, so a file's bytes always belong to the row that
+/// names it. `writer.lock` elects the writer.
 ///
 /// **Speed.** Like Nuke's `DataCache`, writes are staged in memory and a background serial
 /// queue flushes them to the manifest in one transaction per ``Configuration/flushDelay``;

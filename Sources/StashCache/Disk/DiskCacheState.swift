@@ -67,11 +67,9 @@ struct DiskCacheState {
     /// for the key, the write is counted as a new entry (``count`` and ``totalSize`` are then
     /// upper bounds) until ``resolve(_:)`` or the flush learns the row.
     mutating func stageWrite(_ key: String, _ record: DiskRecord, inlineValue: Data?) {
-        var leavesFile = false
         if let previous = pending[key] {
             if case .write(let old, _) = previous.value {
                 totalSize += record.size - old.size
-                leavesFile = !old.isInline
             } else {
                 count += 1
                 totalSize += record.size
@@ -81,7 +79,7 @@ struct DiskCacheState {
             totalSize += record.size
             unresolved.append(key)
         }
-        enqueue(key, .write(record, inlineValue: inlineValue), leavesFile: leavesFile, base: nil)
+        enqueue(key, .write(record, inlineValue: inlineValue), base: nil)
         pendingBytes += inlineValue?.count ?? 0
     }
 
@@ -96,19 +94,19 @@ struct DiskCacheState {
     mutating func stageRemoval(_ key: String, old: DiskRecord) {
         count -= 1
         totalSize -= old.size
-        enqueue(key, .remove, leavesFile: !old.isInline, base: ManifestBase(old))
+        enqueue(key, .remove, base: ManifestBase(old))
     }
 
     /// Stages `value` for `key`. The row it replaces is the one the key's staged change
     /// replaces, if there is one, else `base` (`nil`: not known).
-    private mutating func enqueue(_ key: String, _ value: PendingChange.Value, leavesFile: Bool, base: ManifestBase?) {
+    private mutating func enqueue(_ key: String, _ value: PendingChange.Value, base: ManifestBase?) {
         let previous = pending[key]
         if case .write(_, let data?)? = previous?.value { pendingBytes -= data.count }
         sequence += 1
-        pending[key] = PendingChange(
-            value: value, sequence: sequence, mayLeaveFile: leavesFile || previous?.mayLeaveFile == true,
-            base: previous.map(\.base) ?? base
-        )
+        // A staged file-backed write replaced before its commit leaves its file behind.
+        var obsoleteFiles = previous?.obsoleteFiles ?? []
+        if let file = previous?.file { obsoleteFiles.append(file) }
+        pending[key] = PendingChange(value: value, sequence: sequence, obsoleteFiles: obsoleteFiles, base: previous.map(\.base) ?? base)
         if !touched.isEmpty { touched[key] = nil }
     }
 
@@ -119,7 +117,6 @@ struct DiskCacheState {
         if base.exists { count -= 1 }
         totalSize -= base.size
         change.base = base
-        if base.hasFile { change.mayLeaveFile = true }
         pending[key] = change
     }
 
@@ -175,40 +172,48 @@ struct PendingChange: Sendable {
     var value: Value
     /// Orders changes, so that a flush only clears the changes it wrote.
     var sequence: UInt64
-    /// Whether a file of this key may be left over once the change is in the manifest
-    /// (a file-backed value replaced by an inline one, or removed).
-    var mayLeaveFile: Bool
+    /// Files of writes this change replaced before they were committed (or while they were
+    /// being committed): deleted once this change, or a later one, is committed.
+    var obsoleteFiles: [String]
     /// The manifest row the change replaces, `nil` while not known (a write staged without
     /// looking it up; the flush learns it before it writes the change).
     var base: ManifestBase?
 
-    /// Whether, once written, the key has no file.
-    var leavesNoFile: Bool {
-        switch value {
-        case .remove: return true
-        case .write(let record, _): return record.isInline
-        }
+    /// The file the change's row names, if any.
+    var file: String? {
+        guard case .write(let record, _) = value else { return nil }
+        return record.file
+    }
+
+    /// The files no row names once this change is committed: those it replaced before its
+    /// commit, and the replaced row's. File names are never reused, so deleting them never
+    /// touches a newer value's file.
+    var filesLeftByCommit: [String] {
+        var files = obsoleteFiles
+        if let old = base?.file { files.append(old) }
+        let own = file
+        return files.filter { $0 != own }
     }
 }
 
-/// What of a manifest row the count and size depend on, and whether it names a file.
+/// What of a manifest row the count and size depend on, and the file it names.
 struct ManifestBase: Sendable, Equatable {
     var exists: Bool
     var size: Int
-    var hasFile: Bool
+    var file: String?
 
     /// No row.
-    static let none = ManifestBase(exists: false, size: 0, hasFile: false)
+    static let none = ManifestBase(exists: false, size: 0, file: nil)
 
-    init(exists: Bool, size: Int, hasFile: Bool) {
+    init(exists: Bool, size: Int, file: String?) {
         self.exists = exists
         self.size = size
-        self.hasFile = hasFile
+        self.file = file
     }
 
     /// The row of `record`.
     init(_ record: DiskRecord) {
-        self.init(exists: true, size: record.size, hasFile: !record.isInline)
+        self.init(exists: true, size: record.size, file: record.file)
     }
 }
 

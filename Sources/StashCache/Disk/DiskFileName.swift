@@ -1,18 +1,23 @@
 import StashCore
 
-/// Names the file of a file-backed entry: the SHA-256 of the key in hex, plus the key's
-/// extension when it has a short alphanumeric one (the SDImageCache convention, so that
-/// `…/4f1c…e2.png` opens in an image viewer).
+/// Names the file of a file-backed value: the SHA-256 of the key in hex, a random 64-bit
+/// generation, and the key's extension when it has a short alphanumeric one (the
+/// SDImageCache convention, so that `…/4f1c…e2-09a1…7c.png` opens in an image viewer).
 ///
-/// The name depends on the key alone, so a replacement lands on the same file and a stale
-/// file is found without a lookup.
+/// Each write gets a name never used before: a replacement writes a new file beside the
+/// old one, and the old one is deleted once the row naming the new one is committed. So
+/// the bytes of a file always belong to the row that names it, and a crash before the
+/// commit leaves the old row with its own file (the new one, named by no row, is deleted
+/// at the next open).
 enum DiskFileName {
     static let maxExtensionLength = 8
 
-    static func forKey(_ key: String) -> String {
-        let hash = SHA256.hexDigest(of: key)
-        guard let pathExtension = pathExtension(of: key) else { return hash }
-        return hash + "." + pathExtension
+    /// A new name for a value of `key`.
+    static func unique(forKey key: String) -> String {
+        let generation = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let name = SHA256.hexDigest(of: key) + "-" + String(repeating: "0", count: 16 - generation.count) + generation
+        guard let pathExtension = pathExtension(of: key) else { return name }
+        return name + "." + pathExtension
     }
 
     /// The extension of the last path component, ignoring a URL's query and fragment.

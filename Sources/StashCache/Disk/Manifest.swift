@@ -177,7 +177,7 @@ final class Manifest: Sendable {
         do {
             try database.read { db in
                 var statement: OpaquePointer?
-                let sql = "SELECT size, file IS NOT NULL FROM entry WHERE key = ?1"
+                let sql = "SELECT size, file FROM entry WHERE key = ?1"
                 guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(db.sqliteConnection)), message: "prepare a lookup")
                 }
@@ -186,9 +186,8 @@ final class Manifest: Sendable {
                     ManifestColumns.bind(key, to: statement, at: 1)
                     let status = sqlite3_step(statement)
                     if status == SQLITE_ROW {
-                        bases[key] = ManifestBase(
-                            exists: true, size: Int(sqlite3_column_int64(statement, 0)), hasFile: sqlite3_column_int(statement, 1) != 0
-                        )
+                        let file = sqlite3_column_text(statement, 1).map { String(cString: $0) }
+                        bases[key] = ManifestBase(exists: true, size: Int(sqlite3_column_int64(statement, 0)), file: file)
                     }
                     sqlite3_reset(statement)
                     guard status == SQLITE_ROW || status == SQLITE_DONE else {

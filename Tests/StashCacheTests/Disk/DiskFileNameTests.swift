@@ -28,8 +28,13 @@ struct DiskFileNameTests {
         for (key, pathExtension) in cases {
             try cache.set(Data("x".utf8), forKey: key)
             let name = try #require(cache.fileURL(for: key)).lastPathComponent
-            let hash = SHA256.hexDigest(of: key)
-            #expect(name == (pathExtension.map { hash + "." + $0 } ?? hash), "\(key)")
+            // The key's hash, a 16-digit generation, then the extension.
+            let stem = SHA256.hexDigest(of: key) + "-"
+            #expect(name.hasPrefix(stem), "\(key)")
+            let rest = name.dropFirst(stem.count)
+            let generation = rest.prefix(16)
+            #expect(generation.count == 16 && generation.allSatisfy { $0.isHexDigit }, "\(key)")
+            #expect(rest.dropFirst(16) == (pathExtension.map { "." + $0 } ?? ""), "\(key)")
         }
     }
 }
