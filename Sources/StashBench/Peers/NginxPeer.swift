@@ -26,10 +26,7 @@ final class NginxPeer {
     /// CPU the servers have (``CPUPinning``).
     init(executable: URL, origin: String, folder: URL) throws {
         port = try freeLoopbackPort()
-        let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
-        memoryFolder = FileManager.default.isWritableFile(atPath: shm.path)
-            ? shm.appendingPathComponent("stash-bench-nginx-\(getpid())-\(port)", isDirectory: true) : nil
-        if let memoryFolder { try FileManager.default.createDirectory(at: memoryFolder, withIntermediateDirectories: true) }
+        memoryFolder = try MemoryFolder.make("nginx", port: port)
         let cache = (memoryFolder ?? folder).appendingPathComponent("cache").path
         let workers = CPUPinning.current.map { "\($0.serverCPUs)" } ?? "auto"
         let config = """
