@@ -21,7 +21,7 @@ struct CrashTests {
             #expect(child.readLine() == "ready")
             var stored = -1
             var flushed = -1
-            let target = 25 + round * 15
+            let target = first + 25 + round * 15
             while stored < target, let line = child.readLine() {
                 if line.hasPrefix("stored "), let index = Int(line.dropFirst(7)) { stored = index }
                 if line.hasPrefix("flushed "), let index = Int(line.dropFirst(8)) { flushed = index }
