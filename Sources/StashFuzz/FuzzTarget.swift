@@ -64,7 +64,13 @@ struct FuzzTarget: Sendable {
         ),
         FuzzTarget(
             name: "http-stored-response", summary: "the HTTP cache's stored response records (decoded, re-encoded, decoded, served as hits)",
-            run: { bytes in _ = HTTPFuzzing.storedResponse(bytes) },
+            run: { bytes in
+                // -2: the bytes decoded to a record that did not encode and decode to itself.
+                // A finding like a crash: trap, so that libFuzzer keeps the input and a replay fails.
+                if HTTPFuzzing.storedResponse(bytes) == -2 {
+                    fatalError("a stored response record did not survive encoding and decoding again")
+                }
+            },
             seeds: { HTTPFuzzing.storedResponseSeeds() }
         ),
         FuzzTarget(

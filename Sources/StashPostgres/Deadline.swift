@@ -7,8 +7,9 @@ import StashCore
 /// thread before the first statement is sent) in a task the caller can leave behind, because
 /// a query on a connection whose server stopped answering does not react to cancellation.
 /// The caller waits for whichever comes first: the operation's result, or the watcher
-/// finding it overdue, which answers `StashError(.unavailable)` and cancels the operation
-/// (a connection lease still waiting in postgres-nio's pool is withdrawn).
+/// finding it overdue, which answers the error `expired` makes (and may start the statement's
+/// cancellation on the server, ``ServerStatement``) and cancels the operation's task (a
+/// connection lease still waiting in postgres-nio's pool is withdrawn).
 ///
 /// Registering an operation is a lock, an insertion and a removal; nothing wakes another
 /// thread. The watcher runs only while operations are in flight: it wakes every tenth of
@@ -34,12 +35,15 @@ final class DeadlineWatcher: Sendable {
         tick = max(.milliseconds(2), timeout / 10)
     }
 
-    /// Runs `operation` and answers its result, or throws `StashError(.unavailable)` once
-    /// `timeout` has passed (within a tick), whichever comes first; the late operation is
-    /// cancelled and its result dropped. `what` names the operation in that error and is only
-    /// evaluated for it. Cancelling the caller answers `CancellationError` at once.
+    /// Runs `operation` and answers its result, or throws the error `expired` answers once
+    /// `timeout` has passed (within a tick), whichever comes first; the late operation's
+    /// result is dropped, and its task cancelled when `expired` says so (`cancels`: a lease
+    /// still waiting in the pool is withdrawn; a statement in flight is better ended by the
+    /// server, since postgres-nio's own cancellation only stops waiting for it). `expired`
+    /// is called at most once, by the watcher, and only when the deadline wins. Cancelling
+    /// the caller answers `CancellationError` at once.
     func run<T: Sendable>(
-        _ timeout: Duration, _ what: @escaping @autoclosure @Sendable () -> String,
+        _ timeout: Duration, expired: @escaping @Sendable () -> (error: any Error, cancels: Bool),
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let race = DeadlineRace<T>()
@@ -49,7 +53,9 @@ final class DeadlineWatcher: Sendable {
         // Answered before its first suspension (a refused input, a synchronous failure).
         if let early = race.result { return try early.get() }
         let id = register(deadline: .now + timeout) {
-            if race.finish(.failure(StashError(.unavailable, "\(what()) timed out after \(timeout)"))) { work.cancel() }
+            guard !race.isFinished else { return }
+            let (error, cancels) = expired()
+            if race.finish(.failure(error)), cancels { work.cancel() }
         }
         defer { unregister(id) }
         return try await withTaskCancellationHandler {
@@ -118,6 +124,9 @@ private final class DeadlineRace<T: Sendable>: Sendable {
 
     /// The result, when the race is already decided.
     var result: Result<T, any Error>? { state.withLock { $0.finished } }
+
+    /// Whether the race is decided.
+    var isFinished: Bool { state.withLock { $0.finished != nil } }
 
     func start(_ continuation: CheckedContinuation<T, any Error>) {
         let early = state.withLock { state -> Result<T, any Error>? in

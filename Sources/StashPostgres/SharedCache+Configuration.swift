@@ -42,8 +42,15 @@ extension SharedCache {
         /// The largest value accepted, in bytes; larger ones are refused with
         /// `StashError(.valueTooLarge)`. Default 64 MB.
         public var maximumValueBytes: Int = 64 * 1024 * 1024
-        /// How long one operation may take before it counts as a failure. Default 1 s.
+        /// How long one operation may take before it counts as a failure. Default 1 s. The
+        /// server is told too (`statement_timeout` and `lock_timeout`, a tenth shorter), and
+        /// a statement the caller gave up on is cancelled there, so an abandoned write
+        /// does not commit later over a newer value.
         public var timeout: Duration = .seconds(1)
+        /// The server's `statement_timeout` and `lock_timeout` instead of nine tenths of the
+        /// operation's timeout (`nil`, the default): for tests of the cancellation of a
+        /// statement the server would otherwise end itself.
+        package var serverTimeout: Duration?
         /// What happens when PostgreSQL fails. Default ``FailurePolicy/lenient``.
         public var failurePolicy: FailurePolicy = .lenient
         /// Whether ``SharedCache/migrate()`` creates the table `UNLOGGED`: writes skip

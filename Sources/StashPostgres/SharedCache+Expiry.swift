@@ -43,21 +43,14 @@ extension SharedCache {
     /// ```
     @discardableResult
     public func removeExpired() async -> Int {
-        let client = self.client
         let configuration = self.configuration
         let maximumAge = maximumAgeMilliseconds
         do {
-            let removed = try await deadlines.run(configuration.timeout * 10, "an expiry pass") {
-                try await client.withTransaction(logger: configuration.logger) { connection in
-                    try await Self.expiryPass(on: connection, configuration: configuration, maximumAge: maximumAge)
-                }
+            let removed = try await perform("an expiry pass", timeout: configuration.timeout * 10, transaction: true) { connection in
+                try await Self.expiryPass(on: connection, configuration: configuration, maximumAge: maximumAge)
             }
             counters.recordExpired(removed)
             return removed
-        } catch let error as PostgresTransactionError {
-            counters.recordError()
-            configuration.logger.warning("shared cache: expiry pass failed: \(String(reflecting: error.closureError ?? error))")
-            return 0
         } catch {
             counters.recordError()
             configuration.logger.warning("shared cache: expiry pass failed: \(String(reflecting: error))")

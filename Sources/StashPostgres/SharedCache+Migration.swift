@@ -28,13 +28,12 @@ extension SharedCache {
     /// - throws: `StashError(.unsupportedVersion)` when the table was made by a newer Stash;
     ///   `StashError(.unavailable)` when PostgreSQL fails (whatever the policy).
     public func migrate() async throws {
-        let client = self.client
         let logger = configuration.logger
         let unlogged = configuration.unlogged
         let timeout = configuration.timeout * 10
         do {
-            try await deadlines.run(timeout, "migrating the shared cache table") {
-                try await client.withTransaction(logger: logger) { connection in
+            try await perform("migrating the shared cache table", timeout: timeout, transaction: true) { connection in
+                do {
                     try await connection.query("SELECT pg_advisory_xact_lock(\(Self.tableLockClass), hashtext(current_schema() || '.stash_cache.migration'))", logger: logger).drain()
                     try await connection.query(
                         "CREATE TABLE IF NOT EXISTS stash_cache_schema (name text PRIMARY KEY, version integer NOT NULL)",
@@ -91,9 +90,6 @@ extension SharedCache {
             }
         } catch let error as StashError {
             throw error
-        } catch let error as PostgresTransactionError {
-            if let stashError = error.closureError as? StashError { throw stashError }
-            throw StashError(.unavailable, "migrating the shared cache table: \(String(reflecting: error.closureError ?? error))")
         } catch {
             throw StashError(.unavailable, "migrating the shared cache table: \(String(reflecting: error))")
         }

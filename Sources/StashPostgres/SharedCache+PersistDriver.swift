@@ -28,7 +28,7 @@ extension SharedCache: PersistDriver {
         let data = try JSONCodec(Object.self).encode(value)
         try checkSize(data, key: stored)
         let statement = SharedCacheCreate(key: stored, value: ByteBuffer(bytes: data), timeToLiveMilliseconds: expires.map { max(0, $0.milliseconds) } ?? -1)
-        let created = try await perform("creating '\(stored.text)'") { connection -> Bool in
+        let created = try await perform("creating '\(stored.text)'", key: stored.text, writes: true) { connection -> Bool in
             var created = false
             for try await _ in try await connection.execute(statement, logger: Self.statementLogger) { created = true }
             return created

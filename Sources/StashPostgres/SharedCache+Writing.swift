@@ -18,8 +18,10 @@ extension SharedCache {
     ///     `.after(seconds)` or `.at(date)`, counted on the server's clock.
     /// - throws: `StashError(.invalidKey)`, `StashError(.valueTooLarge)`,
     ///   `StashError(.unsupportedValue)` for `.sliding` (a shared cache does not rewrite
-    ///   entries on reads); `StashError(.unavailable)` when PostgreSQL fails and the policy
-    ///   is `.strict` (lenient: the write is dropped, logged and counted).
+    ///   entries on reads); `StashError(.unavailable)` (not stored) or
+    ///   `StashError(.mayHaveBeenApplied)` (sent, unanswered: it may have been stored) when
+    ///   PostgreSQL fails and the policy is `.strict` (lenient: the write is dropped, logged
+    ///   and counted).
     public func set(_ value: Data, forKey key: String, expiry: Expiry = .never) async throws {
         try await store(value, forKey: try SharedCacheKey(key), timeToLive: try Self.timeToLive(expiry), keepTimeToLive: false)
     }
@@ -69,7 +71,7 @@ extension SharedCache {
         let bytes = statement.values.reduce(0) { $0 + $1.readableBytes }
         let count = statement.keys.count
         do {
-            try await perform("writing \(count) keys") { try await $0.run(statement) }
+            try await perform("writing \(count) keys", writes: true) { try await $0.run(statement) }
             counters.recordWrites(count, bytes: bytes)
             await noteWritten(bytes)
         } catch {
@@ -89,7 +91,7 @@ extension SharedCache {
     public func removeValue(forKey key: String) async throws {
         let statement = SharedCacheRemove(key: try SharedCacheKey(key))
         do {
-            try await perform("removing '\(statement.key.text)'") { try await $0.run(statement) }
+            try await perform("removing '\(statement.key.text)'", key: statement.key.text, writes: true) { try await $0.run(statement) }
         } catch {
             counters.recordDroppedWrites(1)
             try absorb(error, "removing '\(statement.key.text)'", fallback: ())
@@ -105,7 +107,7 @@ extension SharedCache {
     /// - throws: `StashError(.unavailable)` when PostgreSQL fails and the policy is `.strict`.
     public func removeAll() async throws {
         do {
-            try await perform("removing all entries") { try await $0.query("TRUNCATE stash_cache", logger: Self.statementLogger).drain() }
+            try await perform("removing all entries", writes: true) { try await $0.query("TRUNCATE stash_cache", logger: Self.statementLogger).drain() }
         } catch {
             counters.recordDroppedWrites(1)
             try absorb(error, "removing all entries", fallback: ())
@@ -126,7 +128,7 @@ extension SharedCache {
     public func removeValues(withKeyPrefix prefix: String) async throws {
         let prefix = try StoredKey.normalized(prefix)
         do {
-            try await perform("removing the keys starting '\(prefix)'", timeout: configuration.timeout * 10) {
+            try await perform("removing the keys starting '\(prefix)'", timeout: configuration.timeout * 10, writes: true) {
                 try await $0.query("DELETE FROM stash_cache WHERE starts_with(key, \(prefix))", logger: Self.statementLogger).drain()
             }
         } catch {
@@ -153,13 +155,15 @@ extension SharedCache {
     ///
     /// - throws: `StashError(.invalidKey)`; `StashError(.typeMismatch)` when the key holds
     ///   something other than an integer; `StashError(.unavailable)` whatever the policy,
-    ///   because a counter has no honest answer without the server.
+    ///   because a counter has no honest answer without the server, or
+    ///   `StashError(.mayHaveBeenApplied)` when the increment was sent but not answered (the
+    ///   counter may have moved).
     @discardableResult
     public func increment(_ key: String, by amount: Int = 1) async throws -> Int {
         let statement = SharedCacheIncrement(key: try SharedCacheKey(key), amount: Int64(amount), orderRefreshMilliseconds: orderRefreshMilliseconds)
         let key = statement.key.text
         do {
-            let value = try await perform("incrementing '\(key)'", key: key) { connection -> Int64 in
+            let value = try await perform("incrementing '\(key)'", key: key, writes: true) { connection -> Int64 in
                 do {
                     for try await value in try await connection.execute(statement, logger: Self.statementLogger) { return value }
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22P02" {
@@ -170,7 +174,7 @@ extension SharedCache {
             counters.recordWrites(1, bytes: 0)
             return Int(value)
         } catch let error as StashError {
-            if error.code == .unavailable { counters.recordError() }
+            if error.code == .unavailable || error.code == .mayHaveBeenApplied { counters.recordError() }
             throw error
         }
     }
@@ -205,7 +209,7 @@ extension SharedCache {
             } else {
                 let statement = SharedCacheSetMany(entries: entries, orderRefreshMilliseconds: orderRefreshMilliseconds)
                 let count = statement.keys.count
-                try await perform("writing \(count) keys") { try await $0.run(statement) }
+                try await perform("writing \(count) keys", writes: true) { try await $0.run(statement) }
             }
         } catch {
             outcome = .failure(error)
@@ -219,7 +223,7 @@ extension SharedCache {
             key: entry.key, value: entry.value, timeToLiveMilliseconds: entry.timeToLiveMilliseconds, keepTimeToLive: keepTimeToLive,
             orderRefreshMilliseconds: orderRefreshMilliseconds
         )
-        try await perform("writing '\(entry.key.text)'") { try await $0.run(statement) }
+        try await perform("writing '\(entry.key.text)'", key: entry.key.text, writes: true) { try await $0.run(statement) }
     }
 
     func checkSize(_ value: Data, key: SharedCacheKey) throws {

@@ -36,6 +36,9 @@ import StashCore
 ///
 /// When PostgreSQL is down or slower than ``Configuration/timeout``, reads answer `nil` and
 /// writes are dropped (logged and counted), unless the policy is ``FailurePolicy/strict``.
+/// The server is told the timeout too (`statement_timeout`, `lock_timeout`), and a statement
+/// the caller gave up on is cancelled there; a write sent but not answered throws
+/// `StashError(.mayHaveBeenApplied)` rather than `.unavailable` (strict policy).
 /// `SharedCache` is a swift-service-lifecycle `Service` and a Hummingbird `PersistDriver`.
 public final class SharedCache: Sendable {
     /// The connection pool; its owner runs it (`client.run()`).
@@ -85,17 +88,50 @@ public final class SharedCache: Sendable {
     }
 
     /// Runs one PostgreSQL operation under the timeout, on a connection leased for it and on
-    /// that connection's event loop (``EventLoopExecutor``).
+    /// that connection's event loop (``EventLoopExecutor``), with the server's own timeouts
+    /// set a tenth shorter (``ServerTimeouts``): for the session, or with `transaction` (or
+    /// a timeout other than the cache's) for one transaction around `operation`.
     /// `what` names the operation in errors, and is only evaluated for one; `key`, when the
     /// operation has one, is in every error it throws (a timeout, a lost connection).
+    ///
+    /// When the caller's timeout passes with a statement in flight, the statement is
+    /// cancelled on the server (``ServerStatement``). A `writes` operation whose outcome is
+    /// unknown then (timed out or lost its connection after its statement was sent, without
+    /// the server's answer) throws `StashError(.mayHaveBeenApplied)`, never `.unavailable`,
+    /// which says the write was not applied.
     func perform<T: Sendable>(
         _ what: @escaping @autoclosure @Sendable () -> String, key: String? = nil, timeout: Duration? = nil,
+        writes: Bool = false, transaction: Bool = false,
         _ operation: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
+        let timeout = timeout ?? configuration.timeout
+        let inTransaction = transaction || timeout != configuration.timeout
+        let milliseconds = configuration.serverTimeout.map { max(1, $0.milliseconds) } ?? ServerTimeouts.milliseconds(for: timeout)
+        let statement = ServerStatement()
+        let client = self.client
         do {
-            let client = self.client
-            return try await deadlines.run(timeout ?? configuration.timeout, what()) {
-                try await client.onConnectionLoop(operation)
+            // A statement in flight is cancelled on the server, and its task left to receive
+            // the server's answer (which releases the connection cleanly); an operation still
+            // waiting for a connection is cancelled here.
+            let expired: @Sendable () -> (error: any Error, cancels: Bool) = {
+                let inFlight = statement.abandon { backend in await self.cancelOnServer(backend) }
+                guard writes, inFlight else { return (StashError(.unavailable, "\(what()) timed out after \(timeout)", key: key), !inFlight) }
+                let error = StashError(
+                    .mayHaveBeenApplied, "\(what()) timed out after \(timeout) once sent: it may have been applied, or may still be", key: key
+                )
+                return (error, false)
+            }
+            return try await deadlines.run(timeout, expired: expired) {
+                try await client.onConnectionLoop { connection in
+                    if inTransaction {
+                        return try await connection.withTransaction(logger: Self.statementLogger) { connection in
+                            let backend = try await ServerTimeouts.transaction(connection, milliseconds: milliseconds)
+                            return try await Self.run(operation, on: connection, backend: backend, statement: statement)
+                        }
+                    }
+                    let backend = try await ServerTimeouts.session(connection, milliseconds: milliseconds)
+                    return try await Self.run(operation, on: connection, backend: backend, statement: statement)
+                }
             }
         } catch var error as StashError {
             if error.key == nil { error.key = key }
@@ -103,14 +139,56 @@ public final class SharedCache: Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw StashError(.unavailable, "\(what()): \(String(reflecting: error))", key: key)
+            var underlying = error
+            if let transactionError = error as? PostgresTransactionError, let closureError = transactionError.closureError {
+                if var stashError = closureError as? StashError {
+                    if stashError.key == nil { stashError.key = key }
+                    throw stashError
+                }
+                if closureError is CancellationError { throw CancellationError() }
+                underlying = closureError
+            } else if let commitError = (error as? PostgresTransactionError)?.commitError {
+                underlying = commitError
+            }
+            let answered = (underlying as? PSQLError)?.code == .server
+            if writes, statement.began, !answered {
+                throw StashError(
+                    .mayHaveBeenApplied, "\(what()) lost its connection once sent: it may have been applied: \(String(reflecting: underlying))", key: key
+                )
+            }
+            throw StashError(.unavailable, "\(what()): \(String(reflecting: underlying))", key: key)
+        }
+    }
+
+    /// Runs `operation` on `connection` between ``ServerStatement/begin(backend:)`` and
+    /// ``ServerStatement/end()``; nothing is sent when the caller already gave up.
+    private static func run<T: Sendable>(
+        _ operation: @Sendable (PostgresConnection) async throws -> T, on connection: PostgresConnection, backend: Int32,
+        statement: ServerStatement
+    ) async throws -> T {
+        guard statement.begin(backend: backend) else { throw CancellationError() }
+        let result: Result<T, any Error>
+        do { result = .success(try await operation(connection)) } catch { result = .failure(error) }
+        await statement.end()
+        return try result.get()
+    }
+
+    /// Cancels the statement running on backend `pid` (`pg_cancel_backend`, over another
+    /// connection of the pool), waiting at most the cache's timeout for a connection; a
+    /// failure is dropped (the server's own timeout still ends the statement).
+    func cancelOnServer(_ pid: Int32) async {
+        let client = self.client
+        _ = try? await deadlines.run(configuration.timeout, expired: { (StashError(.unavailable, "cancelling backend \(pid) timed out"), true) }) {
+            try await client.withConnection { connection in
+                try await connection.query("SELECT pg_cancel_backend(\(pid))", logger: Self.statementLogger).drain()
+            }
         }
     }
 
     /// Applies the failure policy to a failed operation: throws it (strict, or bad input) or
     /// counts and logs it and answers `fallback`.
     func absorb<T>(_ error: any Error, _ what: String, fallback: T) throws -> T {
-        guard let stashError = error as? StashError, stashError.code == .unavailable else { throw error }
+        guard let stashError = error as? StashError, stashError.code == .unavailable || stashError.code == .mayHaveBeenApplied else { throw error }
         counters.recordError()
         if configuration.failurePolicy == .strict { throw error }
         let now = ContinuousClock.Instant.now

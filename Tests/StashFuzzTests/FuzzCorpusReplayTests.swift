@@ -5,6 +5,7 @@ import Testing
 /// Every committed fuzz input (the seed corpora in `Fuzz/Corpus/` and the inputs of past
 /// crashes in `Fuzz/Regressions/`) goes through its parser again in an ordinary build: a
 /// parser that regresses on one of them crashes this child process and fails the test.
+@Suite(.timeLimit(.minutes(3)))
 struct FuzzCorpusReplayTests {
     static let fuzzFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -9,7 +9,7 @@ import Testing
 
 /// PostgreSQL stopped in the middle of a run, then started again: on a server of its own
 /// (started with `Scripts/postgres.sh` in a temporary folder), so other tests keep theirs.
-@Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason))
+@Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason), .timeLimit(.minutes(3)))
 struct SharedCacheFaultTests {
     /// The caches of a fault test: `lenient` and `strict` with a short timeout, `patient`
     /// with the tests' long one.

@@ -5,7 +5,7 @@ import StashTestSupport
 import Testing
 
 /// Two processes (this one and `stash-testhost` children) on one table.
-@Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason))
+@Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason), .timeLimit(.minutes(3)))
 struct SharedCacheProcessTests {
     @Test func processesShareValuesAndLoseNoIncrement() async throws {
         let perProcess = 200

@@ -9,7 +9,7 @@ import Testing
 /// Two `stash http-proxy --shared-cache` processes in front of one real origin, sharing one
 /// PostgreSQL table: what one stores the other serves, what one invalidates the other
 /// forgets, and a stopped PostgreSQL makes the proxy forward, never fail.
-@Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason))
+@Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason), .timeLimit(.minutes(3)))
 struct SharedCacheProxyProcessTests {
     /// A running `stash http-proxy` child.
     struct Proxy {

@@ -6,7 +6,9 @@ import Darwin
 #endif
 
 /// A real child process for crash and multi-process tests: start it, read the lines it
-/// prints, kill it with SIGKILL, wait for it.
+/// prints, kill it with SIGKILL, wait for it. Its standard error is read on a thread of its
+/// own while it runs, so a child that writes more there than a pipe holds (64 KiB) never
+/// blocks on it (and never hangs the test waiting for its standard output).
 ///
 /// ```swift
 /// let child = try ChildProcess.testHost("cache.write-loop", folder.path)
@@ -19,6 +21,11 @@ public final class ChildProcess: @unchecked Sendable {
     private let errors = Pipe()
     private var buffer = Data()
     private let lock = NSLock()
+    /// What the child wrote on stderr so far, guarded by `errorsDone`'s lock.
+    private var errorBytes = Data()
+    /// Signalled once stderr reached its end (the child and every process it started closed it).
+    private let errorsDone = NSCondition()
+    private var errorsEnded = false
 
     /// Starts `executable` with `arguments`.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
@@ -31,6 +38,21 @@ public final class ChildProcess: @unchecked Sendable {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let reading = errors.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = reading.availableData
+                errorsDone.lock()
+                if chunk.isEmpty {
+                    errorsEnded = true
+                    errorsDone.broadcast()
+                    errorsDone.unlock()
+                    return
+                }
+                errorBytes.append(chunk)
+                errorsDone.unlock()
+            }
+        }
     }
 
     /// Starts the test host: `StashTestHost SCENARIO ARGS…`.
@@ -81,9 +103,14 @@ public final class ChildProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// What the child printed on stderr (after it ended).
+    /// What the child printed on stderr: everything, once it ended (this waits for the end of
+    /// its stderr, at most 10 seconds; a child still running answers what it wrote so far).
     public func standardError() -> String {
-        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        errorsDone.lock()
+        defer { errorsDone.unlock() }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !errorsEnded, !process.isRunning, errorsDone.wait(until: deadline) {}
+        return String(decoding: errorBytes, as: UTF8.self)
     }
 }
 

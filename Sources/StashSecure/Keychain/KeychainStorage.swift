@@ -34,16 +34,18 @@ final class KeychainStorage: VaultStorage {
     func set(_ data: Data, forKey key: String) throws {
         var query = baseQuery()
         query[kSecAttrAccount as String] = key
+        // Update, add, and update again when another writer's first write added it in between
+        // (KeychainUpsert, whose decisions the Linux tests check).
         let changes: [String: Any] = [
             kSecValueData as String: data,
             kSecAttrAccessible as String: accessibilityValue,
         ]
-        let status = SecItemUpdate(query as CFDictionary, changes as CFDictionary)
-        if status != errSecItemNotFound {
-            return try check(status, "update", key: key)
-        }
-        query.merge(changes) { _, new in new }
-        try check(SecItemAdd(query as CFDictionary, nil), "add", key: key)
+        let addition = query.merging(changes) { _, new in new }
+        let outcome = KeychainUpsert.store(
+            update: { SecItemUpdate(query as CFDictionary, changes as CFDictionary) },
+            add: { SecItemAdd(addition as CFDictionary, nil) }
+        )
+        try check(outcome.status, outcome.action, key: key)
     }
 
     func removeValue(forKey key: String) throws {

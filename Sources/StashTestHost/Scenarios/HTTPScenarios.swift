@@ -4,14 +4,15 @@ import Stash
 
 /// Scenarios named "http.…".
 let httpScenarios: [String: Scenario] = [
-    // http.store-loop FOLDER: stores responses for /item/0, /item/1, … in an HTTPCache on
-    // disk, printing "stored N" after each store returns and "flushed N" after every tenth
-    // store has been flushed, until killed.
+    // http.store-loop FOLDER FIRST: stores responses for /item/FIRST, /item/FIRST+1, … in an
+    // HTTPCache on disk, printing "stored N" after each store returns and "flushed N" after
+    // every tenth store has been flushed, until killed.
     "http.store-loop": { arguments in
-        guard let folder = arguments.first else { throw StashError(.invalidKey, "usage: http.store-loop FOLDER") }
+        guard arguments.count == 2, let first = Int(arguments[1]) else { throw StashError(.invalidKey, "usage: http.store-loop FOLDER FIRST") }
+        let folder = arguments[0]
         let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 256 << 20, directory: URL(fileURLWithPath: folder))
         report("ready")
-        var index = 0
+        var index = first
         while true {
             let request = HTTPRequest(method: .get, scheme: "http", authority: "origin.test", path: "/item/\(index)")
             var fields = HTTPFields()
@@ -20,7 +21,7 @@ let httpScenarios: [String: Scenario] = [
             let body = Data(repeating: UInt8(truncatingIfNeeded: index), count: 16_384 + index)
             cache.storeResponse(HTTPResponse(status: .ok, headerFields: fields), body: body, for: request)
             report("stored \(index)")
-            if index % 10 == 9 {
+            if (index - first) % 10 == 9 {
                 try await cache.flush()
                 report("flushed \(index)")
             }

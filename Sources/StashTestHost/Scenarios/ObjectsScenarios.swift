@@ -13,13 +13,16 @@ struct HostEntry: Model {
 
 /// Scenarios named "objects.…".
 let objectsScenarios: [String: Scenario] = [
-    // objects.write-loop FILE SIZE: writes batches of SIZE entries, one transaction each,
-    // forever; prints "committed <batch>" once each commit returned, until killed.
+    // objects.write-loop FILE SIZE FIRST: writes batches FIRST, FIRST + 1, … of SIZE entries,
+    // one transaction each, forever; prints "committed <batch>" once each commit returned,
+    // until killed.
     "objects.write-loop": { arguments in
-        guard arguments.count == 2, let size = Int(arguments[1]) else { throw usage("objects.write-loop FILE SIZE") }
+        guard arguments.count == 3, let size = Int(arguments[1]), let first = Int(arguments[2]) else {
+            throw usage("objects.write-loop FILE SIZE FIRST")
+        }
         let store = try ObjectStore(url: URL(fileURLWithPath: arguments[0]), schema: ObjectSchema(HostEntry.self))
         report("ready")
-        var batch = 0
+        var batch = first
         let text = String(repeating: "x", count: 200)
         while true {
             try store.write { tx in
@@ -29,12 +32,13 @@ let objectsScenarios: [String: Scenario] = [
             batch += 1
         }
     },
-    // objects.write-range FILE WRITER COUNT: inserts COUNT entries of WRITER, one transaction
-    // each, then prints "written".
+    // objects.write-range FILE WRITER COUNT BARRIER: once the file BARRIER exists, inserts
+    // COUNT entries of WRITER, one transaction each, then prints "written".
     "objects.write-range": { arguments in
-        guard arguments.count == 3, let count = Int(arguments[2]) else { throw usage("objects.write-range FILE WRITER COUNT") }
+        guard arguments.count == 4, let count = Int(arguments[2]) else { throw usage("objects.write-range FILE WRITER COUNT BARRIER") }
         let store = try ObjectStore(url: URL(fileURLWithPath: arguments[0]), schema: ObjectSchema(HostEntry.self))
         report("ready")
+        try awaitStart(arguments[3])
         for index in 0..<count {
             try store.write { tx in try tx.insert(HostEntry(id: nil, writer: arguments[1], batch: 0, index: index, text: "\(arguments[1]) \(index)")) }
         }

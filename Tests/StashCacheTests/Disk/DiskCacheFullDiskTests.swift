@@ -17,7 +17,7 @@ struct DiskCacheFullDiskTests {
     }
 
     func mountVolume() throws -> SmallVolume {
-        guard let volume = SmallVolume(megabytes: 2) else { try Test.cancel(Comment(rawValue: SmallVolume.unavailable)) }
+        guard let volume = try SmallVolume.forTest(megabytes: 2) else { try Test.cancel(Comment(rawValue: SmallVolume.unavailable)) }
         return volume
     }
 

@@ -4,6 +4,7 @@ import StashCore
 import StashTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct DiskCacheProcessTests {
     @Test func onlyOneWriterAtATimeAndOthersGetAReadOnlyView() async throws {
         let fixture = DiskCacheFixture()

@@ -9,7 +9,7 @@ import Testing
 struct FileStoreFullDiskTests {
     @Test(arguments: [FileStore.Durability.powerSafe, .processSafe])
     func diskFullNamesTheDestinationAndKeepsThePreviousContent(durability: FileStore.Durability) throws {
-        guard let volume = SmallVolume(megabytes: 2) else { try Test.cancel(Comment(rawValue: SmallVolume.unavailable)) }
+        guard let volume = try SmallVolume.forTest(megabytes: 2) else { try Test.cancel(Comment(rawValue: SmallVolume.unavailable)) }
         let url = volume.url.appendingPathComponent("settings.json")
         try FileStore.write(Data("previous".utf8), to: url, durability: durability)
         do {

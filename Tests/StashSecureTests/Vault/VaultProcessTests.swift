@@ -4,17 +4,23 @@ import StashSecure
 import StashTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(3)))
 struct VaultProcessTests {
     private func testHost(_ arguments: [String]) throws -> ChildProcess {
         try ChildProcess(BuiltProducts.testHost, arguments)
     }
 
+    /// Both children open the vault, then start together behind a barrier and write 150
+    /// entries each (read-modify-write of one file under its lock): nothing may be lost.
     @Test func twoWriterProcessesLoseNothing() throws {
         let fixture = VaultFixture()
-        let count = 15
+        let count = 150
+        let barrier = StartBarrier(in: fixture.folder)
         let children = try ["left", "right"].map { prefix in
-            try testHost(["secure.write-many", fixture.keyring.folder.path, "com.example.app", prefix, String(count)])
+            try testHost(["secure.write-many", fixture.keyring.folder.path, "com.example.app", prefix, String(count), barrier.path])
         }
+        for child in children { #expect(child.readLine() == "ready") }
+        try barrier.release()
         for child in children {
             let lines = child.readAllLines()
             #expect(child.wait() == 0, "child failed: \(child.standardError())")

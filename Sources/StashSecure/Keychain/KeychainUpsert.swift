@@ -1,0 +1,42 @@
+/// How ``KeychainStorage`` stores a value: update the item, add it when there is none, and
+/// update again when another writer added it in between, so that two first writes of one
+/// entry at once (two threads, an app and its extension) both succeed, the later one
+/// winning, instead of one failing with `errSecDuplicateItem`.
+///
+/// Platform-neutral, so that Linux tests drive it: it sees only the result codes of the
+/// Security calls (`SecItemUpdate`, `SecItemAdd`), which the Apple-only caller passes in.
+enum KeychainUpsert {
+    /// `errSecSuccess`.
+    static let success: Int32 = 0
+    /// `errSecItemNotFound` (SecBase.h).
+    static let itemNotFound: Int32 = -25300
+    /// `errSecDuplicateItem` (SecBase.h).
+    static let duplicateItem: Int32 = -25299
+
+    /// Rounds of update-then-add before giving up: each lost race needs another writer to
+    /// add the item between this one's update and add, and a remover to delete it again
+    /// before the next update.
+    static let attempts = 3
+
+    /// The last Security call's result and what it was (`"update"` or `"add"`, for the error
+    /// message).
+    struct Outcome: Equatable {
+        let status: Int32
+        let action: String
+    }
+
+    /// Runs `update`, then `add` when the item is missing, then `update` again when the add
+    /// found a duplicate (another writer's first write), at most ``attempts`` rounds.
+    /// Answers the last call's result: success, or the error to report.
+    static func store(update: () -> Int32, add: () -> Int32) -> Outcome {
+        var outcome = Outcome(status: itemNotFound, action: "update")
+        for _ in 0..<attempts {
+            let updated = update()
+            guard updated == itemNotFound else { return Outcome(status: updated, action: "update") }
+            let added = add()
+            outcome = Outcome(status: added, action: "add")
+            guard added == duplicateItem else { return outcome }
+        }
+        return outcome
+    }
+}
