@@ -185,7 +185,7 @@ extension DiskCache {
                 }
                 return obsolete
             }
-            for key in obsoleteFiles { unlink(filePath(named: DiskFileName.forKey(key))) }
+            for key in obsoleteFiles { SystemCalls.unlink(filePath(named: DiskFileName.forKey(key))) }
         }
     }
 }
