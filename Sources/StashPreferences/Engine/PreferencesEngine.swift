@@ -74,6 +74,8 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     @exclusivity(unchecked) var isObserved = false
     /// Changes since the last drain, for observers.
     @exclusivity(unchecked) var pendingChanges: [PreferenceChange] = []
+    /// The number of the next batch ``drainChanges()`` hands out.
+    private var nextBatch: UInt64 = 0
 
     /// An engine with no file: values live as long as the process.
     init(clock: any StashClock) {
@@ -130,13 +132,22 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     /// processes, and the changes that catching up produced for observers: a read, in one
     /// call under the lock.
     @inline(__always)
-    func read(_ key: String) -> (PreferenceValue?, [PreferenceChange]) {
-        guard let log, log.changeCounter != knownCounter else { return (resolvedValue(key), []) }
+    func read(_ key: String) -> (PreferenceValue?, ChangeBatch?) {
+        guard let log, log.changeCounter != knownCounter else { return (resolvedValue(key), nil) }
         try? withFileLock {}
-        let value = resolvedValue(key)
-        guard isObserved, !pendingChanges.isEmpty else { return (value, []) }
-        defer { pendingChanges.removeAll() }
-        return (value, pendingChanges)
+        return (resolvedValue(key), drainChanges())
+    }
+
+    /// The changes collected for observers since the last drain, numbered for
+    /// ``ChangeDelivery``, or `nil` when there are none (or no one observes).
+    @inline(__always)
+    func drainChanges() -> ChangeBatch? {
+        guard isObserved, !pendingChanges.isEmpty else { return nil }
+        defer {
+            pendingChanges.removeAll()
+            nextBatch &+= 1
+        }
+        return ChangeBatch(sequence: nextBatch, changes: pendingChanges)
     }
 
     /// The value `key` resolves to: volatile, then stored, then registered.
