@@ -32,13 +32,7 @@ extension SystemCalls {
     @inline(__always)
     package static func open(_ path: String, _ flags: Int32, _ permissions: mode_t) -> Int32 {
         if injected(.open, path) { return -1 }
-        #if canImport(Darwin)
-        return Darwin.open(path, flags, permissions)
-        #elseif canImport(Glibc)
-        return Glibc.open(path, flags, permissions)
-        #else
-        return Musl.open(path, flags, permissions)
-        #endif
+        return libcOpen(path, flags, permissions)
     }
 
     /// Writes up to `count` bytes of `buffer` at the position of `fd` (open on `path`).
@@ -52,13 +46,7 @@ extension SystemCalls {
     @inline(__always)
     package static func pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, at offset: Int, path: String?) -> Int {
         if injected(.pwrite, path) { return -1 }
-        #if canImport(Darwin)
-        return Darwin.pwrite(fd, buffer, count, off_t(offset))
-        #elseif canImport(Glibc)
-        return Glibc.pwrite(fd, buffer, count, off_t(offset))
-        #else
-        return Musl.pwrite(fd, buffer, count, off_t(offset))
-        #endif
+        return libcPwrite(fd, buffer, count, off_t(offset))
     }
 
     /// Flushes the content and metadata of `fd` (open on `path`) to the device.
@@ -82,12 +70,8 @@ extension SystemCalls {
     private static func fullSync(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
-        return Darwin.fsync(fd)
-        #elseif canImport(Glibc)
-        return Glibc.fsync(fd)
-        #else
-        return Musl.fsync(fd)
         #endif
+        return libcFsync(fd)
     }
 
     /// Writes the dirty pages of the mapping at `address` (of the file at `path`) back to
@@ -96,13 +80,7 @@ extension SystemCalls {
     @inline(__always)
     package static func msync(_ address: UnsafeMutableRawPointer, _ count: Int, path: String?) -> Int32 {
         if injected(.msync, path) { return -1 }
-        #if canImport(Darwin)
-        return Darwin.msync(address, count, MS_SYNC)
-        #elseif canImport(Glibc)
-        return Glibc.msync(address, count, MS_SYNC)
-        #else
-        return Musl.msync(address, count, MS_SYNC)
-        #endif
+        return libcMsync(address, count, MS_SYNC)
     }
 
     #if os(Linux)
@@ -127,13 +105,7 @@ extension SystemCalls {
     @inline(__always)
     package static func rename(_ source: String, _ destination: String) -> Int32 {
         if injected(.rename, destination) { return -1 }
-        #if canImport(Darwin)
-        return Darwin.rename(source, destination)
-        #elseif canImport(Glibc)
-        return Glibc.rename(source, destination)
-        #else
-        return Musl.rename(source, destination)
-        #endif
+        return libcRename(source, destination)
     }
 
     /// Removes the name `path`.
@@ -141,13 +113,7 @@ extension SystemCalls {
     @discardableResult
     package static func unlink(_ path: String) -> Int32 {
         if injected(.unlink, path) { return -1 }
-        #if canImport(Darwin)
-        return Darwin.unlink(path)
-        #elseif canImport(Glibc)
-        return Glibc.unlink(path)
-        #else
-        return Musl.unlink(path)
-        #endif
+        return libcUnlink(path)
     }
 
     /// Gives the file at `source` the further name `destination` (failing with `EEXIST`
@@ -155,12 +121,16 @@ extension SystemCalls {
     @inline(__always)
     package static func link(_ source: String, _ destination: String) -> Int32 {
         if injected(.link, destination) { return -1 }
-        #if canImport(Darwin)
-        return Darwin.link(source, destination)
-        #elseif canImport(Glibc)
-        return Glibc.link(source, destination)
-        #else
-        return Musl.link(source, destination)
-        #endif
+        return libcLink(source, destination)
     }
 }
+
+// The C calls under names of their own: inside `SystemCalls`, its methods of the same names
+// hide them.
+private func libcOpen(_ path: String, _ flags: Int32, _ permissions: mode_t) -> Int32 { open(path, flags, permissions) }
+private func libcPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { pwrite(fd, buffer, count, offset) }
+private func libcFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+private func libcMsync(_ address: UnsafeMutableRawPointer, _ count: Int, _ flags: Int32) -> Int32 { msync(address, count, flags) }
+private func libcRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func libcUnlink(_ path: String) -> Int32 { unlink(path) }
+private func libcLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
