@@ -179,7 +179,7 @@ extension DiskCache {
                 }
                 return obsolete
             }
-            for name in obsoleteFiles { unlink(filePath(named: name)) }
+            for name in obsoleteFiles { SystemCalls.unlink(filePath(named: name)) }
         }
     }
 }

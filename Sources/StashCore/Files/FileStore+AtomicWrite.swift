@@ -11,7 +11,8 @@ extension FileStore {
     /// How far a write must reach before it returns.
     public enum Durability: Sendable {
         /// The data and the rename are flushed to the device (fsync of the file and of its
-        /// folder): the write survives a power cut. The default.
+        /// folder; on Darwin `F_FULLFSYNC`, since `fsync` there stops at the drive's cache):
+        /// the write survives a power cut. The default.
         case powerSafe
         /// No fsync: the write survives a crash of the process (the kernel has it) but may be
         /// lost, as a whole, in a power cut. The old content or the new, never a mix.
@@ -23,7 +24,9 @@ extension FileStore {
     ///
     /// Readers and a crash at any moment see either the previous content or the new one,
     /// never a mix. A failed write (a full disk, say) removes its temporary file and leaves
-    /// the previous content in place.
+    /// the previous content in place; only when the last step, the fsync of the folder,
+    /// fails is the new content already in place (the error says so): it survives a crash
+    /// of the process, perhaps not a power cut.
     ///
     /// ```swift
     /// try FileStore.write(json, to: url)                              // power-safe
@@ -36,7 +39,8 @@ extension FileStore {
     ///   - permissions: The mode of a new file (owner-only by default).
     ///   - durability: What the write must survive before returning.
     /// - throws: ``StashError`` with ``StashError/Code/diskFull`` when the disk is full,
-    ///   ``StashError/Code/permissionDenied`` or ``StashError/Code/io``.
+    ///   ``StashError/Code/permissionDenied`` or ``StashError/Code/io`` (for a failed fsync
+    ///   too).
     public static func write(
         _ data: Data,
         to url: URL,
@@ -116,7 +120,7 @@ extension FileStore {
             for url: URL, naming: String? = nil, permissions: mode_t = 0o600, durability: Durability
         ) throws -> (file: StagedFile, descriptor: Int32) {
             let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + FileStore.randomSuffix() + ".tmp"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            let fd = SystemCalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
             guard fd >= 0 else { throw StashError.posix("create temporary file", path: naming ?? url.path) }
             return (StagedFile(temporaryPath: temporary, for: url, durability: durability), fd)
         }
@@ -140,16 +144,29 @@ extension FileStore {
         /// folder after, so that the new name survives a power cut (the content was fsynced
         /// before: a power cut never leaves the destination's name on a torn file). Readers
         /// see the previous content or the new one, never a mix.
+        ///
+        /// - throws: The rename's error (nothing changed then), or the folder sync's
+        ///   (``FileStore/syncFolder(_:)``): the new content is in place then, perhaps not
+        ///   on the device.
         package func commit() throws {
-            guard rename(temporaryPath, destination.path) == 0 else {
+            guard SystemCalls.rename(temporaryPath, destination.path) == 0 else {
                 throw StashError.posix("rename", path: destination.path)
             }
-            if durability == .powerSafe { FileStore.syncFolder(destination.deletingLastPathComponent().path) }
+            if durability == .powerSafe {
+                do {
+                    try FileStore.syncFolder(destination.deletingLastPathComponent().path)
+                } catch var error as StashError {
+                    error.reason += "; the new content is in place but may not survive a power cut"
+                    error.path = destination.path
+                    throw error
+                }
+            }
         }
 
-        /// Deletes the temporary file of a write that will not be committed.
+        /// Deletes the temporary file of a write that will not be committed (nothing, once
+        /// committed). A failure is left to ``FileStore/removeLeftoverTemporaryFiles(in:)``.
         package func discard() {
-            unlink(temporaryPath)
+            SystemCalls.unlink(temporaryPath)
         }
     }
 
@@ -158,7 +175,7 @@ extension FileStore {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
-                let n = SystemCalls.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = SystemCalls.write(fd, buffer.baseAddress! + offset, buffer.count - offset, path: path)
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw StashError.posix("write", path: path)
@@ -176,18 +193,36 @@ extension FileStore {
     /// try FileStore.syncContent(fd, path: destination.path)
     /// ```
     ///
+    /// On Darwin this is `fcntl(F_FULLFSYNC)` (see ``SystemCalls/fsync(_:path:)``).
+    ///
     /// - throws: ``StashError`` with the `fsync` failure's code (``StashError/Code/io``,
     ///   ``StashError/Code/diskFull``).
     package static func syncContent(_ fd: Int32, path: String) throws {
-        guard fsync(fd) == 0 else { throw StashError.posix("fsync", path: path) }
+        guard SystemCalls.fsync(fd, path: path) == 0 else { throw StashError.posix("fsync", path: path) }
     }
 
-    /// fsyncs a folder so that a rename or a new entry in it survives a power cut.
-    package static func syncFolder(_ path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+    /// fsyncs a folder (`F_FULLFSYNC` on Darwin) so that a rename or a new entry in it
+    /// survives a power cut.
+    ///
+    /// ```swift
+    /// try FileStore.syncFolder(folder.path)
+    /// ```
+    ///
+    /// A file system that cannot fsync a folder says so with `EINVAL` (some FUSE and network
+    /// file systems on Linux) or `ENOTSUP` / `EOPNOTSUPP`: that is not an error, since such a
+    /// file system offers nothing stronger. Every other failure, of the `open` or of the
+    /// `fsync`, is.
+    ///
+    /// - throws: ``StashError`` naming the folder: ``StashError/Code/notFound``,
+    ///   ``StashError/Code/permissionDenied``, ``StashError/Code/io``.
+    package static func syncFolder(_ path: String) throws {
+        let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StashError.posix("open the folder to fsync it", path: path) }
+        defer { SystemCalls.close(fd) }
+        guard SystemCalls.syncFolder(fd, path: path) != 0 else { return }
+        let code = errno
+        if code == EINVAL || code == ENOTSUP || code == EOPNOTSUPP { return }
+        throw StashError.posix(code, "fsync of the folder", path: path)
     }
 
     fileprivate static func randomSuffix() -> String {

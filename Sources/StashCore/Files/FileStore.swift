@@ -96,7 +96,12 @@ public enum FileStore {
     /// Deletes a file, or a folder with everything in it. Deleting what does not exist is
     /// not an error.
     public static func delete(_ url: URL) throws {
-        guard exists(url) else { return }
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) != S_IFDIR {
+            guard SystemCalls.unlink(url.path) == 0 || errno == ENOENT else { throw StashError.posix("unlink", path: url.path) }
+            return
+        }
         do {
             try FileManager.default.removeItem(at: url)
         } catch {
@@ -108,7 +113,7 @@ public enum FileStore {
     /// Moves a file or folder, replacing a file at the destination atomically (rename(2)).
     /// Both places must be on the same file system.
     public static func move(_ source: URL, to destination: URL) throws {
-        guard rename(source.path, destination.path) == 0 else {
+        guard SystemCalls.rename(source.path, destination.path) == 0 else {
             throw StashError.posix("rename to \(destination.path)", path: source.path)
         }
     }

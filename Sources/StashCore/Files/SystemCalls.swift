@@ -7,7 +7,8 @@ package import Musl
 #endif
 
 /// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)`, `socket(2)` (with a loopback
-/// address) and `close(2)`, reachable from types
+/// address) and `close(2)` (and, in `SystemCalls+Files.swift`, the calls that change files,
+/// through the ``FaultInjection`` seam), reachable from types
 /// that have methods of the same names (`FileStore.read`, `LogFile.close`), without an `#if`
 /// at every call site.
 ///
@@ -41,9 +42,14 @@ package enum SystemCalls {
         #endif
     }
 
-    /// Opens the existing file at `path` with `flags`; the descriptor, or -1 with `errno` set.
+    /// Opens the existing file at `path` with `flags`; the descriptor, or -1 with `errno` set
+    /// (a failure ``FaultInjection`` injects included).
     @inline(__always)
     package static func open(_ path: String, _ flags: Int32) -> Int32 {
+        if let code = FaultInjection.fault(.open, path: path) {
+            errno = code
+            return -1
+        }
         #if canImport(Darwin)
         return Darwin.open(path, flags)
         #elseif canImport(Glibc)

@@ -69,7 +69,7 @@ final class LogFile {
     init(url: URL, exclusive: Bool = false) throws {
         self.url = url
         let flags = O_RDWR | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : 0)
-        let fd = open(url.path, flags, 0o600)
+        let fd = SystemCalls.open(url.path, flags, 0o600)
         guard fd >= 0 else { throw StashError.posix("open", path: url.path) }
         self.fd = fd
         do { try remap() } catch {
@@ -120,17 +120,23 @@ final class LogFile {
         let current = try fileSize()
         guard size > current else { return try remap() }
         #if os(Linux)
-        let status = posix_fallocate(fd, off_t(current), off_t(size - current))
+        var status: Int32
+        repeat {
+            status = SystemCalls.allocate(fd, from: current, count: size - current, path: url.path)
+        } while status == EINTR
         if status != 0 { throw StashError.posix(status, "allocate \(size) bytes", path: url.path) }
         #else
         // No posix_fallocate here: writing zeroes allocates the blocks just as well.
         let zeroes = [UInt8](repeating: 0, count: 64 * 1024)
         var offset = current
         while offset < size {
-            let n = zeroes.withUnsafeBytes { pwrite(fd, $0.baseAddress, min($0.count, size - offset), off_t(offset)) }
+            let n = zeroes.withUnsafeBytes {
+                SystemCalls.pwrite(fd, $0.baseAddress!, min($0.count, size - offset), at: offset, path: url.path)
+            }
             if n < 0 {
                 let code = errno
-                _ = ftruncate(fd, off_t(current))
+                if code == EINTR { continue }
+                _ = SystemCalls.truncate(fd, to: current, path: url.path)
                 throw StashError.posix(code, "allocate \(size) bytes", path: url.path)
             }
             offset += n
@@ -325,12 +331,23 @@ final class LogFile {
 
     // MARK: Durability
 
-    /// Flushes the mapping's dirty pages and the file's metadata to the device.
+    /// Flushes the mapping's dirty pages (and with `metadata`, the file's size and blocks)
+    /// to the device.
+    ///
+    /// On Darwin `msync` stops at the drive's cache: an `F_FULLFSYNC` follows it every time
+    /// (``SystemCalls/fsync(_:path:)``), so that what this returns survives a power cut there
+    /// too. On Linux `msync(MS_SYNC)` writes the pages through, and `fsync` is only needed
+    /// for the metadata.
     func sync(metadata: Bool) throws {
-        if let base, msync(base, mappedSize, MS_SYNC) != 0 {
+        if let base, SystemCalls.msync(base, mappedSize, path: url.path) != 0 {
             throw StashError.posix("msync", path: url.path)
         }
-        if metadata, fsync(fd) != 0 { throw StashError.posix("fsync", path: url.path) }
+        #if canImport(Darwin)
+        let needsFileSync = true
+        #else
+        let needsFileSync = metadata
+        #endif
+        if needsFileSync, SystemCalls.fsync(fd, path: url.path) != 0 { throw StashError.posix("fsync", path: url.path) }
     }
 }
 

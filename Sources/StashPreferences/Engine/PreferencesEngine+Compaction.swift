@@ -76,7 +76,6 @@ extension PreferencesEngine {
                 throw error
             }
             fresh.url = url
-            FileStore.syncFolder(url.deletingLastPathComponent().path)
             old.close()
             log = fresh
             adopt(index: newIndex, liveBytes: live, end: offset, group: group, counter: fresh.changeCounter)
@@ -85,5 +84,8 @@ extension PreferencesEngine {
             try? FileStore.delete(temporary)
             throw error
         }
+        // Renamed: the new log is the suite's whatever follows. A failed folder sync is
+        // reported with it in place (it holds the same values as the old one).
+        try FileStore.syncFolder(url.deletingLastPathComponent().path)
     }
 }

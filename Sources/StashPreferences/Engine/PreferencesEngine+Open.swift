@@ -218,7 +218,7 @@ extension PreferencesEngine {
         try file.grow(to: LogFile.minimumSize)
         file.writeHeader(generation: generation, changeCounter: counter)
         try file.sync(metadata: true)
-        FileStore.syncFolder(file.url.deletingLastPathComponent().path)
+        try FileStore.syncFolder(file.url.deletingLastPathComponent().path)
     }
 
     /// Notes damage found while catching up with another process.

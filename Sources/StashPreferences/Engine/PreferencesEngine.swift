@@ -74,6 +74,8 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     @exclusivity(unchecked) var isObserved = false
     /// Changes since the last drain, for observers.
     @exclusivity(unchecked) var pendingChanges: [PreferenceChange] = []
+    /// The number of the next batch ``drainChanges()`` hands out.
+    private var nextBatch: UInt64 = 0
 
     /// An engine with no file: values live as long as the process.
     init(clock: any StashClock) {
@@ -130,13 +132,22 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     /// processes, and the changes that catching up produced for observers: a read, in one
     /// call under the lock.
     @inline(__always)
-    func read(_ key: String) -> (PreferenceValue?, [PreferenceChange]) {
-        guard let log, log.changeCounter != knownCounter else { return (resolvedValue(key), []) }
+    func read(_ key: String) -> (PreferenceValue?, ChangeBatch?) {
+        guard let log, log.changeCounter != knownCounter else { return (resolvedValue(key), nil) }
         try? withFileLock {}
-        let value = resolvedValue(key)
-        guard isObserved, !pendingChanges.isEmpty else { return (value, []) }
-        defer { pendingChanges.removeAll() }
-        return (value, pendingChanges)
+        return (resolvedValue(key), drainChanges())
+    }
+
+    /// The changes collected for observers since the last drain, numbered for
+    /// ``ChangeDelivery``, or `nil` when there are none (or no one observes).
+    @inline(__always)
+    func drainChanges() -> ChangeBatch? {
+        guard isObserved, !pendingChanges.isEmpty else { return nil }
+        defer {
+            pendingChanges.removeAll()
+            nextBatch &+= 1
+        }
+        return ChangeBatch(sequence: nextBatch, changes: pendingChanges)
     }
 
     /// The value `key` resolves to: volatile, then stored, then registered.
@@ -262,21 +273,52 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         try withFileLock { try append(.removeAll, key: "", value: nil, expiry: nil) }
     }
 
-    /// Stores many values with one lock and one flush: for imports.
-    func write(_ values: [(key: String, value: PreferenceValue)]) throws {
+    /// One change of a ``write(batch:)``: a value to store (`nil` removes the key) and its
+    /// expiry date (seconds since 1970).
+    typealias Change = (key: String, value: PreferenceValue?, expiry: Double?)
+
+    /// Applies `changes` (a transaction's writes, an import) as one commit: every record is
+    /// encoded and checked first, room for all of them is reserved (the file grown or
+    /// compacted), then they are copied and one commit publishes them. When anything
+    /// fails, a full disk included, nothing of the batch is in the log, for this process or
+    /// another; a crash before the commit leaves none of it either.
+    ///
+    /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/unsupportedValue``,
+    ///   ``StashError/Code/diskFull``, ``StashError/Code/closed``, and the error of the
+    ///   msync of a durable store (the batch is applied whole then, perhaps not on the device).
+    func write(batch changes: [Change]) throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
-        guard log != nil, fileLock != nil else {
-            for (key, value) in values { try write(key, value) }
-            return
+        var records: [(kind: Record.Kind, key: String, change: Change, bytes: [UInt8])] = []
+        records.reserveCapacity(changes.count)
+        var room = 0
+        for change in changes {
+            let key = try PreferencesEngine.storedKey(change.key)
+            let kind: Record.Kind = change.value == nil ? .remove : (change.expiry == nil ? .set : .setExpiring)
+            try encoder.encode(kind, key: key, value: change.value, expiry: change.expiry)
+            records.append((kind, key, change, encoder.withBytes { Array($0) }))
+            // Each record may close its group: room for a group end after every one.
+            room += encoder.count + Record.maximumGroupEndLength
         }
-        // Every key is checked before the first is written.
-        let keys = try values.map { try PreferencesEngine.storedKey($0.key) }
         try withFileLock {
-            for ((_, value), key) in zip(values, keys) {
-                try encoder.encode(.set, key: key, value: value, expiry: nil)
-                try append(.set, key: key, value: value, expiry: nil, sync: false)
+            var offsets = [Int](repeating: 0, count: records.count)
+            if log != nil, fileLock != nil {
+                // A compaction may replace the log: it is read again after.
+                try reserve(room)
+                guard let log, let base = log.base else { throw StashError(.closed, "the log is not mapped", path: url?.path) }
+                for (position, record) in records.enumerated() {
+                    let offset = localEnd
+                    offsets[position] = offset
+                    localEnd = record.bytes.withUnsafeBytes { group.append($0, to: base, at: offset) }
+                }
+                // Every record is in place before the one commit that covers them all.
+                log.publish(group.commit(counter: log.nextCounter, end: localEnd))
+                knownCounter = log.changeCounter
             }
-            if durable { try log?.sync(metadata: true) }
+            for (record, offset) in zip(records, offsets) {
+                apply(record.kind, key: record.key, value: record.change.value, expiry: record.change.expiry,
+                      offset: offset, length: record.bytes.count, byOtherProcess: false)
+            }
+            if durable { try log?.sync(metadata: false) }
         }
     }
 
@@ -345,32 +387,6 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
             }
         }
         PreferencesEngine.apply(kind, key: key, value: value, expiry: expiry, offset: offset, length: length, to: &index, liveBytes: &liveBytes)
-    }
-
-    /// Applies one record to `index`: what ``apply(_:key:value:expiry:offset:length:byOtherProcess:)``
-    /// does without observers, and what an open does for every record, into an index of its
-    /// own (a local, so the hot loop pays no exclusivity check on the engine's properties).
-    @inline(__always)
-    static func apply(
-        _ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?, offset: Int, length: Int,
-        to index: inout KeyIndex, liveBytes: inout Int
-    ) {
-        switch kind {
-        case .set, .setExpiring:
-            guard let value else { return }
-            if let old = index.updateValue(Entry(value: value, expiry: expiry, offset: offset, length: length), forKey: key) {
-                liveBytes -= old.length
-            }
-            liveBytes += length
-        case .remove:
-            guard let old = index.removeValue(forKey: key) else { return }
-            liveBytes -= old.length
-        case .removeAll:
-            index.removeAll(keepingCapacity: true)
-            liveBytes = 0
-        case .groupEnd:
-            break
-        }
     }
 
     /// Rebuilds the index from the current file (after a compaction elsewhere or on open).

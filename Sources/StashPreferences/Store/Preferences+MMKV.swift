@@ -63,7 +63,7 @@ extension Preferences {
             }
         }
         try run { engine in
-            try engine.write(values)
+            try engine.write(batch: values.map { ($0.key, $0.value, nil) })
             try engine.log?.sync(metadata: true)
         }
         return values.count

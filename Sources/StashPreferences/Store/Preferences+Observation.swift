@@ -102,12 +102,15 @@ extension Preferences {
         }
     }
 
-    /// Hands changes to the observers of their keys. Called with no lock held.
-    func deliver(_ changes: [PreferenceChange]) {
-        let observers = observers.withLock { Array($0.observers.values) }
-        for observer in observers {
-            for change in changes where observer.key == nil || observer.key == change.key {
-                observer.deliver(change)
+    /// Hands a batch of changes to the observers of their keys, in the engine's order (see
+    /// ``ChangeDelivery``). Called with the engine's lock released.
+    func deliver(_ batch: ChangeBatch) {
+        delivery.hand(batch) { changes in
+            let observers = observers.withLock { Array($0.observers.values) }
+            for observer in observers {
+                for change in changes where observer.key == nil || observer.key == change.key {
+                    observer.deliver(change)
+                }
             }
         }
     }

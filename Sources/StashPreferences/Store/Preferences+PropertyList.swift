@@ -25,7 +25,7 @@ extension Preferences {
         }
         let values = entries.sorted { $0.key < $1.key }.map { (key: $0.key, value: PreferenceValue($0.value)) }
         try run { engine in
-            try engine.write(values)
+            try engine.write(batch: values.map { ($0.key, $0.value, nil) })
             try engine.log?.sync(metadata: true)
         }
         return values.count

@@ -94,7 +94,9 @@ extension Preferences {
     /// ```
     ///
     /// Do not use the store itself inside `body` (it would wait for itself); use the
-    /// transaction. A crash while the writes are applied can keep a prefix of them.
+    /// transaction. The writes are published by one commit of the log, after room for all
+    /// of them was reserved: a full disk, any other error, or a crash leaves none of them
+    /// visible, to this process or another.
     ///
     /// - throws: What `body` throws, ``StashError/Code/diskFull``, ``StashError/Code/closed``.
     public func withLock<T>(_ body: (Transaction) throws -> T) throws -> T {
@@ -104,8 +106,11 @@ extension Preferences {
                 let transaction = Transaction(engine: engine)
                 defer { transaction.engine = nil }
                 let result = try body(transaction)
-                for write in transaction.writes {
+                // One commit for every write: all of them are visible, or none is.
+                if transaction.writes.count == 1, let write = transaction.writes.first {
                     try engine.write(write.key, write.value, expiry: write.value == nil ? nil : write.expiry)
+                } else if !transaction.writes.isEmpty {
+                    try engine.write(batch: transaction.writes.map { ($0.key, $0.value, $0.value == nil ? nil : $0.expiry) })
                 }
                 return result
             }

@@ -10,7 +10,7 @@ extension Preferences {
     /// ```
     public func object(forKey key: String) -> PreferenceValue? {
         let (value, changes) = engine.withLock { $0.read(key) }
-        if !changes.isEmpty { deliver(changes) }
+        if let changes { deliver(changes) }
         return value
     }
 

@@ -61,6 +61,8 @@ public final class Preferences: Sendable {
 
     let engine: PreferencesEngine
     let observers = LockedValue(ObserverRegistry())
+    /// Keeps deliveries to observers in the engine's order.
+    let delivery = ChangeDelivery()
 
     /// The application's own preferences: the suite named after the app, in
     /// `Sandbox.main`'s preferences folder.
@@ -236,16 +238,13 @@ public final class Preferences: Sendable {
     // MARK: Running engine operations
 
     /// Runs `body` on the engine under its lock, then hands the changes it produced to
-    /// observers once the lock is released.
+    /// observers once the lock is released, after those of every operation before it.
     @inline(__always)
     func run<T>(_ body: (PreferencesEngine) throws -> T) throws -> T {
-        let (result, changes) = try engine.withLock { engine throws(any Error) -> (T, [PreferenceChange]) in
-            let result = try body(engine)
-            guard engine.isObserved, !engine.pendingChanges.isEmpty else { return (result, []) }
-            defer { engine.pendingChanges.removeAll() }
-            return (result, engine.pendingChanges)
+        let (result, changes) = try engine.withLock { engine throws(any Error) -> (T, ChangeBatch?) in
+            (try body(engine), engine.drainChanges())
         }
-        if !changes.isEmpty { deliver(changes) }
+        if let changes { deliver(changes) }
         return result
     }
 }

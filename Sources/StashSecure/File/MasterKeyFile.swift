@@ -54,10 +54,10 @@ enum MasterKeyFile {
         let text = key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
         let staging = folder.appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).new")
         try FileStore.write(Data(text.utf8), to: staging, permissions: 0o600)
-        defer { unlink(staging.path) }
-        if link(staging.path, url.path) != 0 && errno != EEXIST {
+        defer { SystemCalls.unlink(staging.path) }
+        if SystemCalls.link(staging.path, url.path) != 0 && errno != EEXIST {
             throw StashError.posix("install key file", path: url.path)
         }
-        FileStore.syncFolder(folder.path)
+        try FileStore.syncFolder(folder.path)
     }
 }

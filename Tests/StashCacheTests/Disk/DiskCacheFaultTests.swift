@@ -1,0 +1,40 @@
+import Foundation
+import StashCache
+import StashCore
+import StashTestSupport
+import Testing
+
+/// `DiskCache` bodies under an I/O fault at each of their calls (see `FaultSweep`): every
+/// value is file-backed (`inlineThreshold` 0), so each set writes a temporary file and
+/// renames it into place. The manifest is SQLite's, whose own I/O is not part of the seam.
+struct DiskCacheFaultTests {
+    static let keys = ["a", "b", "c", "after"]
+
+    @Test func everyFailedBodyCallKeepsTheValueBefore() {
+        typealias Step = FaultSweep<DiskCache, [String: Data]>.Step
+        var configuration = DiskCache.Configuration()
+        configuration.inlineThreshold = 0
+        let sweep = FaultSweep<DiskCache, [String: Data]>(
+            name: "DiskCache bodies", initial: [:],
+            open: { [configuration] in try DiskCache(directory: $0.appendingPathComponent("cache", isDirectory: true), configuration: configuration) },
+            close: { try? $0.close() },
+            read: { cache in
+                var values: [String: Data] = [:]
+                for key in Self.keys { values[key] = cache.data(forKey: key) }
+                return values
+            },
+            steps: [
+                Step("set a", apply: { try $0.set(Data(repeating: 1, count: 3000), forKey: "a") }, change: { $0["a"] = Data(repeating: 1, count: 3000) }),
+                Step("set b", apply: { try $0.set(Data(repeating: 2, count: 5000), forKey: "b") }, change: { $0["b"] = Data(repeating: 2, count: 5000) }),
+                Step("remove a", apply: { $0.removeValue(forKey: "a") }, change: { $0["a"] = nil }),
+                Step("replace b", apply: { try $0.set(Data(repeating: 3, count: 4000), forKey: "b") }, change: { $0["b"] = Data(repeating: 3, count: 4000) }),
+                Step("set c", apply: { try $0.set(Data(repeating: 4, count: 100), forKey: "c") }, change: { $0["c"] = Data(repeating: 4, count: 100) }),
+            ],
+            then: Step("set after", apply: { try $0.set(Data("after".utf8), forKey: "after") }, change: { $0["after"] = Data("after".utf8) })
+        )
+        let report = sweep.run()
+        #expect(report.calls >= 12)
+        #expect(report.injected == report.calls)
+        #expect(report.problems.isEmpty, "\(report.problems.joined(separator: "\n"))")
+    }
+}
