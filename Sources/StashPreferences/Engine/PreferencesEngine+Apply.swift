@@ -4,13 +4,14 @@ extension PreferencesEngine {
     /// own (a local, so the hot loop pays no exclusivity check on the engine's properties).
     @inline(__always)
     static func apply(
-        _ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?, offset: Int, length: Int,
+        _ kind: Record.Kind, key: String, keyHash: UInt64? = nil, value: PreferenceValue?, expiry: Double?, offset: Int, length: Int,
         to index: inout KeyIndex, liveBytes: inout Int
     ) {
         switch kind {
         case .set, .setExpiring:
             guard let value else { return }
-            if let old = index.updateValue(Entry(value: value, expiry: expiry, offset: offset, length: length), forKey: key) {
+            let entry = Entry(value: value, expiry: expiry, offset: offset, length: length)
+            if let old = index.updateValue(entry, forKey: key, hash: keyHash ?? KeyHash.hash(key).hash) {
                 liveBytes -= old.length
             }
             liveBytes += length

@@ -176,7 +176,7 @@ extension PreferencesEngine {
         var index = KeyIndex(capacity: min(scanner.countRecords(base, from: start, to: limit), PreferencesEngine.maximumReservation))
         var live = 0
         let result = scanner.scan(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail) { record, offset in
-            PreferencesEngine.apply(record.kind, key: record.key, value: record.value, expiry: record.expiry,
+            PreferencesEngine.apply(record.kind, key: record.key, keyHash: record.keyHash, value: record.value, expiry: record.expiry,
                                     offset: offset, length: record.length, to: &index, liveBytes: &live)
         }
         adopt(index: index, liveBytes: live, end: result.end, group: RecordGroup(start: result.end), counter: counter)

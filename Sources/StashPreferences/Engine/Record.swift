@@ -47,6 +47,9 @@ struct Record {
     var expiry: Double?
     /// The record's size in the file.
     var length: Int
+    /// The ``KeyHash`` of the key, when decoding computed it from the file's bytes (an
+    /// ASCII key, whose bytes are its `String`'s): an open does not hash the key again.
+    var keyHash: UInt64?
 }
 
 /// A record encoded in a reusable writer: ``withBytes(_:)`` lends it.
@@ -197,8 +200,13 @@ struct RecordFrame {
 
     /// The record these bytes hold, once their group's checksum held.
     func decode(_ base: UnsafeRawPointer, at offset: Int) throws -> Record {
-        let key = String(decoding: UnsafeRawBufferPointer(start: base + self.key.lowerBound, count: self.key.count), as: UTF8.self)
+        let keyBytes = UnsafeRawBufferPointer(start: base + self.key.lowerBound, count: self.key.count)
+        let key = String(decoding: keyBytes, as: UTF8.self)
         var record = Record(kind: kind, key: key, value: nil, expiry: nil, length: end - offset)
+        // Hashed in place: plain ASCII bytes are the `String`'s own (anything else may have
+        // been repaired by the decoding, and is hashed from the `String` when indexed).
+        let (hash, isPlainASCII) = KeyHash.hash(keyBytes.assumingMemoryBound(to: UInt8.self))
+        if isPlainASCII { record.keyHash = hash }
         if kind == .setExpiring {
             record.expiry = Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiry, as: UInt64.self)))
         }

@@ -77,15 +77,33 @@ struct KeyIndex {
     /// Sets the entry of `key` (in its stored form); returns the one it replaces.
     @discardableResult
     mutating func updateValue(_ entry: PreferencesEngine.Entry, forKey key: String) -> PreferencesEngine.Entry? {
-        let hash = KeyHash.hash(key).hash
-        if let position = position(of: key, hash: hash) {
-            let old = elements[position].entry
-            elements[position].entry = entry
-            return old
-        }
+        updateValue(entry, forKey: key, hash: KeyHash.hash(key).hash)
+    }
+
+    /// ``updateValue(_:forKey:)`` for a key whose ``KeyHash`` is `hash`: one probe, which
+    /// either finds the key or stops at the empty slot a new key takes.
+    @discardableResult
+    mutating func updateValue(_ entry: PreferencesEngine.Entry, forKey key: String, hash: UInt64) -> PreferencesEngine.Entry? {
+        // Grown first, so that the probe's empty slot is the one the key takes.
         if Self.slotCount(for: elements.count + 1) > slots.count { rehash(slotCount: Self.slotCount(for: elements.count + 1)) }
+        let mask = slots.count - 1
+        let tag = hash >> 32
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let content = slots[slot]
+            if content == 0 { break }
+            if content >> 32 == tag {
+                let position = Int(truncatingIfNeeded: content & 0xFFFF_FFFF) - 1
+                if elements[position].key == key {
+                    let old = elements[position].entry
+                    elements[position].entry = entry
+                    return old
+                }
+            }
+            slot = (slot + 1) & mask
+        }
         elements.append(Element(key: key, entry: entry, hash: hash))
-        slots[freeSlot(for: hash)] = Self.slotContent(hash: hash, position: elements.count - 1)
+        slots[slot] = Self.slotContent(hash: hash, position: elements.count - 1)
         return nil
     }
 
