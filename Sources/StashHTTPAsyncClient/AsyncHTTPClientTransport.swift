@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 public import Foundation
 public import HTTPTypes
 public import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import StashCore
 public import StashHTTP
@@ -151,8 +152,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
         init(_ iterator: HTTPClientResponse.Body.AsyncIterator) { self.iterator = iterator }
 
+        /// The next part: one that fills most of its read buffer shares its bytes (a large
+        /// body passing through is not copied once more), a smaller one is copied so that it
+        /// does not keep a whole read buffer alive.
         func next() async throws -> Data? {
-            try await iterator.next().map { Data($0.readableBytesView) }
+            guard var part = try await iterator.next() else { return nil }
+            let shares = part.readableBytes >= 16 << 10 && part.readableBytes * 2 >= part.capacity
+            return part.readData(length: part.readableBytes, byteTransferStrategy: shares ? .noCopy : .copy) ?? Data()
         }
     }
 
