@@ -43,8 +43,9 @@ struct ObjectsFileOptions: ParsableArguments {
     }
 
     /// The shadow tables SQLite keeps beside a full-text table `t`: `t_data`, `t_idx`, …
-    /// (FTS5's, then FTS3/4's).
-    static let shadowSuffixes = ["data", "idx", "content", "docsize", "config", "segments", "segdir", "stat"]
+    /// (FTS5's, then FTS3/4's), and `t_keys`, the key table StashObjects adds beside the
+    /// index of a `UUID`- or `String`-keyed model.
+    static let shadowSuffixes = ["data", "idx", "content", "docsize", "config", "segments", "segdir", "stat", "keys"]
 
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
