@@ -22,25 +22,33 @@ enum FullTextIndex {
     /// Whether the model's `id` is an alias of SQLite's rowid (`INTEGER PRIMARY KEY`).
     static func hasStableRowid(_ model: ModelSchema) -> Bool { model.columns[model.idColumn].type == .integer }
 
+    /// Brings every model's index in line with its declaration (see ``isInstalled(_:db:)``),
+    /// inside the migrator's transaction. Only an FTS5 table of ours and its key table are
+    /// dropped: never a model's table that happens to carry such a name.
     static func install(_ models: [ModelSchema], db: Database) throws {
+        let modelTables = Set(models.map(\.table))
         for model in models where try !isInstalled(model, db: db) {
-            let fts = SQL.quote(name(model))
             for suffix in triggerSuffixes { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SQL.quote(name(model) + suffix))") }
-            try db.execute(sql: "DROP TABLE IF EXISTS \(fts)")
-            try db.execute(sql: "DROP TABLE IF EXISTS \(SQL.quote(keysName(model)))")
+            if try isVirtualTable(name(model), db: db) { try db.execute(sql: "DROP TABLE \(SQL.quote(name(model)))") }
+            if !modelTables.contains(keysName(model)) { try db.execute(sql: "DROP TABLE IF EXISTS \(SQL.quote(keysName(model)))") }
             guard !model.fullTextColumns.isEmpty else { continue }
             if hasStableRowid(model) { try installExternalContent(model, db: db) } else { try installKeyed(model, db: db) }
         }
     }
 
+    /// The quoted names the statements of an index are written with: the index, the
+    /// model's table, the indexed columns, and the same as `new.` / `old.` in a trigger.
+    private static func names(_ model: ModelSchema) -> (fts: String, table: String, list: String, new: String, old: String) {
+        let columns = model.fullTextColumns.map(SQL.quote)
+        return (
+            SQL.quote(name(model)), SQL.quote(model.table), columns.joined(separator: ", "),
+            columns.map { "new.\($0)" }.joined(separator: ", "), columns.map { "old.\($0)" }.joined(separator: ", ")
+        )
+    }
+
     /// Integer-keyed models: external content over the table, keyed by its rowid (the id).
     private static func installExternalContent(_ model: ModelSchema, db: Database) throws {
-        let fts = SQL.quote(name(model))
-        let columns = model.fullTextColumns.map(SQL.quote)
-        let list = columns.joined(separator: ", ")
-        let table = SQL.quote(model.table)
-        let new = columns.map { "new.\($0)" }.joined(separator: ", ")
-        let old = columns.map { "old.\($0)" }.joined(separator: ", ")
+        let (fts, table, list, new, old) = names(model)
         try db.execute(sql: "CREATE VIRTUAL TABLE \(fts) USING fts5(\(list), content=\(SQL.literal(.text(model.table))), content_rowid='rowid')")
         try db.execute(sql: """
             CREATE TRIGGER \(SQL.quote(name(model) + "_insert")) AFTER INSERT ON \(table) BEGIN
@@ -59,13 +67,9 @@ enum FullTextIndex {
 
     /// `UUID`/`String`-keyed models: a key table numbers the ids; the index is contentless.
     private static func installKeyed(_ model: ModelSchema, db: Database) throws {
-        let fts = SQL.quote(name(model))
+        let (fts, table, list, new, old) = names(model)
         let keys = SQL.quote(keysName(model))
         let columns = model.fullTextColumns.map(SQL.quote)
-        let list = columns.joined(separator: ", ")
-        let table = SQL.quote(model.table)
-        let new = columns.map { "new.\($0)" }.joined(separator: ", ")
-        let old = columns.map { "old.\($0)" }.joined(separator: ", ")
         let idType = model.columns[model.idColumn].type.sqlType
         func key(_ row: String) -> String { "(SELECT \"key\" FROM \(keys) WHERE \"id\" = \(row).\"id\")" }
         try db.execute(sql: "CREATE TABLE \(keys) (\"key\" INTEGER PRIMARY KEY, \"id\" \(idType) NOT NULL UNIQUE)")
@@ -96,12 +100,17 @@ enum FullTextIndex {
     /// order, the key table for a model without a stable rowid, the three triggers. A model
     /// without full-text attributes is installed when no index is left over.
     static func isInstalled(_ model: ModelSchema, db: Database) throws -> Bool {
-        guard try db.tableExists(name(model)) else { return model.fullTextColumns.isEmpty }
+        guard try isVirtualTable(name(model), db: db) else { return model.fullTextColumns.isEmpty }
         let indexed = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name(model)])
         guard indexed == model.fullTextColumns else { return false }
         if try !hasStableRowid(model) && !db.tableExists(keysName(model)) { return false }
         for suffix in triggerSuffixes where try !db.triggerExists(name(model) + suffix) { return false }
         return true
+    }
+
+    private static func isVirtualTable(_ name: String, db: Database) throws -> Bool {
+        let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name])
+        return sql?.uppercased().hasPrefix("CREATE VIRTUAL TABLE") == true
     }
 
     static func isInstalled(_ models: [ModelSchema], db: Database) throws -> Bool {

@@ -78,13 +78,13 @@ struct IntegerRangeTests {
         let raw = try folder.rawDatabase()
         try raw.write { db in try db.execute(sql: "UPDATE narrow SET count = ?, spare = ?", arguments: [Int64.max, Int64.min]) }
         try raw.close()
-        if Int.bitWidth == 64 {
-            #expect(try store.fetch(Narrow.query()).map(\.count) == [Int.max])
-            #expect(try store.fetch(NarrowRow.query()).map(\.spare) == [Int.min])
-        } else {
-            #expect(mismatchKey { _ = try store.fetch(Narrow.query()) } == "Narrow.count")
-            #expect(mismatchKey { _ = try store.fetch(NarrowRow.query()) } == "NarrowRow.count")
-        }
+        #if _pointerBitWidth(_64)
+        #expect(try store.fetch(Narrow.query()).map(\.count) == [Int.max])
+        #expect(try store.fetch(NarrowRow.query()).map(\.spare) == [Int.min])
+        #else
+        #expect(mismatchKey { _ = try store.fetch(Narrow.query()) } == "Narrow.count")
+        #expect(mismatchKey { _ = try store.fetch(NarrowRow.query()) } == "NarrowRow.count")
+        #endif
         #expect(Int32(storedValue: .integer(1 << 40)) == nil)
         #expect(UInt8(storedValue: .integer(-1)) == nil)
     }
