@@ -338,6 +338,6 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport", "StashObjects"], swiftSettings: strictSettings),
     ]
 )

@@ -18,4 +18,8 @@ extension StashError.Code {
     public static let unknownModel = Self(rawValue: "unknown model")
     /// A migration step failed, or a change needs an explicit step; the file was left as it was.
     public static let migrationFailed = Self(rawValue: "migration failed")
+    /// A model's declaration cannot be stored as written, for example the delete rule
+    /// `nullify` on a non-optional attribute. Thrown when the store opens, before anything
+    /// is written; the error's key names `Model.attribute`.
+    public static let invalidSchema = Self(rawValue: "invalid schema")
 }

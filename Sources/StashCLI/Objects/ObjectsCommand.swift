@@ -25,13 +25,27 @@ struct ObjectsFileOptions: ParsableArguments {
         return try StashDatabase.queue(at: URL(fileURLWithPath: db), configuration: configuration)
     }
 
-    /// The models' tables: everything but SQLite's, the history log and full-text indexes.
+    /// The models' tables: everything but SQLite's own (`sqlite_*`), the history log, and
+    /// the virtual tables (full-text indexes) with their shadow tables, found by name exactly
+    /// (a `LIKE` pattern would take `_` for any character and hide `gifts` or `drafts`).
     static func tables(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-              AND name <> 'stash_changes' AND name NOT LIKE '%_fts' AND name NOT LIKE '%_fts_%' ORDER BY name
-            """)
+        let rows = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        let virtual = Set(rows.compactMap { row -> String? in
+            let sql: String? = row["sql"]
+            return sql?.uppercased().hasPrefix("CREATE VIRTUAL TABLE") == true ? row["name"] : nil
+        })
+        let shadows = Set(virtual.flatMap { name in shadowSuffixes.map { name + "_" + $0 } })
+        return rows.compactMap { row -> String? in
+            let name: String = row["name"]
+            let hidden = name.hasPrefix("sqlite_") || name == "stash_changes" || virtual.contains(name) || shadows.contains(name)
+            return hidden ? nil : name
+        }
     }
+
+    /// The shadow tables SQLite keeps beside a full-text table `t`: `t_data`, `t_idx`, …
+    /// (FTS5's, then FTS3/4's), and `t_keys`, the key table StashObjects adds beside the
+    /// index of a `UUID`- or `String`-keyed model.
+    static let shadowSuffixes = ["data", "idx", "content", "docsize", "config", "segments", "segdir", "stat", "keys"]
 
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }

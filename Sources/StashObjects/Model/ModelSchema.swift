@@ -80,6 +80,7 @@ final class ModelSchema: @unchecked Sendable {
                 throw StashError(.unknownAttribute, "\(M.self).\(name) is not stored (it is not in CodingKeys)", key: "\(M.self).\(name)")
             }
         }
+        let relationships = try entity.relationships.map { try $0.resolved(columns: columns, columnIndex: columnIndex, model: name) }
         let table = SQL.quote(entity.table)
         let quoted = columns.map { SQL.quote($0.name) }
         let parameters = columns.indices.map { "?\($0 + 1)" }
@@ -104,7 +105,7 @@ final class ModelSchema: @unchecked Sendable {
             indexedColumns: entity.indexedColumns,
             defaults: entity.defaults,
             fullTextColumns: entity.fullTextColumns,
-            relationships: entity.relationships,
+            relationships: relationships,
             selectList: quoted.joined(separator: ", "),
             insertSQL: insertSQL,
             updateSQL: updateSQL,

@@ -22,12 +22,13 @@ public struct ObjectRow {
 
     private func index(_ name: String) throws -> Int32 { try decoder.index(named: name) }
 
-    /// An integer attribute.
+    /// An integer attribute; a stored value out of `Int`'s range (on a 32-bit platform) is a
+    /// type mismatch, not a trap.
     ///
     /// ```swift
     /// age = try row.value("age")
     /// ```
-    public func value(_ name: String) throws -> Int { Int(try decoder.integer(index(name))) }
+    public func value(_ name: String) throws -> Int { try decoder.integer(index(name), as: Int.self) }
     /// A 64-bit integer attribute (an auto-incremented id is `Int64?`).
     ///
     /// ```swift
@@ -70,7 +71,7 @@ public struct ObjectRow {
     /// ```swift
     /// id = try row.value("id")
     /// ```
-    public func value(_ name: String) throws -> Int? { try decoder.optional(index(name)) { Int(try $0.integer($1)) } }
+    public func value(_ name: String) throws -> Int? { try decoder.optional(index(name)) { try $0.integer($1, as: Int.self) } }
     /// An optional 64-bit integer attribute: `nil` for NULL.
     ///
     /// ```swift

@@ -120,11 +120,22 @@ final class RowDecoder: Decoder {
         return sqlite3_column_int64(statement, index)
     }
 
+    /// An integer column read as `T` (`Int`, `Int32`, `UInt8`, …): the one checked conversion
+    /// of a stored `Int64` to a narrower type. A value out of `T`'s range is
+    /// ``StashError/Code/typeMismatch`` naming model and attribute, never a trap (`Int(_:)`
+    /// from an `Int64` traps on 32-bit platforms such as watchOS). 64-bit unsigned types
+    /// read the bit pattern they were stored as.
+    @inline(__always)
     func integer<T: FixedWidthInteger>(_ index: Int32, as type: T.Type) throws -> T {
         let value = try integer(index)
         if let fitted = T(exactly: value) { return fitted }
         if T.bitWidth == 64, !T.isSigned { return T(truncatingIfNeeded: UInt64(bitPattern: value)) }
-        throw StashError(.typeMismatch, "\(schema.modelName).\(schema.columns[Int(index)].name): \(value) does not fit \(T.self)", key: "\(schema.modelName).\(schema.columns[Int(index)].name)")
+        throw outOfRange(index, value, T.self)
+    }
+
+    private func outOfRange(_ index: Int32, _ value: Int64, _ type: Any.Type) -> StashError {
+        let key = "\(schema.modelName).\(schema.columns[Int(index)].name)"
+        return StashError(.typeMismatch, "\(key): \(value) does not fit \(type)", key: key)
     }
 
     @inline(__always)
@@ -234,7 +245,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try with { try $0.string($0.index(key)) } }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try with { try $0.real($0.index(key)) } }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try with { Float(try $0.real($0.index(key))) } }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try with { Int(try $0.integer($0.index(key))) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try with { try $0.integer($0.index(key), as: type) } }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try with { try $0.integer($0.index(key), as: type) } }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try with { try $0.integer($0.index(key), as: type) } }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try with { try $0.integer($0.index(key), as: type) } }
@@ -261,7 +272,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(key) { try $0.string($1) } }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(key) { try $0.real($1) } }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(key) { Float(try $0.real($1)) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key) { Int(try $0.integer($1)) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key) { try $0.integer($1, as: type) } }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(key) { try $0.integer($1, as: type) } }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(key) { try $0.integer($1, as: type) } }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(key) { try $0.integer($1, as: type) } }
@@ -303,7 +314,7 @@ private struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: String.Type) throws -> String { try row.string(index) }
     func decode(_ type: Double.Type) throws -> Double { try row.real(index) }
     func decode(_ type: Float.Type) throws -> Float { Float(try row.real(index)) }
-    func decode(_ type: Int.Type) throws -> Int { Int(try row.integer(index)) }
+    func decode(_ type: Int.Type) throws -> Int { try row.integer(index, as: type) }
     func decode(_ type: Int8.Type) throws -> Int8 { try row.integer(index, as: type) }
     func decode(_ type: Int16.Type) throws -> Int16 { try row.integer(index, as: type) }
     func decode(_ type: Int32.Type) throws -> Int32 { try row.integer(index, as: type) }

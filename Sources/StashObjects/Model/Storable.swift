@@ -98,15 +98,15 @@ extension UInt32: Storable {
 extension UInt: Storable {
     public var storedValue: StoredValue { .integer(Int64(bitPattern: UInt64(self))) }
     public init?(storedValue: StoredValue) {
-        guard case .integer(let value) = storedValue else { return nil }
-        self = UInt(UInt64(bitPattern: value))
+        guard case .integer(let value) = storedValue, let fitted = UInt(exactly: UInt64(bitPattern: value)) else { return nil }
+        self = fitted
     }
 }
 extension UInt64: Storable {
     public var storedValue: StoredValue { .integer(Int64(bitPattern: UInt64(self))) }
     public init?(storedValue: StoredValue) {
         guard case .integer(let value) = storedValue else { return nil }
-        self = UInt64(UInt64(bitPattern: value))
+        self = UInt64(bitPattern: value)
     }
 }
 extension Bool: Storable {

@@ -5,7 +5,9 @@ extension ObjectEntity {
     /// A to-one relationship: the attribute holds the id of a `target` object, as a real
     /// SQLite foreign key. Its inverse (the to-many side, every object of this model
     /// pointing at one target) is read with ``ObjectReader/related(_:of:)`` from the target.
-    /// `onDelete` says what deleting the target does to the objects pointing at it.
+    /// `onDelete` says what deleting the target does to the objects pointing at it. Left
+    /// out, it is ``DeleteRule/nullify`` for an optional attribute and ``DeleteRule/deny``
+    /// for a non-optional one (which cannot be set to `nil`).
     ///
     /// ```swift
     /// struct Card: Model {
@@ -15,7 +17,10 @@ extension ObjectEntity {
     ///     static let entity = ObjectEntity<Card>().belongsTo(\.ownerID, Person.self, onDelete: .cascade)
     /// }
     /// ```
-    public func belongsTo<V: Storable, T: Model>(_ keyPath: KeyPath<M, V>, _ target: T.Type, onDelete rule: DeleteRule = .nullify) -> Self {
+    ///
+    /// `.nullify` on a non-optional attribute is refused when the store opens, before
+    /// anything is written: ``StashError/Code/invalidSchema`` naming model and attribute.
+    public func belongsTo<V: Storable, T: Model>(_ keyPath: KeyPath<M, V>, _ target: T.Type, onDelete rule: DeleteRule? = nil) -> Self {
         var copy = self
         guard let name = PropertyNames.name(of: keyPath) else {
             copy.unknownKeyPaths.append("\(keyPath)")
@@ -23,7 +28,7 @@ extension ObjectEntity {
         }
         copy.relationships.append(Relationship(
             kind: .toOne(column: name), targetType: ObjectIdentifier(target), targetName: "\(T.self)",
-            target: { try ModelSchema.of(T.self) }, deleteRule: rule
+            target: { try ModelSchema.of(T.self) }, declaredDeleteRule: rule
         ))
         return copy
     }
@@ -40,7 +45,7 @@ extension ObjectEntity {
         var copy = self
         copy.relationships.append(Relationship(
             kind: .manyToMany, targetType: ObjectIdentifier(target), targetName: "\(T.self)",
-            target: { try ModelSchema.of(T.self) }, deleteRule: .cascade
+            target: { try ModelSchema.of(T.self) }, declaredDeleteRule: .cascade
         ))
         return copy
     }

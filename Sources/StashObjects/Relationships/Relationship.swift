@@ -1,4 +1,5 @@
 import Foundation
+import StashCore
 
 /// What deleting an object does to the objects that point at it through a relationship.
 ///
@@ -8,7 +9,8 @@ import Foundation
 public enum DeleteRule: String, Sendable, Codable {
     /// Deleting the target deletes the objects pointing at it.
     case cascade
-    /// Deleting the target sets their reference to `nil` (the attribute must be optional).
+    /// Deleting the target sets their reference to `nil`. The attribute must be optional:
+    /// on a non-optional one the store refuses to open (``StashError/Code/invalidSchema``).
     case nullify
     /// Deleting a target that is still referenced throws ``StashError/Code/deleteDenied``
     /// and writes nothing.
@@ -37,7 +39,36 @@ struct Relationship: Sendable {
     var targetType: ObjectIdentifier
     var targetName: String
     var target: @Sendable () throws -> ModelSchema
-    var deleteRule: DeleteRule
+    /// The rule the entity declared; `nil` leaves the choice to ``resolved(columns:columnIndex:model:)``.
+    var declaredDeleteRule: DeleteRule?
+    /// The rule in force (after ``resolved(columns:columnIndex:model:)``).
+    var deleteRule: DeleteRule { declaredDeleteRule ?? .nullify }
+
+    /// This relationship with its delete rule settled against the model's columns: a left-out
+    /// rule is `nullify` on an optional key and `deny` on a non-optional one; `nullify`
+    /// declared on a non-optional key throws ``StashError/Code/invalidSchema`` (SQLite would
+    /// accept the table and fail at the first delete).
+    func resolved(columns: [Column], columnIndex: [String: Int], model: String) throws -> Relationship {
+        guard case .toOne(let name) = kind else { return self }
+        guard let index = columnIndex[name] else {
+            throw StashError(.unknownAttribute, "\(model).\(name) is not stored (it is not in CodingKeys)", key: "\(model).\(name)")
+        }
+        let isOptional = columns[index].isOptional
+        var copy = self
+        switch declaredDeleteRule {
+        case nil:
+            copy.declaredDeleteRule = isOptional ? .nullify : .deny
+        case .nullify? where !isOptional:
+            throw StashError(
+                .invalidSchema,
+                "\(model).\(name): the delete rule nullify needs an optional attribute (declare it optional, or use cascade or deny)",
+                key: "\(model).\(name)"
+            )
+        default:
+            break
+        }
+        return copy
+    }
 }
 
 /// The join table of a many-to-many relationship: `<source>_<target>(<source>ID, <target>ID)`,

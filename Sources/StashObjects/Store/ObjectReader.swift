@@ -113,12 +113,22 @@ public class ObjectReader {
     func aggregate<M: Model>(_ function: String, _ keyPath: PartialKeyPath<M>, _ query: ObjectQuery<M>) throws -> StoredValue {
         let schema = try store.schema(for: M.self)
         let column = try schema.column(keyPath)
-        let (clauses, arguments) = try query.clauses(schema, ordered: false)
-        let value = try DatabaseValue.fetchOne(db, sql: "SELECT \(function)(\(SQL.quote(column))) FROM \(SQL.quote(schema.table))\(clauses)", arguments: StatementArguments(arguments.map(\.databaseValue)))
+        // With a limit or offset, the query's window (in its order) is selected first and
+        // the function runs over that subquery; without one, the plain form needs no sort.
+        let windowed = query.limitCount != nil || query.offsetCount != nil
+        let (clauses, arguments) = try query.clauses(schema, ordered: windowed)
+        let quoted = SQL.quote(column)
+        let table = SQL.quote(schema.table)
+        let sql = windowed
+            ? "SELECT \(function)(\(quoted)) FROM (SELECT \(quoted) FROM \(table)\(clauses))"
+            : "SELECT \(function)(\(quoted)) FROM \(table)\(clauses)"
+        let value = try DatabaseValue.fetchOne(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
         return StoredValue(value ?? .null)
     }
 
     /// The smallest value of the attribute among the objects `query` selects, or `nil`.
+    /// Like every aggregate here, it honours the query's filter, and its limit and offset
+    /// in its sort order (``count(_:)`` does too).
     ///
     /// ```swift
     /// let youngest = try reader.min(\Person.age, in: Person.query())

@@ -111,3 +111,32 @@ struct QueryOperatorTests {
         #expect(maxName == (try raw.read { db in try String.fetchOne(db, sql: "SELECT MAX(name) FROM person") }))
     }
 }
+
+extension QueryOperatorTests {
+    /// `min`/`max`/`sum`/`average` over a sorted window (limit and offset) are the same
+    /// functions over the same window written in SQL; without the window they would cover
+    /// every object the filter keeps.
+    @Test func aggregatesHonourLimitAndOffset() throws {
+        let query = Person.query().filter(\.age > 10).sorted(\.age, .descending).sorted(\.id).offset(3).limit(5)
+        let (min, max, sum, average, count) = try store.read { reader in
+            (try reader.min(\.age, in: query), try reader.max(\.age, in: query), try reader.sum(\.age, in: query),
+             try reader.average(\.age, in: query), try reader.count(query))
+        }
+        let expected = try raw.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT MIN(age), MAX(age), TOTAL(age), AVG(age), COUNT(*) FROM
+                (SELECT age FROM person WHERE age > 10 ORDER BY age DESC, id LIMIT 5 OFFSET 3)
+                """)!
+        }
+        #expect(count == 5)
+        #expect(min == expected[0] as Int?)
+        #expect(max == expected[1] as Int?)
+        #expect(sum == expected[2] as Double)
+        #expect(average == expected[3] as Double?)
+        let whole = try raw.read { db in try Double.fetchOne(db, sql: "SELECT TOTAL(age) FROM person WHERE age > 10")! }
+        #expect(sum < whole)
+        let offsetOnly = try store.read { try $0.sum(\.age, in: Person.query().sorted(\.id).offset(60)) }
+        let expectedTail = try raw.read { db in try Double.fetchOne(db, sql: "SELECT TOTAL(age) FROM (SELECT age FROM person ORDER BY id LIMIT -1 OFFSET 60)")! }
+        #expect(offsetOnly == expectedTail)
+    }
+}
