@@ -33,15 +33,18 @@ let objectsScenarios: [String: Scenario] = [
         }
     },
     // objects.write-range FILE WRITER COUNT BARRIER: once the file BARRIER exists, inserts
-    // COUNT entries of WRITER, one transaction each, then prints "written".
+    // COUNT entries of WRITER, one transaction each, then prints "written START END": the
+    // monotonic clock (nanoseconds, one clock for every process) before the first write
+    // and after the last.
     "objects.write-range": { arguments in
         guard arguments.count == 4, let count = Int(arguments[2]) else { throw usage("objects.write-range FILE WRITER COUNT BARRIER") }
         let store = try ObjectStore(url: URL(fileURLWithPath: arguments[0]), schema: ObjectSchema(HostEntry.self))
         report("ready")
         try awaitStart(arguments[3])
+        let start = DispatchTime.now().uptimeNanoseconds
         for index in 0..<count {
             try store.write { tx in try tx.insert(HostEntry(id: nil, writer: arguments[1], batch: 0, index: index, text: "\(arguments[1]) \(index)")) }
         }
-        report("written")
+        report("written \(start) \(DispatchTime.now().uptimeNanoseconds)")
     },
 ]
