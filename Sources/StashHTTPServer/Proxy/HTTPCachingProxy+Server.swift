@@ -73,9 +73,11 @@ extension HTTPCachingProxy {
             // early, and throwing closes the connection.
             let sent = LockedValue(0)
             try await writer.write(response: head, body: ResponseBody { writer in
+                var pacing = WritePacing(channel: channel)
                 for try await part in answer {
                     try await writer.write(ByteBuffer(bytes: part))
                     sent.withLock { $0 += part.count }
+                    try await pacing.wrote(part.count)
                 }
                 try await writer.finish(nil)
             })
