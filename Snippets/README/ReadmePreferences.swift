@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Stash
 
 extension Preferences.Key where Value == Bool {
@@ -19,8 +20,8 @@ try prefs.set("abc", forKey: "token", expiresAfter: 3600)
 try prefs.importUserDefaults(suite: "com.example.app")   // adopt ~/.config/com.example.app.plist
 
 let shared = try Preferences(suite: "shared", group: "group.com.example")
-let observer = Task {                                    // changes() never ends: observe in a task
-    for await change in shared.changes() { print(change.key, change.value ?? "removed") }
+@Observable final class Settings {                     // SwiftUI views follow it
+    @ObservationIgnored @Preference(.onboardingDone, store: shared) var onboardingDone
 }
 
 // Atomic read-modify-write, across threads and processes:
@@ -32,7 +33,6 @@ try prefs.withLock { transaction in                    // several keys at once; 
     try transaction.set(Date(), forKey: "lastPurchase")
 }
 // snippet.hide
-observer.cancel()
 print("onboarding \(prefs[.onboardingDone]) profile \(prefs[profile]?.name ?? "-")")
 print("theme \(prefs.string(forKey: "theme") ?? "-") launches \(launches)")
 print("balance \(prefs.integer(forKey: "balance"))")

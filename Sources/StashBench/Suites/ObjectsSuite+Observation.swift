@@ -60,7 +60,7 @@ extension ObjectsSuite {
                 }
                 try await group.waitForAll()
                 let latencies = deliveries.latencies(rounds: 1...commits)
-                let p50 = milliseconds(latencies, 0.50), p99 = milliseconds(latencies, 0.99)
+                let p50 = milliseconds(latencies, quantile: 0.50), p99 = milliseconds(latencies, quantile: 0.99)
                 context.reporter.record(BenchResult(
                     suite: suite, case: "observe-\(observers)", impl: "stash", ops: commits, samples: [seconds],
                     extra: ["observers": "\(observers)", "latency_p50_ms": p50, "latency_p99_ms": p99]
@@ -71,11 +71,6 @@ extension ObjectsSuite {
         }
     }
 
-    private static func milliseconds(_ sorted: [Double], _ quantile: Double) -> String {
-        guard !sorted.isEmpty else { return "0" }
-        let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * quantile).rounded()))
-        return String(format: "%.3f", sorted[index] * 1000)
-    }
 }
 
 /// The one-row model the observation cases update.

@@ -95,6 +95,7 @@ enum PreferencesSuite {
         try await measureOpen(context, scratch: scratch, keys: context.scaled(10_000), mmkv: mmkv)
         try await measureOpen(context, scratch: scratch, keys: context.scaled(100_000), mmkv: mmkv)
         try await measureOverwrites(context, scratch: scratch, work: work, count: count)
+        try await crossInstanceObservation(context, scratch: scratch)
         if sink == 42 { context.reporter.note("") }
     }
 

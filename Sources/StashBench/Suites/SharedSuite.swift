@@ -81,7 +81,7 @@ enum SharedSuite {
                 for impl in ["stash", "postgres-raw"] {
                     let sorted = latencies[impl]!.withLock { $0 }.sorted()
                     guard !sorted.isEmpty else { continue }
-                    context.reporter.note("shared \(name) \(impl): p50 \(milliseconds(sorted, 0.50)) ms, p99 \(milliseconds(sorted, 0.99)) ms over \(sorted.count) operations")
+                    context.reporter.note("shared \(name) \(impl): p50 \(milliseconds(sorted, quantile: 0.50)) ms, p99 \(milliseconds(sorted, quantile: 0.99)) ms over \(sorted.count) operations")
                 }
             }
         }
@@ -172,10 +172,6 @@ enum SharedSuite {
         return operations
     }
 
-    private static func milliseconds(_ sorted: [Double], _ quantile: Double) -> String {
-        guard !sorted.isEmpty else { return "-" }
-        return String(format: "%.3f", sorted[min(sorted.count - 1, Int(Double(sorted.count) * quantile))])
-    }
 }
 
 /// The floor's read: a prepared `SELECT` on a plain key/value table.

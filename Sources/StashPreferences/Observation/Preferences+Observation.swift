@@ -68,18 +68,23 @@ extension Preferences {
         return stream
     }
 
-    private func register(
+    /// Adds an observer of `key` (every key when `nil`): `current` runs first, under the
+    /// registry's lock, then `deliver` receives each change after it, and `finish` runs when
+    /// the store closes. Returns the observer's number for ``removeObserver(_:)``, or `nil`
+    /// when the store is closed (`current` and `finish` have run then).
+    @discardableResult
+    func register(
         key: String?,
         current: () -> Void,
         deliver: @escaping @Sendable (PreferenceChange) -> Void,
         finish: @escaping @Sendable () -> Void,
-        setTermination: (@escaping @Sendable () -> Void) -> Void
-    ) {
+        setTermination: (@escaping @Sendable () -> Void) -> Void = { _ in }
+    ) -> UInt64? {
         let isClosed = engine.withLock { $0.isClosed }
         if isClosed {
             current()
             finish()
-            return
+            return nil
         }
         let id = observers.withLock { registry in
             // Under the registry's lock, so that no change is delivered before the current value.
@@ -91,9 +96,12 @@ extension Preferences {
             return id
         }
         setTermination { [weak self] in self?.removeObserver(id) }
+        return id
     }
 
-    private func removeObserver(_ id: UInt64) {
+    /// Removes the observer `id` (from ``register(key:current:deliver:finish:setTermination:)``);
+    /// the last one stops the watch for other processes' changes.
+    func removeObserver(_ id: UInt64) {
         observers.withLock { registry in
             registry.observers[id] = nil
             guard registry.observers.isEmpty else { return }
