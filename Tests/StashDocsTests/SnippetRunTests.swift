@@ -50,6 +50,7 @@ struct SnippetRunTests {
         Expectation(snippet: "DocCHTTPServerMiddleware", lines: ["middleware added"]),
         Expectation(snippet: "DocCObjects", lines: [#"people ["Itcast-1"]"#]),
         Expectation(snippet: "DocCPreferences", lines: ["volume 0.5"]),
+        Expectation(snippet: "DocCAppGroups", lines: ["suspended true", "suspended false"]),
         Expectation(snippet: "DocCPreferencesObservation", lines: ["volume 0.8", "the volume changed", "stored 0.3"]),
         Expectation(snippet: "DocCSQL", lines: ["count 1 async 1"]),
         Expectation(snippet: "DocCSecure", lines: ["token s3cr3t refresh r-123"]),

@@ -46,7 +46,8 @@ extension DiskCache {
     /// is logged once (not again until a flush succeeds) and retried with a growing delay:
     /// 1 s, 2 s, 4 s… up to ``maximumRetryDelay``; callers' data stays staged meanwhile.
     func housekeep(force: Bool) {
-        guard !state.withLock({ $0.isClosed }) else { return }
+        // Suspended, the cache holds no lock and writes nothing: resume() flushes.
+        guard !state.withLock({ $0.isClosed || $0.suspension != nil }) else { return }
         do {
             try flushNow()
             let (trimDue, sweepDue) = state.withLock { state in
@@ -73,9 +74,15 @@ extension DiskCache {
     static let maximumRetryDelay: TimeInterval = 60
 
     /// Writes what is staged. Runs on ``queue`` only.
-    func flushNow() throws {
+    ///
+    /// - throws: ``StashCore/StashError/Code/suspended`` while the cache is suspended (it
+    ///   holds no writer lock then), unless `suspending` (the flush of ``suspend()``).
+    func flushNow(suspending: Bool = false) throws {
         var snapshot: [(key: String, change: PendingChange)] = []
-        var batch = state.withLock { state -> FlushBatch in
+        var batch = try state.withLock { state throws(StashError) -> FlushBatch in
+            if state.suspension != nil, !suspending {
+                throw StashError(.suspended, "this DiskCache is suspended: it writes its manifest again after resume()", path: directory.path)
+            }
             state.flush = .idle
             var batch = FlushBatch()
             for (key, change) in state.pending {

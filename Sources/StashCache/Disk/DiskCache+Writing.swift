@@ -130,10 +130,13 @@ extension DiskCache {
         if let delay { scheduleBackgroundFlush(after: delay) }
     }
 
-    /// Throws when the cache takes no change now: closed, or (for writes) out of disk space
-    /// since the last flush failed for lack of it.
+    /// Throws when the cache takes no change now: closed, or (for writes) suspended or out of
+    /// disk space since the last flush failed for lack of it.
     func checkAccepts(_ state: DiskCacheState, key: String?, isWrite: Bool) throws(StashError) {
         guard !state.isClosed else { throw StashError(.closed, "this DiskCache was closed", path: directory.path, key: key) }
+        if isWrite, state.suspension != nil {
+            throw StashError(.suspended, "this DiskCache is suspended: it takes writes again after resume()", path: directory.path, key: key)
+        }
         if isWrite, let failure = state.diskFull {
             throw StashError(
                 .diskFull,

@@ -149,7 +149,7 @@ public final class DiskCache: Sendable {
 
     deinit {
         guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }
-        do { try flushNow() } catch { configuration.log("flush of a released cache failed: \(error)") }
+        do { try flushBeforeClosing() } catch { configuration.log("flush of a released cache failed: \(error)") }
     }
 
     /// Whether this instance only reads (``Access/readOnly``).
@@ -182,7 +182,7 @@ public final class DiskCache: Sendable {
         guard !isReadOnly else { return }
         try queue.sync {
             do {
-                try flushNow()
+                try flushBeforeClosing()
             } catch let error as StashError {
                 let lost = state.withLock { $0.pending.count }
                 guard lost > 0 else {

@@ -29,6 +29,10 @@ struct DiskCacheState {
     var unflushedHits = 0
     var unflushedMisses = 0
     var isClosed = false
+    /// Set by ``DiskCache/suspend()``: the figures the cache had then, committed and
+    /// matching the manifest's counters, so that ``DiskCache/resume()`` can add what changed
+    /// since to what another writer may have committed meanwhile.
+    var suspension: ManifestCounters?
     /// The error of the last flush when it failed for lack of disk space: writes are refused
     /// with `.diskFull` until a flush succeeds.
     var diskFull: StashError?

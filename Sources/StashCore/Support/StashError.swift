@@ -87,6 +87,9 @@ extension StashError.Code {
     public static let unsupportedVersion = Self(rawValue: "unsupported version")
     /// A store was used after `close()`.
     public static let closed = Self(rawValue: "closed")
+    /// A store was asked to write between its `suspend()` and `resume()` (an app going to
+    /// the background gives up its locks; see the App groups article).
+    public static let suspended = Self(rawValue: "suspended")
     /// Any other failing system call; `errno` says which.
     public static let io = Self(rawValue: "i/o error")
 }

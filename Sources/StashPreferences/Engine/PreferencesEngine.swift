@@ -41,6 +41,8 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     var scheduleRelease: (@Sendable () -> Void)?
     /// How long the file lock stays held after a write, for the writes that follow.
     static let lockLinger: TimeInterval = 0.001
+    /// Set by `Preferences.suspend()`: the lock is released as soon as each write is done.
+    var isSuspended = false
     // The state a read touches is unchecked for exclusivity: every access holds `mutex`, and
     // the dynamic checks (a thread-local access set per property) were a tenth of a read.
     @exclusivity(unchecked) var log: LogFile?
@@ -428,9 +430,9 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         if !holdsFileLock {
             try fileLock.lock()
             holdsFileLock = true
-            scheduleRelease?()
+            if !isSuspended { scheduleRelease?() }
         }
-        defer { if scheduleRelease == nil { releaseFileLock() } }
+        defer { if scheduleRelease == nil || isSuspended { releaseFileLock() } }
         if log?.changeCounter != knownCounter { try catchUp() }
         return try body()
     }

@@ -1,0 +1,32 @@
+public import Foundation
+
+/// The file locks this process holds, from Linux's `/proc/locks`: for tests that promise a
+/// store holds none while idle (an iOS app suspended with a lock in a shared container is
+/// terminated).
+public enum HeldFileLocks {
+    /// Whether `/proc/locks` can be read here.
+    public static var isAvailable: Bool { FileManager.default.isReadableFile(atPath: "/proc/locks") }
+
+    /// One lock: `flock` or POSIX (`fcntl`), its mode and byte range.
+    public struct Lock: Sendable, Hashable, CustomStringConvertible {
+        public var kind: String
+        public var mode: String
+        public var start: String
+        public var end: String
+        public var description: String { "\(kind) \(mode) \(start)-\(end)" }
+    }
+
+    /// The locks this process holds on `file` (found by its inode).
+    public static func on(_ file: URL) throws -> [Lock] {
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        guard let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value else { return [] }
+        let ours = String(getpid())
+        let table = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        return table.split(separator: "\n").compactMap { line -> Lock? in
+            // "1: POSIX  ADVISORY  READ 4242 00:2c:1234 123 123"
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[4] == ours, UInt64(fields[5].split(separator: ":").last ?? "") == inode else { return nil }
+            return Lock(kind: String(fields[1]), mode: String(fields[3]), start: String(fields[6]), end: String(fields[7]))
+        }
+    }
+}
