@@ -2,10 +2,13 @@ import Foundation
 import GRDB
 import StashCore
 
-/// An explicit, numbered migration: what an additive change cannot do (rename, type change,
-/// split, data rewrite). It runs when the store's version is below `version`, inside the
-/// migration's one transaction, before the additive changes of the new schema: it sees the
-/// old tables.
+/// An explicit, numbered migration: what the automatic migration cannot do (a rename, a
+/// split, a data rewrite, a conversion that loses information). It runs when the store's
+/// version is below `version`, inside the migration's one transaction, before the automatic
+/// changes of the new schema: it sees the old tables. Foreign keys are not enforced while
+/// it runs (SQLite cannot rebuild a table otherwise), so a delete does not cascade; every
+/// foreign key is checked before the migration commits, and one left pointing nowhere
+/// fails it (``StashError/Code/migrationFailed``, nothing written).
 ///
 /// ```swift
 /// MigrationStep(to: 3) { migration in
@@ -72,15 +75,15 @@ public final class MigrationContext {
         try db.execute(sql: "ALTER TABLE \(SQL.quote(old)) RENAME TO \(SQL.quote(table))")
     }
 
-    /// Brings the model's table to the new schema (additive changes), then passes every
-    /// object through `change` and writes it back.
+    /// Brings the model's table to the new schema (the automatic migration's changes, see
+    /// ``ObjectSchema``), then passes every object through `change` and writes it back.
     ///
     /// ```swift
     /// try migration.rewrite(Person.self) { $0.name = $0.name.uppercased() }
     /// ```
     public func rewrite<M: Model>(_ type: M.Type, _ change: (inout M) throws -> Void) throws {
         let schema = try schema(type)
-        try SchemaMigrator.applyAdditive([schema], db: db, path: db.description)
+        try SchemaMigrator.apply([schema], db: db, path: db.description)
         let statement = try db.makeStatement(sql: "SELECT \(schema.selectList) FROM \(SQL.quote(schema.table))")
         let cursor = try ModelCursor<M>(statement: statement, arguments: [], schema: schema)
         var objects: [M] = []

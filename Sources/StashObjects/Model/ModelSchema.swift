@@ -123,8 +123,9 @@ final class ModelSchema: @unchecked Sendable {
         return name
     }
 
-    /// `CREATE TABLE` for this model.
-    func createTableSQL() -> String {
+    /// `CREATE TABLE` for this model, named `name` (the model's table by default; the
+    /// migrator builds a table under another name before swapping it in).
+    func createTableSQL(named name: String? = nil) -> String {
         var parts: [String] = []
         for (index, column) in columns.enumerated() {
             parts.append(columnDefinition(column, isKey: index == idColumn))
@@ -134,7 +135,7 @@ final class ModelSchema: @unchecked Sendable {
                 parts.append("FOREIGN KEY(\(SQL.quote(column))) REFERENCES \(SQL.quote(target.table))(\"id\") ON DELETE \(relationship.deleteRule.sql)")
             }
         }
-        return "CREATE TABLE \(SQL.quote(table)) (\n  \(parts.joined(separator: ",\n  "))\n)"
+        return "CREATE TABLE \(SQL.quote(name ?? table)) (\n  \(parts.joined(separator: ",\n  "))\n)"
     }
 
     func columnDefinition(_ column: Column, isKey: Bool) -> String {
@@ -148,22 +149,26 @@ final class ModelSchema: @unchecked Sendable {
         return definition
     }
 
-    /// Index statements (`CREATE [UNIQUE] INDEX IF NOT EXISTS`), named after table and columns.
-    func indexSQL() -> [String] {
-        var statements: [String] = []
+    /// The indexes the declaration asks for, named after table and columns: `unique`, then
+    /// `indexed`, then one per to-one relationship's key.
+    func declaredIndexes() -> [(name: String, isUnique: Bool, columns: [String])] {
+        var indexes: [(name: String, isUnique: Bool, columns: [String])] = []
         for (unique, groups) in [(true, uniqueColumns), (false, indexedColumns)] {
             for columns in groups where !columns.isEmpty {
-                let name = "\(table)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "index")"
-                statements.append("CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(SQL.quote(name)) ON \(SQL.quote(table))(\(columns.map(SQL.quote).joined(separator: ", ")))")
+                indexes.append(("\(table)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "index")", unique, columns))
             }
         }
         for relationship in relationships {
-            if case .toOne(let column) = relationship.kind {
-                let name = "\(table)_\(column)_index"
-                statements.append("CREATE INDEX IF NOT EXISTS \(SQL.quote(name)) ON \(SQL.quote(table))(\(SQL.quote(column)))")
-            }
+            if case .toOne(let column) = relationship.kind { indexes.append(("\(table)_\(column)_index", false, [column])) }
         }
-        return statements
+        return indexes
+    }
+
+    /// Index statements (`CREATE [UNIQUE] INDEX IF NOT EXISTS`) of ``declaredIndexes()``.
+    func indexSQL() -> [String] {
+        declaredIndexes().map { index in
+            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(SQL.quote(index.name)) ON \(SQL.quote(table))(\(index.columns.map(SQL.quote).joined(separator: ", ")))"
+        }
     }
 }
 

@@ -3,8 +3,11 @@ import Foundation
 /// The models a store holds, the schema's version, and the explicit migration steps that
 /// lead to it.
 ///
-/// Additive changes (a new model, a new attribute that is optional or has a default, a new
-/// index or relationship) need no step: bump the version and they are applied on open.
+/// Changes the store can infer need no step: on open every model is compared with its table
+/// and new models and attributes, dropped attributes, type changes, optional ↔ required,
+/// unique constraints, indexes, relationships and delete rules are migrated where the data
+/// allows, and refused (``StashError/Code/migrationFailed`` naming `Model.attribute`, the
+/// file untouched) where it does not. Renames and rewrites are explicit steps.
 ///
 /// ```swift
 /// let schema = ObjectSchema(version: 3, Person.self, Card.self, migrations: [
