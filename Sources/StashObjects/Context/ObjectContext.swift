@@ -1,25 +1,47 @@
 import Foundation
 import StashCore
 
-/// An editing scratchpad over a store, the `NSManagedObjectContext` idea for an edit screen:
-/// it remembers the objects it fetched, collects inserts, updates and deletes, and
-/// ``save()`` writes them all in one transaction, or ``rollback()`` forgets them.
+/// An editing scratchpad over a store, the `NSManagedObjectContext` / SwiftData
+/// `ModelContext` idea for an edit screen: it collects inserts, updates and deletes, shows
+/// them to its own fetches, undoes and redoes them, and ``save()`` writes them all in one
+/// transaction, or ``rollback()`` forgets them.
 ///
-/// Saving an object that changed in the store since this context fetched it (another
-/// screen, task or process saved it) is a conflict: ``StashError/Code/conflict`` and
-/// nothing written, unless the ``MergePolicy`` says which side wins.
+/// - **One object per id.** Fetching an object the context holds a change for gives the
+///   context's version of it, whatever the query; ``object(_:id:)`` does too.
+/// - **Fetches see pending changes.** ``fetch(_:)`` and ``count(_:)`` run over the store
+///   with the context's changes applied: inserted objects appear when they match the
+///   filter, edited ones may enter or leave it, deleted ones are gone; sort, limit and
+///   offset apply to the result. (They run in SQLite inside a transaction that is rolled
+///   back, so every filter works as it will after the save; while changes are pending,
+///   such reads wait for the store's writer.)
+/// - **Temporary ids.** ``insert(_:)`` returns the object with a temporary id (negative)
+///   when SQLite assigns its model's ids; other objects may point at it, and the save gives
+///   it its real id and rewrites every relationship pointing at it.
+/// - **One change per object.** Editing an object several times before a save is one
+///   change; a save checks it against the version the context last saw (fetched or
+///   saved): another writer's change in between is a conflict, settled by ``MergePolicy``.
+/// - **Undo.** ``undo()`` and ``redo()`` step through the changes, one call or one
+///   ``undoGroup(_:_:)`` at a time.
 ///
 /// ```swift
 /// let context = ObjectContext(store: store)
-/// var ada = try context.fetch(Person.query().filter(\.name == "Ada"))[0]
-/// ada.age += 1
-/// context.update(ada)
-/// context.insert(Person(id: nil, name: "Grace", age: 85))
-/// if context.hasChanges { try context.save() }
+/// let grace = context.insert(Person(id: nil, name: "Grace", age: 85))   // grace.id == -1
+/// context.insert(Card(id: nil, number: "4400", ownerID: grace.id!))      // points at -1
+/// try context.count(Person.query())                                      // counts Grace
+/// try context.save()                                                     // real ids, one transaction
 /// ```
+///
+/// **Threads.** A context is `Sendable`: its state sits behind a lock and every call is
+/// safe from any thread or task. Changes made while a save runs stay for the next save; a
+/// second save started while one runs throws `locked`. Undo steps are one per call, so
+/// changes that several tasks make at once interleave in the undo history.
 public final class ObjectContext: Sendable {
-    /// What ``ObjectContext/save()`` does with an object changed in the store since it was
-    /// fetched.
+    /// What ``ObjectContext/save()`` does with an object changed in the store since the
+    /// context last saw it.
+    ///
+    /// ```swift
+    /// let context = ObjectContext(store: store, mergePolicy: .storeWins)
+    /// ```
     public enum MergePolicy: Sendable {
         /// Throw ``StashError/Code/conflict``; nothing is written.
         case fail
@@ -29,48 +51,19 @@ public final class ObjectContext: Sendable {
         case storeWins
     }
 
-    private struct Key: Hashable {
-        var type: ObjectIdentifier
-        var id: StoredValue
-    }
-
-    private struct Change {
-        /// Its place in the order changes were made: a save removes only the ones it wrote.
-        var sequence = 0
-        var key: Key?
-        var label: String
-        var apply: @Sendable (ObjectTransaction) throws -> Void
-        /// The object's current encoding in the store, to compare with the snapshot.
-        var current: @Sendable (ObjectReader) throws -> Data?
-    }
-
-    private struct State {
-        var snapshots: [Key: Data] = [:]
-        var changes: [Change] = []
-        var nextSequence = 0
-        /// Whether a save is running: a second one would write the same changes again.
-        var saving = false
-
-        mutating func append(_ change: Change) {
-            var change = change
-            change.sequence = nextSequence
-            nextSequence += 1
-            changes.append(change)
-        }
-    }
-
-    /// What one save writes: the changes made so far and the snapshots to check them with.
-    private struct Pending {
-        var changes: [Change]
-        var snapshots: [Key: Data]
-        var policy: MergePolicy
-    }
-
     /// The store the context reads from and saves to.
+    ///
+    /// ```swift
+    /// let stored = try context.store.count(Person.query())   // without the pending changes
+    /// ```
     public let store: ObjectStore
     /// How conflicts are resolved on save.
+    ///
+    /// ```swift
+    /// if context.mergePolicy == .fail { /* save may throw conflict */ }
+    /// ```
     public let mergePolicy: MergePolicy
-    private let state = LockedValue(State())
+    let state = LockedValue(ContextState())
 
     /// A context over `store`.
     ///
@@ -82,19 +75,21 @@ public final class ObjectContext: Sendable {
         self.mergePolicy = mergePolicy
     }
 
-    static func snapshot<M: Model>(_ object: M) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return try encoder.encode(object)
-    }
+    // MARK: Reading
 
-    /// Fetches through the store and remembers each object as it was, for conflict checks.
+    /// The objects `query` selects in the store with this context's pending changes applied,
+    /// in the query's order; an object the context changed comes as the context's version.
+    /// Each object without a pending change becomes the version later conflict checks
+    /// compare with.
     ///
     /// ```swift
-    /// let people = try context.fetch(Person.query().sorted(\.name))
+    /// context.insert(Person(id: nil, name: "Alan", age: 41))
+    /// let people = try context.fetch(Person.query().sorted(\.name))   // Alan among them
     /// ```
+    ///
+    /// - throws: what ``ObjectReader/fetch(_:)`` throws.
     public func fetch<M: Model>(_ query: ObjectQuery<M>) throws -> [M] {
-        try remember(store.fetch(query))
+        try merge(PendingView(state.withLock { $0 }).fetch(query, in: store))
     }
 
     /// ``fetch(_:)`` from a task, off the caller's thread.
@@ -103,86 +98,152 @@ public final class ObjectContext: Sendable {
     /// let people = try await context.fetch(Person.query())
     /// ```
     public func fetch<M: Model>(_ query: ObjectQuery<M>) async throws -> [M] {
-        try remember(await store.fetch(query))
+        let view = PendingView(state.withLock { $0 })
+        return try merge(await view.fetch(query, in: store))
     }
 
-    private func remember<M: Model>(_ objects: [M]) throws -> [M] {
-        let snapshots = try objects.map { (Key(type: ObjectIdentifier(M.self), id: $0.id.storedValue), try Self.snapshot($0)) }
-        state.withLock { state in
-            for (key, data) in snapshots { state.snapshots[key] = data }
-        }
-        return objects
-    }
-
-    /// Whether inserts, updates or deletes wait to be saved.
-    public var hasChanges: Bool { state.withLock { !$0.changes.isEmpty } }
-
-    /// Adds a new object, written by the next save.
+    /// How many objects ``fetch(_:)`` would return (limit and offset apply).
     ///
     /// ```swift
-    /// context.insert(Person(id: nil, name: "Grace", age: 85))
+    /// context.delete(ada)
+    /// try context.count(Person.query())   // one less than the store's count
     /// ```
-    public func insert<M: Model>(_ object: M) {
-        let change = Change(key: nil, label: "\(M.self)", apply: { tx in try tx.insert(object) }, current: { _ in nil })
-        state.withLock { $0.append(change) }
+    public func count<M: Model>(_ query: ObjectQuery<M>) throws -> Int {
+        try PendingView(state.withLock { $0 }).count(query, in: store)
     }
 
-    /// Records the edited object, written by the next save (checked against the version
-    /// fetched).
+    /// The context's version of the object with this id (a temporary id works, also after
+    /// the save that made it real), or `nil` when there is none or the context deleted it.
+    ///
+    /// ```swift
+    /// let grace = context.insert(Person(id: nil, name: "Grace", age: 85))
+    /// try context.save()
+    /// let saved = try context.object(Person.self, id: grace.id)   // saved?.id is the real id
+    /// ```
+    public func object<M: Model>(_ type: M.Type, id: M.ID) throws -> M? {
+        let (key, pending) = state.withLock { state in
+            let key = state.key(ObjectIdentifier(M.self), id.storedValue)
+            return (key, state.pending[key])
+        }
+        if let pending { return pending.kind == .delete ? nil : pending.object as? M }
+        // `\M.id` is a protocol requirement, which key-path filters cannot name: the id column.
+        return try fetch(M.query().filter(ObjectFilter(sql: "\(SQL.quote("id")) = ?", arguments: [key.id]))).first
+    }
+
+    /// Keeps the context's version of the objects it changed and remembers the stored rows
+    /// of the others, for conflict checks.
+    private func merge<M: Model>(_ found: [PendingView.Found<M>]) -> [M] {
+        state.withLock { state in
+            found.compactMap { found in
+                let key = state.key(ObjectIdentifier(M.self), found.object.id.storedValue)
+                guard let pending = state.pending[key] else {
+                    if let row = found.storedRow { state.seen[key] = row }
+                    return found.object
+                }
+                return pending.kind == .delete ? nil : (pending.object as? M ?? found.object)
+            }
+        }
+    }
+
+    // MARK: Changing
+
+    /// Whether inserts, updates or deletes wait to be saved.
+    ///
+    /// ```swift
+    /// if context.hasChanges { try context.save() }
+    /// ```
+    public var hasChanges: Bool { state.withLock { !$0.pending.isEmpty } }
+
+    /// Adds a new object, written by the next save; returns it as the context holds it: with
+    /// a temporary id (negative) when its id is `nil` and SQLite assigns it. Objects may
+    /// point at that id; the save replaces it with the real one everywhere, and the context
+    /// keeps accepting it afterwards.
+    ///
+    /// ```swift
+    /// let person = context.insert(Person(id: nil, name: "Grace", age: 85))
+    /// context.insert(Card(id: nil, number: "4400", ownerID: person.id!))
+    /// try context.save()   // one transaction; the card points at Grace's real id
+    /// ```
+    @discardableResult
+    public func insert<M: Model>(_ object: M) -> M {
+        state.withLock { state in
+            var object = object
+            let type = ObjectIdentifier(M.self)
+            if M.ID.isAutoIncremented, object.id.storedValue == .null, let id = M.ID.assigned(rowID: state.issueTemporary(type)) {
+                object.id = id
+            }
+            state.record(state.key(type, object.id.storedValue), .insert, object)
+            return object
+        }
+    }
+
+    /// Records the edited object, written by the next save. Edits of one object before a
+    /// save are one change, checked against the version the context last saw.
     ///
     /// ```swift
     /// ada.age += 1
     /// context.update(ada)
+    /// ada.nickname = "Countess"
+    /// context.update(ada)    // still one change
     /// ```
     public func update<M: Model>(_ object: M) {
-        record(object) { tx in try tx.update(object) }
+        record(object, .update)
     }
 
-    /// Marks the object for deletion by the next save (checked against the version fetched).
+    /// Marks the object for deletion by the next save (checked against the version the
+    /// context last saw). Deleting an object inserted since the last save forgets it.
     ///
     /// ```swift
     /// context.delete(ada)
     /// ```
     public func delete<M: Model>(_ object: M) {
-        record(object) { tx in try tx.delete(object) }
+        record(object, .delete)
     }
 
-    private func record<M: Model>(_ object: M, _ apply: @escaping @Sendable (ObjectTransaction) throws -> Void) {
-        let id = object.id
-        let key = Key(type: ObjectIdentifier(M.self), id: id.storedValue)
-        let change = Change(key: key, label: "\(M.self) id \(id.storedValue)", apply: apply) { reader in
-            try reader.object(M.self, id: id).map(Self.snapshot)
+    private func record<M: Model>(_ object: M, _ kind: PendingChange.Kind) {
+        state.withLock { state in
+            var object = object
+            let key = state.key(ObjectIdentifier(M.self), object.id.storedValue)
+            if key.id != object.id.storedValue, let id = M.ID(storedValue: key.id) { object.id = id }
+            state.record(key, kind, object)
         }
-        state.withLock { $0.append(change) }
     }
 
-    /// Forgets every change not yet saved.
+    /// Forgets every change not yet saved, and the undo and redo history.
     ///
     /// ```swift
     /// context.rollback()   // hasChanges == false
     /// ```
     public func rollback() {
-        state.withLock { $0.changes.removeAll() }
+        state.withLock { $0.discardAll() }
     }
 
-    /// Writes every change in one transaction. On a conflict (per ``mergePolicy``) or any
-    /// error nothing is written and the changes stay, so the caller can decide.
+    // MARK: Saving
+
+    /// Writes every change in one transaction: checks each changed object against the
+    /// version the context last saw (per ``mergePolicy``), gives temporary ids their real
+    /// ids, rewrites the relationships that point at them, and writes. On a conflict or any
+    /// error nothing is written and the changes stay, so the caller can decide. A save
+    /// empties the undo history: what it wrote is no longer the context's to undo.
     ///
     /// ```swift
-    /// do { try context.save() } catch StashError.Code.conflict { /* reload and retry */ }
+    /// do { try context.save() } catch let error as StashError where error.code == .conflict {
+    ///     context.rollback()   // and fetch again
+    /// }
     /// ```
     ///
     /// **Durability:** once `save()` returns, the changes are committed to the store's SQLite
-    /// file (WAL) and survive a crash of the process. **Threads:** a context may be used from
-    /// any thread; changes made while a save runs stay for the next save, and a second save
-    /// started while one runs throws `locked` instead of writing the same changes twice.
+    /// file (WAL) and survive a crash of the process.
     ///
     /// - throws: ``StashError/Code/conflict`` naming the model and id;
-    ///   `StashError.Code.locked` while another save of this context runs.
+    ///   ``StashError/Code/missingRelatedObject`` when an object points at the temporary id
+    ///   of an object deleted in the context; ``StashError/Code/notFound`` for an update of
+    ///   an object that does not exist; `StashError.Code.locked` while another save of this
+    ///   context runs; what ``ObjectTransaction`` throws.
     public func save() throws {
-        guard let pending = try pending() else { return }
+        guard let save = try beginSave() else { return }
         defer { state.withLock { $0.saving = false } }
-        finish(pending, saved: try store.write { tx in try Self.apply(pending, in: tx) })
+        finish(try store.write { tx in try save.run(in: tx) })
     }
 
     /// ``save()`` from a task, off the caller's thread.
@@ -191,49 +252,45 @@ public final class ObjectContext: Sendable {
     /// try await context.save()
     /// ```
     public func save() async throws {
-        guard let pending = try pending() else { return }
+        guard let save = try beginSave() else { return }
         defer { state.withLock { $0.saving = false } }
-        finish(pending, saved: try await store.write { tx in try Self.apply(pending, in: tx) })
+        finish(try await store.write { tx in try save.run(in: tx) })
     }
 
-    /// The changes to save, marking a save as running; `nil` (and no mark) when there are none.
+    /// The save to run, marking a save as running; `nil` (and no mark) when there is nothing
+    /// to save.
     /// - throws: `StashError(.locked)` while another save of this context runs.
-    private func pending() throws -> Pending? {
-        let taken = try state.withLock { state throws(StashError) -> ([Change], [Key: Data])? in
-            guard !state.changes.isEmpty else { return nil }
+    private func beginSave() throws -> ContextSave? {
+        try state.withLock { state throws(StashError) -> ContextSave? in
+            guard !state.pending.isEmpty else { return nil }
             guard !state.saving else {
                 throw StashError(.locked, "another save of this context is running; save again when it has finished")
             }
             state.saving = true
-            return (state.changes, state.snapshots)
+            return ContextSave(
+                changes: PendingView(state).changes, seen: state.seen,
+                temporary: state.temporary, permanent: state.permanent, policy: mergePolicy
+            )
         }
-        return taken.map { Pending(changes: $0.0, snapshots: $0.1, policy: mergePolicy) }
     }
 
-    /// Applies the changes in `tx`, checking each against its snapshot; returns the new
-    /// snapshots of the objects written.
-    private static func apply(_ pending: Pending, in tx: ObjectTransaction) throws -> [(Key, Data?)] {
-        var saved: [(Key, Data?)] = []
-        for change in pending.changes {
-            if let key = change.key, let snapshot = pending.snapshots[key], pending.policy != .contextWins {
-                let current = try change.current(tx)
-                if current != snapshot {
-                    if pending.policy == .storeWins { continue }
-                    throw StashError(.conflict, "\(change.label) changed in the store since this context fetched it; nothing was saved", key: change.label)
-                }
-            }
-            try change.apply(tx)
-            if let key = change.key { saved.append((key, try change.current(tx))) }
-        }
-        return saved
-    }
-
-    /// Forgets the changes that were saved (not those made while the save ran).
-    private func finish(_ pending: Pending, saved: [(Key, Data?)]) {
-        let last = pending.changes.last?.sequence ?? -1
+    /// Forgets the changes the save wrote (not those made while it ran), remembers the rows
+    /// it wrote as the versions last seen, and the real ids of the temporary ones.
+    private func finish(_ result: ContextSave.Result) {
         state.withLock { state in
-            state.changes.removeAll { $0.sequence <= last }
-            for (key, data) in saved { state.snapshots[key] = data }
+            state.permanent.merge(result.permanent) { $1 }
+            for written in result.written {
+                if state.pending[written.key]?.revision == written.revision {
+                    state.pending[written.key] = nil
+                } else if written.key != written.savedKey, var later = state.pending.removeValue(forKey: written.key) {
+                    if later.kind == .insert { later.kind = .update }
+                    state.pending[written.savedKey] = later
+                }
+                state.seen[written.key] = nil
+                state.seen[written.savedKey] = written.row
+            }
+            state.undoSteps.removeAll()
+            state.redoSteps.removeAll()
         }
     }
 }

@@ -1,0 +1,156 @@
+import Foundation
+
+/// An object's identity in a context: its model and its id as stored.
+struct ContextKey: Hashable, Sendable {
+    var type: ObjectIdentifier
+    var id: StoredValue
+}
+
+/// The one change a context holds for an object: repeated edits before a save replace its
+/// object and keep its place in the save order.
+struct PendingChange: Sendable {
+    enum Kind: Sendable { case insert, update, delete }
+    var kind: Kind
+    /// The context's version of the object (for a delete, the object deleted).
+    var object: any Model
+    /// When the object was first changed since the last save: the order the save writes in.
+    var sequence: Int
+    /// A new number for every edit: a save forgets only the changes it wrote, not those made
+    /// while it ran.
+    var revision: Int
+}
+
+/// One step of undo or redo: the changes one call (or one group) made, each as the pending
+/// change of its object before and after.
+struct UndoStep: Sendable {
+    struct Edit: Sendable {
+        var key: ContextKey
+        var before: PendingChange?
+        var after: PendingChange?
+    }
+    var name: String?
+    var edits: [Edit] = []
+}
+
+/// Everything an ``ObjectContext`` remembers, behind its lock: pending changes, the stored
+/// rows it last saw, the temporary ids it issued, and its undo and redo steps.
+struct ContextState {
+    var pending: [ContextKey: PendingChange] = [:]
+    /// The stored row of each object as the context last saw it (fetched or saved): the
+    /// base a change is checked against for conflicts.
+    var seen: [ContextKey: [StoredValue]] = [:]
+    /// The temporary ids issued per model (negative, counting down from -1).
+    var temporary: [ObjectIdentifier: Set<StoredValue>] = [:]
+    /// The real id each saved temporary id became.
+    var permanent: [ContextKey: StoredValue] = [:]
+    var nextTemporary: Int64 = -1
+    var nextSequence = 0
+    var nextRevision = 0
+    var undoSteps: [UndoStep] = []
+    var redoSteps: [UndoStep] = []
+    /// The group ``ObjectContext/undoGroup(_:_:)`` is collecting, with its nesting depth.
+    var group: UndoStep?
+    var groupDepth = 0
+    /// Whether a save is running: a second one would write the same changes again.
+    var saving = false
+
+    /// The key of `id` of model `type`, a saved temporary id replaced by its real id.
+    func key(_ type: ObjectIdentifier, _ id: StoredValue) -> ContextKey {
+        let key = ContextKey(type: type, id: id)
+        return permanent[key].map { ContextKey(type: type, id: $0) } ?? key
+    }
+
+    func isTemporary(_ type: ObjectIdentifier, _ id: StoredValue) -> Bool {
+        temporary[type]?.contains(id) ?? false
+    }
+
+    mutating func issueTemporary(_ type: ObjectIdentifier) -> Int64 {
+        let id = nextTemporary
+        nextTemporary -= 1
+        temporary[type, default: []].insert(.integer(id))
+        return id
+    }
+
+    private mutating func revision() -> Int {
+        nextRevision += 1
+        return nextRevision
+    }
+
+    /// Folds a new change of the object at `key` into the one it has: an insert edited stays
+    /// an insert, an insert deleted is no change at all, an update deleted is a delete.
+    mutating func record(_ key: ContextKey, _ kind: PendingChange.Kind, _ object: any Model) {
+        let before = pending[key]
+        var after: PendingChange?
+        let resulting: PendingChange.Kind? = switch (before?.kind, kind) {
+        case (nil, _): kind
+        case (.insert?, .delete): nil
+        case (.insert?, _): .insert
+        case (.update?, .delete), (.delete?, .delete): .delete
+        case (.update?, _), (.delete?, _): .update
+        }
+        if let resulting {
+            let sequence = before?.sequence ?? nextSequence
+            if before == nil { nextSequence += 1 }
+            after = PendingChange(kind: resulting, object: object, sequence: sequence, revision: revision())
+        }
+        pending[key] = after
+        let edit = UndoStep.Edit(key: key, before: before, after: after)
+        if group != nil {
+            group?.edits.append(edit)
+        } else {
+            undoSteps.append(UndoStep(name: nil, edits: [edit]))
+        }
+        redoSteps.removeAll()
+    }
+
+    /// Restores each edited object's change as it was before (`undo`) or after (`redo`).
+    private mutating func restore(_ step: UndoStep, before: Bool) {
+        let edits = before ? step.edits.reversed() : step.edits
+        for edit in edits {
+            var change = before ? edit.before : edit.after
+            change?.revision = revision()
+            pending[edit.key] = change
+        }
+    }
+
+    mutating func undo() -> Bool {
+        move(from: \.undoSteps, to: \.redoSteps, restoring: true)
+    }
+
+    mutating func redo() -> Bool {
+        move(from: \.redoSteps, to: \.undoSteps, restoring: false)
+    }
+
+    /// Takes the last step of one stack, restores its objects' changes as they were before
+    /// it (`restoring`) or after, and puts it on the other stack.
+    private mutating func move(from: WritableKeyPath<Self, [UndoStep]>, to: WritableKeyPath<Self, [UndoStep]>, restoring before: Bool) -> Bool {
+        closeGroup(force: true)
+        guard let step = self[keyPath: from].popLast() else { return false }
+        restore(step, before: before)
+        self[keyPath: to].append(step)
+        return true
+    }
+
+    mutating func openGroup(_ name: String) {
+        groupDepth += 1
+        if group == nil { group = UndoStep(name: name) }
+    }
+
+    /// Ends the outermost group (or any group, when `force`): its edits become one step.
+    mutating func closeGroup(force: Bool = false) {
+        guard groupDepth > 0 else { return }
+        groupDepth = force ? 0 : groupDepth - 1
+        guard groupDepth == 0, let step = group else { return }
+        group = nil
+        if !step.edits.isEmpty { undoSteps.append(step) }
+    }
+
+    /// Forgets every pending change and every undo and redo step.
+    mutating func discardAll() {
+        pending.removeAll()
+        undoSteps.removeAll()
+        redoSteps.removeAll()
+        group = nil
+        groupDepth = 0
+    }
+}
