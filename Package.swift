@@ -99,6 +99,8 @@ let package = Package(
                 "StashCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // A Keychain vault that falls back to a file says so in the log.
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -303,7 +305,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StashPreferencesTests", dependencies: ["StashPreferences", "StashTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "StashSecureTests", dependencies: ["StashSecure", "StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StashSecureTests",
+            dependencies: ["StashSecure", "StashTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StashHTTPTests",
             dependencies: [

@@ -1,11 +1,7 @@
 import Foundation
 import GRDB
 import Stash
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 #if canImport(Glibc)
 import Glibc
 #if canImport(CDispatch)

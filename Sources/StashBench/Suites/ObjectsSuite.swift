@@ -4,11 +4,7 @@ import Stash
 import StashSQL
 import StashObjects
 import StashObjectsMacros
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// `stash-bench objects`: StashObjects against GRDB records written by hand, GRDB `Codable`
 /// records and the raw SQLite C API, on GRDB's own performance workload (a record of ten

@@ -15,21 +15,28 @@ extension Sandbox {
     /// - throws: ``StashError/Code/invalidName`` for a bad group name,
     ///   ``StashError/Code/permissionDenied`` when the app lacks the entitlement.
     public func groupContainer(_ group: String) throws -> URL {
+        try Sandbox.groupContainer(group, base: groupsBase, system: Sandbox.systemGroupContainer)
+    }
+
+    /// The container of `group`: a folder in `base` when there is one (Linux, `root:`
+    /// sandboxes), else the one `system` gives (Apple platforms, `nil` without the
+    /// entitlement). Created on first use.
+    package static func groupContainer(_ group: String, base: URL?, system: (String) -> URL?) throws -> URL {
         try Sandbox.validate(name: group, what: "group identifier")
-        let url: URL
-        if let groupsBase {
-            url = groupsBase.appendingPathComponent(group, isDirectory: true)
-        } else {
-            #if canImport(Darwin)
-            guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else {
-                throw StashError(.permissionDenied, "no container for this app group (missing entitlement?)", key: group)
-            }
-            url = container
-            #else
-            throw StashError(.notFound, "group containers are not available here", key: group)
-            #endif
+        guard let url = base.map({ $0.appendingPathComponent(group, isDirectory: true) }) ?? system(group) else {
+            throw StashError(.permissionDenied, "no container for this app group (missing app-group entitlement?)", key: group)
         }
         try FileStore.createFolder(url)
         return url
+    }
+
+    /// The app-group container the system keeps for `group`: Apple platforms only, and only
+    /// with the app-group entitlement.
+    static func systemGroupContainer(_ group: String) -> URL? {
+        #if canImport(Darwin)
+        return FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)
+        #else
+        return nil
+        #endif
     }
 }

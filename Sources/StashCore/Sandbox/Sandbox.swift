@@ -11,6 +11,11 @@ public import Foundation
 /// | ``caches`` | `Library/Caches` | `$XDG_CACHE_HOME/<app>` | no |
 /// | ``temporary`` | `tmp` | `$TMPDIR/<app>` | no |
 ///
+/// On iOS, tvOS, watchOS and visionOS the folders are inside the app's container. On macOS
+/// they are in the user's home (a sandboxed app's container), with the identifier appended to
+/// Application Support, Caches and the temporary folder (`~/Library/Caches/<app>`), where
+/// apps would otherwise share a folder.
+///
 /// `$XDG_DATA_HOME` defaults to `~/.local/share`, `$XDG_CONFIG_HOME` to `~/.config`,
 /// `$XDG_CACHE_HOME` to `~/.cache` and `$TMPDIR` to `/tmp`; `~` is `$HOME`. Relative XDG
 /// values are ignored, as the specification requires.
@@ -66,9 +71,18 @@ public struct Sandbox: Sendable, Hashable, CustomStringConvertible {
     }
 
     private init(validatedApp app: String, environment: [String: String]) {
+        self.init(validatedApp: app, layout: Sandbox.systemLayout(app: app, environment: environment))
+    }
+
+    /// The sandbox of `app` with the folders of `layout`: another platform's layout, in tests.
+    package init(app: String, layout: Layout) throws {
+        try Sandbox.validate(name: app, what: "application identifier")
+        self.init(validatedApp: app, layout: layout)
+    }
+
+    private init(validatedApp app: String, layout: Layout, root: URL? = nil) {
         self.app = app
-        self.root = nil
-        let layout = Sandbox.systemLayout(app: app, environment: environment)
+        self.root = root
         self.folders = layout.folders
         self.groupsBase = layout.groupsBase
     }
@@ -79,28 +93,16 @@ public struct Sandbox: Sendable, Hashable, CustomStringConvertible {
     /// `Library/Preferences`, `Library/Caches`, `tmp`, and group containers in `Shared/`.
     public init(root: URL, app: String = "app") throws {
         try Sandbox.validate(name: app, what: "application identifier")
-        self.app = app
         let root = root.standardizedFileURL
-        self.root = root
-        let library = root.appendingPathComponent("Library", isDirectory: true)
-        self.folders = [
-            .documents: root.appendingPathComponent("Documents", isDirectory: true),
-            .library: library,
-            .applicationSupport: library.appendingPathComponent("Application Support", isDirectory: true),
-            .preferences: library.appendingPathComponent("Preferences", isDirectory: true),
-            .caches: library.appendingPathComponent("Caches", isDirectory: true),
-            .temporary: root.appendingPathComponent("tmp", isDirectory: true),
-        ]
-        self.groupsBase = root.appendingPathComponent("Shared", isDirectory: true)
+        let layout = Layout.container(home: root, groupsBase: root.appendingPathComponent("Shared", isDirectory: true))
+        self.init(validatedApp: app, layout: layout, root: root)
     }
 
     /// The sandbox of the running program: its bundle identifier on Apple platforms, its
     /// executable's name elsewhere (characters that are not allowed become `-`).
     public static var main: Sandbox {
-        var name = ProcessInfo.processInfo.processName
-        #if canImport(Darwin)
-        if let identifier = Bundle.main.bundleIdentifier { name = identifier }
-        #endif
+        // A command-line tool usually has no bundle identifier; on Linux none has one.
+        let name = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
         let cleaned = String(name.unicodeScalars.map { scalar -> Character in
             scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control ? "-" : Character(scalar)
         })

@@ -1,107 +1,93 @@
-#if canImport(Security)
 import Foundation
-import Security
 import StashCore
 
 /// A vault kept as Keychain generic passwords: service = the vault's service (or its access
 /// group for a shared vault, so that every member sees the same entries), account = the entry
 /// name, data = the encoded value.
+///
+/// It builds the queries and reads the answers; the Security calls themselves go through
+/// ``KeychainCalls`` (``SecurityFrameworkCalls`` on Apple platforms, a fake in the Linux tests).
 final class KeychainStorage: VaultStorage {
     let service: String
     let accessGroup: String?
     let accessibility: Vault.Accessibility
+    let calls: any KeychainCalls
 
     var file: URL? { nil }
 
-    init(service: String, accessGroup: String?, accessibility: Vault.Accessibility) {
+    init(service: String, accessGroup: String?, accessibility: Vault.Accessibility, calls: any KeychainCalls) {
         self.service = service
         self.accessGroup = accessGroup
         self.accessibility = accessibility
+        self.calls = calls
     }
 
     func data(forKey key: String) throws -> Data? {
-        var query = baseQuery()
-        query[kSecAttrAccount as String] = key
-        query[kSecReturnData as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitOne
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        try check(status, "read", key: key)
-        return result as? Data
+        var query = itemQuery(key)
+        query[.returnData] = .bool(true)
+        query[.returnAttributes] = .bool(true)
+        query[.matchLimit] = .string(KeychainAttributes.matchLimitOne)
+        let answer = calls.copyMatching(query)
+        if answer.status == KeychainStatus.itemNotFound { return nil }
+        try check(answer.status, "read", key: key)
+        return answer.items.first?.data
     }
 
     func set(_ data: Data, forKey key: String) throws {
-        var query = baseQuery()
-        query[kSecAttrAccount as String] = key
-        // Update, add, and update again when another writer's first write added it in between
-        // (KeychainUpsert, whose decisions the Linux tests check).
-        let changes: [String: Any] = [
-            kSecValueData as String: data,
-            kSecAttrAccessible as String: accessibilityValue,
-        ]
-        let addition = query.merging(changes) { _, new in new }
+        let query = itemQuery(key)
+        // Update, add, and update again when another writer's first write added it in between.
+        let changes = KeychainAttributes([.valueData: .data(data), .accessible: .string(accessibility.keychainValue)])
         let outcome = KeychainUpsert.store(
-            update: { SecItemUpdate(query as CFDictionary, changes as CFDictionary) },
-            add: { SecItemAdd(addition as CFDictionary, nil) }
+            update: { calls.update(query, to: changes) },
+            add: { calls.add(query.merging(changes)) }
         )
         try check(outcome.status, outcome.action, key: key)
     }
 
     func removeValue(forKey key: String) throws {
-        var query = baseQuery()
-        query[kSecAttrAccount as String] = key
-        let status = SecItemDelete(query as CFDictionary)
-        if status != errSecItemNotFound { try check(status, "delete", key: key) }
+        let status = calls.delete(itemQuery(key))
+        if status != KeychainStatus.itemNotFound { try check(status, "delete", key: key) }
     }
 
     func allKeys() throws -> [String] {
-        var query = baseQuery()
-        query[kSecReturnAttributes as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitAll
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return [] }
-        try check(status, "list", key: nil)
-        let items = result as? [[String: Any]] ?? []
-        return items.compactMap { $0[kSecAttrAccount as String] as? String }.sorted()
+        var query = serviceQuery()
+        query[.returnAttributes] = .bool(true)
+        query[.matchLimit] = .string(KeychainAttributes.matchLimitAll)
+        let answer = calls.copyMatching(query)
+        if answer.status == KeychainStatus.itemNotFound { return [] }
+        try check(answer.status, "list", key: nil)
+        return answer.items.compactMap(\.account).sorted()
     }
 
     func removeAll() throws {
-        let status = SecItemDelete(baseQuery() as CFDictionary)
-        if status != errSecItemNotFound { try check(status, "delete all", key: nil) }
+        let status = calls.delete(serviceQuery())
+        if status != KeychainStatus.itemNotFound { try check(status, "delete all", key: nil) }
     }
 
     func rotate(to key: VaultKey) throws {
         throw StashError(.notSupported, "the Keychain manages its own keys; only file vaults rotate")
     }
 
-    private func baseQuery() -> [String: Any] {
-        var query: [String: Any] = [
-            kSecClass as String: kSecClassGenericPassword,
-            kSecAttrService as String: accessGroup ?? service,
+    /// Every item of this vault.
+    func serviceQuery() -> KeychainAttributes {
+        var query = KeychainAttributes([
+            .itemClass: .string(KeychainAttributes.genericPassword),
+            .service: .string(accessGroup ?? service),
             // The data protection keychain is the one where access groups work on macOS too.
-            kSecUseDataProtectionKeychain as String: true,
-        ]
-        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+            .dataProtectionKeychain: .bool(true),
+        ])
+        if let accessGroup { query[.accessGroup] = .string(accessGroup) }
         return query
     }
 
-    private var accessibilityValue: CFString {
-        switch accessibility {
-        case .whenUnlocked: kSecAttrAccessibleWhenUnlocked
-        case .afterFirstUnlock: kSecAttrAccessibleAfterFirstUnlock
-        case .whenUnlockedThisDeviceOnly: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-        case .afterFirstUnlockThisDeviceOnly: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-        case .whenPasscodeSetThisDeviceOnly: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
-        }
+    /// The item of one entry.
+    func itemQuery(_ key: String) -> KeychainAttributes {
+        var query = serviceQuery()
+        query[.account] = .string(key)
+        return query
     }
 
-    private func check(_ status: OSStatus, _ action: String, key: String?) throws {
-        guard status != errSecSuccess else { return }
-        let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
-        let code: StashError.Code = status == errSecInteractionNotAllowed ? .locked : .keychain
-        throw StashError(code, "\(action): \(message) (\(status))", key: key)
+    private func check(_ status: Int32, _ action: String, key: String?) throws {
+        if let error = KeychainStatus.error(status, action, key: key) { throw error }
     }
 }
-#endif

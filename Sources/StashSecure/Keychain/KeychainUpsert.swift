@@ -3,16 +3,9 @@
 /// entry at once (two threads, an app and its extension) both succeed, the later one
 /// winning, instead of one failing with `errSecDuplicateItem`.
 ///
-/// Platform-neutral, so that Linux tests drive it: it sees only the result codes of the
-/// Security calls (`SecItemUpdate`, `SecItemAdd`), which the Apple-only caller passes in.
+/// It sees only the result codes of the two Security calls (`SecItemUpdate`, `SecItemAdd`),
+/// which its caller makes.
 enum KeychainUpsert {
-    /// `errSecSuccess`.
-    static let success: Int32 = 0
-    /// `errSecItemNotFound` (SecBase.h).
-    static let itemNotFound: Int32 = -25300
-    /// `errSecDuplicateItem` (SecBase.h).
-    static let duplicateItem: Int32 = -25299
-
     /// Rounds of update-then-add before giving up: each lost race needs another writer to
     /// add the item between this one's update and add, and a remover to delete it again
     /// before the next update.
@@ -29,13 +22,13 @@ enum KeychainUpsert {
     /// found a duplicate (another writer's first write), at most ``attempts`` rounds.
     /// Answers the last call's result: success, or the error to report.
     static func store(update: () -> Int32, add: () -> Int32) -> Outcome {
-        var outcome = Outcome(status: itemNotFound, action: "update")
+        var outcome = Outcome(status: KeychainStatus.itemNotFound, action: "update")
         for _ in 0..<attempts {
             let updated = update()
-            guard updated == itemNotFound else { return Outcome(status: updated, action: "update") }
+            guard updated == KeychainStatus.itemNotFound else { return Outcome(status: updated, action: "update") }
             let added = add()
             outcome = Outcome(status: added, action: "add")
-            guard added == duplicateItem else { return outcome }
+            guard added == KeychainStatus.duplicateItem else { return outcome }
         }
         return outcome
     }

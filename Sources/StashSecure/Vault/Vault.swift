@@ -18,7 +18,9 @@ import StashCore
 ///
 /// Where the entries live:
 /// - **Apple platforms**, with ``init(service:accessGroup:accessibility:)``: Keychain generic
-///   passwords, with an ``Accessibility`` class and an optional access group.
+///   passwords, with an ``Accessibility`` class and an optional access group. On macOS a
+///   process without a keychain entitlement (an unsigned tool) falls back to the file vault
+///   below, with a warning in the log.
 /// - **Linux** (and anywhere with ``init(service:accessGroup:keyring:key:)``): one encrypted
 ///   file per service, or per access group for a shared vault, in a ``Keyring`` under
 ///   `$XDG_DATA_HOME/keyrings/stash`, outside the app's sandbox. Each record is sealed with
@@ -54,21 +56,28 @@ public final class Vault: Sendable {
     /// let shared = try Vault(service: "com.example.notes", accessGroup: "TEAMID.com.example.shared")
     /// ```
     ///
+    /// **macOS without a keychain entitlement.** The Keychain vault is in the data protection
+    /// keychain, which refuses processes without a keychain entitlement (unsigned tools,
+    /// `swift test`, `stash vault`). At the first refusal such a vault logs one warning
+    /// (`stash.vault`) and keeps its entries in the user's ``Keyring`` file under its master
+    /// key file, as on Linux; entries are not moved between the two. Other Apple platforms
+    /// throw ``StashError/Code/permissionDenied`` instead.
+    ///
     /// - parameters:
     ///   - service: Names the vault, typically the app's identifier. A safe folder name.
     ///   - accessGroup: Shares the vault with every app of the group (a Keychain access group).
     ///   - accessibility: When the Keychain lets the entries be read (ignored on Linux).
-    /// - throws: ``StashError/Code/invalidName`` for a bad service or group name.
+    /// - throws: ``StashError/Code/invalidName`` for a bad service or group name. Its reads
+    ///   and writes throw ``StashError/Code/locked`` while the Keychain is locked (the device
+    ///   is, and `accessibility` does not allow reading now).
     public convenience init(service: String, accessGroup: String? = nil, accessibility: Accessibility = .afterFirstUnlock) throws {
         try Vault.validate(service: service, accessGroup: accessGroup)
-        #if canImport(Security)
-        self.init(
-            service: service, accessGroup: accessGroup,
-            storage: KeychainStorage(service: service, accessGroup: accessGroup, accessibility: accessibility)
-        )
-        #else
-        try self.init(service: service, accessGroup: accessGroup, keyring: Keyring(), key: .keyFile())
-        #endif
+        if let calls = Vault.platformKeychain {
+            let storage = Vault.keychainStorage(service: service, accessGroup: accessGroup, accessibility: accessibility, calls: calls)
+            self.init(service: service, accessGroup: accessGroup, storage: storage)
+        } else {
+            try self.init(service: service, accessGroup: accessGroup, keyring: Keyring(), key: .keyFile())
+        }
     }
 
     /// A vault kept in an encrypted file of `keyring`, on any platform.

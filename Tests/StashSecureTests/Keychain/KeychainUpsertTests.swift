@@ -24,14 +24,14 @@ struct KeychainUpsertTests {
     }
 
     @Test func anExistingItemIsUpdatedOnly() {
-        let security = SecurityCalls(updates: [KeychainUpsert.success], adds: [])
-        #expect(security.store() == .init(status: KeychainUpsert.success, action: "update"))
+        let security = SecurityCalls(updates: [KeychainStatus.success], adds: [])
+        #expect(security.store() == .init(status: KeychainStatus.success, action: "update"))
         #expect(security.calls == ["update"])
     }
 
     @Test func aMissingItemIsAdded() {
-        let security = SecurityCalls(updates: [KeychainUpsert.itemNotFound], adds: [KeychainUpsert.success])
-        #expect(security.store() == .init(status: KeychainUpsert.success, action: "add"))
+        let security = SecurityCalls(updates: [KeychainStatus.itemNotFound], adds: [KeychainStatus.success])
+        #expect(security.store() == .init(status: KeychainStatus.success, action: "add"))
         #expect(security.calls == ["update", "add"])
     }
 
@@ -39,9 +39,9 @@ struct KeychainUpsertTests {
     /// first, so this add finds a duplicate; the write becomes an update and succeeds.
     @Test func anAddThatFindsAnotherWritersItemBecomesAnUpdate() {
         let security = SecurityCalls(
-            updates: [KeychainUpsert.itemNotFound, KeychainUpsert.success], adds: [KeychainUpsert.duplicateItem]
+            updates: [KeychainStatus.itemNotFound, KeychainStatus.success], adds: [KeychainStatus.duplicateItem]
         )
-        #expect(security.store() == .init(status: KeychainUpsert.success, action: "update"))
+        #expect(security.store() == .init(status: KeychainStatus.success, action: "update"))
         #expect(security.calls == ["update", "add", "update"])
     }
 
@@ -49,10 +49,10 @@ struct KeychainUpsertTests {
     /// write adds it itself on the next round.
     @Test func aRemovalBetweenTheRoundsIsAnsweredByAnotherAdd() {
         let security = SecurityCalls(
-            updates: [KeychainUpsert.itemNotFound, KeychainUpsert.itemNotFound],
-            adds: [KeychainUpsert.duplicateItem, KeychainUpsert.success]
+            updates: [KeychainStatus.itemNotFound, KeychainStatus.itemNotFound],
+            adds: [KeychainStatus.duplicateItem, KeychainStatus.success]
         )
-        #expect(security.store() == .init(status: KeychainUpsert.success, action: "add"))
+        #expect(security.store() == .init(status: KeychainStatus.success, action: "add"))
         #expect(security.calls == ["update", "add", "update", "add"])
     }
 
@@ -61,10 +61,10 @@ struct KeychainUpsertTests {
     @Test func racesLostEveryRoundEndWithTheDuplicateReported() {
         let rounds = KeychainUpsert.attempts
         let security = SecurityCalls(
-            updates: Array(repeating: KeychainUpsert.itemNotFound, count: rounds),
-            adds: Array(repeating: KeychainUpsert.duplicateItem, count: rounds)
+            updates: Array(repeating: KeychainStatus.itemNotFound, count: rounds),
+            adds: Array(repeating: KeychainStatus.duplicateItem, count: rounds)
         )
-        #expect(security.store() == .init(status: KeychainUpsert.duplicateItem, action: "add"))
+        #expect(security.store() == .init(status: KeychainStatus.duplicateItem, action: "add"))
         #expect(security.calls.count == 2 * rounds)
     }
 
@@ -73,7 +73,7 @@ struct KeychainUpsertTests {
         let interactionNotAllowed: Int32 = -25308
         let locked = SecurityCalls(updates: [interactionNotAllowed], adds: [])
         #expect(locked.store() == .init(status: interactionNotAllowed, action: "update"))
-        let refusedAdd = SecurityCalls(updates: [KeychainUpsert.itemNotFound], adds: [interactionNotAllowed])
+        let refusedAdd = SecurityCalls(updates: [KeychainStatus.itemNotFound], adds: [interactionNotAllowed])
         #expect(refusedAdd.store() == .init(status: interactionNotAllowed, action: "add"))
         #expect(refusedAdd.calls == ["update", "add"])
     }
