@@ -1,9 +1,4 @@
 public import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A real child process for crash and multi-process tests: start it, read the lines it
 /// prints, kill it with SIGKILL, wait for it. Its standard error is read on a thread of its

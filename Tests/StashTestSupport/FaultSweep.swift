@@ -1,10 +1,5 @@
 public import Foundation
 import StashCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An I/O fault sweep over one store, the way SQLite tests itself: a fixed workload runs
 /// once to count the file calls it makes (``FaultInjection``), then once per call N, in a

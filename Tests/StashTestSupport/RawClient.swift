@@ -1,10 +1,5 @@
 import Foundation
 import StashCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A client connection to 127.0.0.1 over a plain socket that sends bytes as the test writes
 /// them, so tests can send a request head in pieces, keep a connection open without a

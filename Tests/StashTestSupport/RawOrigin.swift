@@ -1,10 +1,5 @@
 import Foundation
 import StashCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An origin on 127.0.0.1 that speaks HTTP/1.1 byte for byte: it records each request line
 /// and answers the n-th request of the whole run with the n-th scripted reply, verbatim, so

@@ -1,9 +1,4 @@
 public import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A real small volume for full-disk tests: a tmpfs of a few megabytes mounted on a fresh
 /// folder (root only, Linux), unmounted when this value is released.

@@ -1,10 +1,5 @@
 import Foundation
 import StashCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// nginx with `proxy_cache` in front of an origin, as the peer of the caching proxy: the
 /// bench writes a throwaway configuration in a scratch folder, starts nginx on a free

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A server the bench runs as a child process on a loopback port (Stash's proxy, nginx,
 /// Varnish), pinned to the servers' CPUs (``CPUPinning``): started, awaited until it

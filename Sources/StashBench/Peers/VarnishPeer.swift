@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Varnish in front of an origin, the memory-tier peer of the caching proxy: `varnishd` as a
 /// daemon on a free loopback port, its objects in memory (`-s malloc`, as Varnish's

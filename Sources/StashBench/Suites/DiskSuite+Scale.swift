@@ -1,10 +1,5 @@
 import Foundation
 import Stash
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `stash-bench disk` cases `scale-10k`, `scale-100k` and `scale-1m`: a ``DiskCache`` of
 /// 10,000, 100,000 or 1,000,000 entries of 100-byte values (scaled by `--scale`), reopened

@@ -2,14 +2,9 @@ import Foundation
 import GRDB
 import Stash
 import GRDBSQLite
-#if canImport(Glibc)
-import Glibc
 #if canImport(CDispatch)
-// `struct stat`'s members are attributed to CDispatch in some build orders (release).
+// On Linux, `struct stat`'s members are attributed to CDispatch in some build orders (release).
 import CDispatch
-#endif
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// `stash-bench disk`: DiskCache against the two classic designs, same data, same order.

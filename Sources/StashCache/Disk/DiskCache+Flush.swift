@@ -1,12 +1,5 @@
 import Foundation
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension DiskCache {
     /// Writes every staged change to the manifest now, in one transaction, and returns once

@@ -1,13 +1,6 @@
 import Foundation
 import GRDB
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension DiskCache {
     /// Moves the rows of a writer's manifest saved under a key that is not in NFC (versions

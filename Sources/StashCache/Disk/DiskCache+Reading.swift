@@ -1,12 +1,5 @@
 public import Foundation
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension DiskCache {
     /// The value of `key`, or `nil` when there is none, it expired, or the cache is closed.

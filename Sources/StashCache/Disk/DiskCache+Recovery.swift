@@ -1,13 +1,6 @@
 import Foundation
 import GRDB
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension DiskCache {
     /// What opening a cache repaired: after a crash, a power cut or a hand-edited folder, the

@@ -1,13 +1,6 @@
 import Foundation
 import GRDB
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension DiskCache {
     /// Removes expired and too-old entries, then, when a limit is exceeded, the least

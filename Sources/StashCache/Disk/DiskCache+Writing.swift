@@ -1,12 +1,5 @@
 public import Foundation
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension DiskCache {
     /// The longest key accepted, in UTF-8 bytes.

@@ -1,11 +1,7 @@
 import Foundation
 import GRDB
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// The SQLite manifest of a disk cache, on its write connection.
 ///

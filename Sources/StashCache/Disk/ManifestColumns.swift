@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// Reads the columns of a manifest row from a stepped SQLite statement (C API), for the
 /// read connection and the scans.

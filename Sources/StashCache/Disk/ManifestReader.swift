@@ -1,10 +1,6 @@
 import Foundation
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// The read connection of a disk cache: one SQLite handle with prepared statements, used
 /// through the C API because a cache read must cost a B-tree lookup and little else.

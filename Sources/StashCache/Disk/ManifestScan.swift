@@ -1,17 +1,6 @@
 import Foundation
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A walk over many manifest rows (``DiskCache/entries()``, ``DiskCache/statistics()``,
 /// prefixes, `removeAll(where:)`) on a connection of its own, inside one read transaction.

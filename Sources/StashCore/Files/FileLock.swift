@@ -1,11 +1,4 @@
 public import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// An advisory lock on a file, shared between processes (flock(2)) and between threads.
 ///

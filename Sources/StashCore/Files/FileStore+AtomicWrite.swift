@@ -1,11 +1,4 @@
 public import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 extension FileStore {
     /// How far a write must reach before it returns.

@@ -1,11 +1,4 @@
 public import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// File helpers that every Stash store is built on: atomic writes, reads, existence,
 /// deletion, moves, listings and sizes.

@@ -1,12 +1,5 @@
 import Foundation
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The memory-mapped file of a preferences log: a header, then records.
 ///

@@ -1,13 +1,6 @@
 import Crypto
 import Foundation
 import StashCore
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The master key file of key-file vaults: 32 random bytes as one line of base64, owner-only.
 enum MasterKeyFile {

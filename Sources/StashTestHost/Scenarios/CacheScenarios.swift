@@ -1,10 +1,5 @@
 import Foundation
 import Stash
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Scenarios named "cache.…".
 ///

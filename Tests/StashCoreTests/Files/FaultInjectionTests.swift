@@ -2,11 +2,6 @@ import Foundation
 import StashCore
 import StashTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The fault-injection seam under `FileStore`: a plan counts and fails only the calls in its
 /// own folder, interrupted calls are retried, and every sync error of an atomic write is

@@ -3,8 +3,8 @@ import Testing
 
 /// The Apple-only code stays small, and docs/ARCHITECTURE.md lists it as it is.
 struct AppleOnlyLinesTests {
-    /// Code lines of `Sources/` that only Apple platforms compile, `import Darwin` aside: fewer
-    /// than this.
+    /// Lines of `Sources/` that only Apple platforms compile, `import Darwin` lines included:
+    /// fewer than this.
     static let limit = 60
 
     /// `import Darwin` (or `package`/`public import Darwin`): the twin of `import Glibc`,
@@ -43,7 +43,7 @@ struct AppleOnlyLinesTests {
 
     @Test func sourcesHaveFewerAppleOnlyLinesThanTheLimit() throws {
         let census = Census(try AppleOnlyLines.inPackage(root: DocumentedExample.packageRoot))
-        #expect(census.codeTotal < Self.limit, "Apple-only code lines: \(census.code)")
+        #expect(census.codeTotal + census.imports < Self.limit, "Apple-only code lines: \(census.code), and \(census.imports) `import Darwin` lines")
     }
 
     /// The section between `<!-- apple-only lines -->` and `<!-- end of apple-only lines -->`

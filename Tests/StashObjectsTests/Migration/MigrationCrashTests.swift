@@ -4,11 +4,6 @@ import StashCore
 import StashObjects
 import StashTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A child process killed with SIGKILL while it rebuilds a table (`stash-testhost
 /// objects.migrate`) leaves the old schema with the old version or the new schema with the

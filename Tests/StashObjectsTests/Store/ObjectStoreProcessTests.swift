@@ -3,11 +3,6 @@ import StashCore
 import StashObjects
 import StashTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The entries `stash-testhost objects.*` writes (same table and columns).
 struct HostEntry: Model {

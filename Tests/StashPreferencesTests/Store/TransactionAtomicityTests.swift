@@ -3,11 +3,6 @@ import StashCore
 import StashTestSupport
 import Testing
 @testable import StashPreferences
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A transaction is one commit: when the disk fills while the file grows for its second
 /// write, its first write is visible neither to this store nor to another instance (another
