@@ -21,7 +21,11 @@ public enum HeldFileLocks {
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         guard let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value else { return [] }
         let ours = String(getpid())
-        let table = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        // Read to the end: procfs reports a size of 0, and a reader that trusts the size
+        // stops after the first page, which misses locks once the process holds many.
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/locks"))
+        defer { try? handle.close() }
+        let table = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
         return table.split(separator: "\n").compactMap { line -> Lock? in
             // "1: POSIX  ADVISORY  READ 4242 00:2c:1234 123 123"
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
