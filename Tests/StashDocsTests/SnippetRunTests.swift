@@ -49,6 +49,7 @@ struct SnippetRunTests {
         Expectation(snippet: "DocCStashHTTPCookies", lines: ["jar 0"]),
         Expectation(snippet: "DocCHTTPServerMiddleware", lines: ["middleware added"]),
         Expectation(snippet: "DocCObjects", lines: [#"people ["Itcast-1"]"#]),
+        Expectation(snippet: "DocCObjectGraph", lines: ["card 4400 owner Ada", #"children ["Byron"] chess ["Ada"] holders ["Ada"]"#]),
         Expectation(snippet: "DocCPreferences", lines: ["volume 0.5"]),
         Expectation(snippet: "DocCSQL", lines: ["count 1 async 1"]),
         Expectation(snippet: "DocCSecure", lines: ["token s3cr3t refresh r-123"]),

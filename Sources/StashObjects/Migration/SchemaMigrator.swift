@@ -50,8 +50,8 @@ struct SchemaMigrator {
                 guard try db.tableExists(model.table) else { return false }
                 let existing = Set(try db.columns(in: model.table).map(\.name))
                 if model.columns.contains(where: { !existing.contains($0.name) }) { return false }
-                for relationship in model.relationships where relationship.kind == .manyToMany {
-                    if try !db.tableExists(JoinTable(source: model, target: relationship.target()).name) { return false }
+                for relationship in model.relationships {
+                    if let join = try relationship.joinTable(from: model), try !db.tableExists(join.name) { return false }
                 }
             }
             return true
@@ -86,9 +86,9 @@ struct SchemaMigrator {
             for statement in model.indexSQL() { try db.execute(sql: statement) }
         }
         for model in models {
-            for relationship in model.relationships where relationship.kind == .manyToMany {
+            for relationship in model.relationships {
+                guard let join = try relationship.joinTable(from: model) else { continue }
                 let target = try relationship.target()
-                let join = JoinTable(source: model, target: target)
                 try db.execute(sql: join.createSQL(source: model, target: target))
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQL.quote(join.name + "_" + join.targetColumn + "_index")) ON \(SQL.quote(join.name))(\(SQL.quote(join.targetColumn)))")
             }
