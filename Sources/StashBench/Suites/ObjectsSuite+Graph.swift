@@ -28,7 +28,7 @@ extension ObjectsSuite {
         """
 
     static func graphTraversal(_ context: BenchContext, scratch: URL) async throws {
-        guard context.runs("graph-traverse") || context.runs("graph-nested") else { return }
+        guard ["graph-traverse", "graph-nested", "filter-folded"].contains(where: context.runs) else { return }
         let members = context.scaled(10_000)
         let cardsEach = 3
         let issuers = 100
@@ -99,6 +99,16 @@ extension ObjectsSuite {
                     try MemberRecord.including(all: MemberRecord.cards.including(required: GCardRecord.issuer)).asRequest(of: MemberWithCards.self).fetchAll(db)
                 }
                 return try expect(objects, rows.count + 2 * rows.reduce(0) { $0 + $1.cards.count }, "grdb-association")
+            },
+        ])
+        // filter-folded: the cost of `[cd]` folding (the `stash_fold` SQL function, one call per
+        // row) against the same scan comparing bytes; neither can use an index.
+        try await context.compare(suite: suite, case: "filter-folded", [
+            Contender("stash") {
+                try expect(1, stash.count(GraphMember.query().filter(.equals(\.name, "MEMBER 1", caseInsensitive: true, diacriticInsensitive: true))), "stash")
+            },
+            Contender("stash-exact") {
+                try expect(1, stash.count(GraphMember.query().filter(.like(\.name, "Member 1"))), "stash-exact")
             },
         ])
         context.reporter.note("objects graph-traverse: statements per run: stash 2 (prefetch), stash-lazy \(members + 1) (one per member), grdb-association 1 (JOIN); graph-nested: stash 3, grdb-association 2")

@@ -3,7 +3,7 @@ import StashCore
 
 /// A query with the relationships to read together with its objects, to any depth: one SQL
 /// statement for the objects and one per relationship named, however many objects there are.
-/// Run it with ``ObjectReader/fetch(_:)-(PrefetchQuery<M>)``, which returns an ``ObjectGraph``.
+/// Run it with a reader's `fetch`, which returns an ``ObjectGraph``.
 ///
 /// ```swift
 /// let query = Person.query().sorted(\.name).including(\.cards, including: \.issuer)   // 3 statements
