@@ -105,16 +105,28 @@ public func == <M: Model, V: Storable & Equatable>(lhs: AttributePath<M, V>, rhs
 
 /// The attribute at the end of the path differs from the value (an object whose path ends
 /// nowhere does not pass).
+///
+/// ```swift
+/// Person.query().filter(Person.card.number != "4400")
+/// ```
 public func != <M: Model, V: Storable & Equatable>(lhs: AttributePath<M, V>, rhs: V) -> ObjectFilter<M> {
     lhs.filter { AttributePath<M, V>.comparison($0, "<>", rhs.storedValue) }
 }
 
 /// The attribute at the end of the path is less than the value.
+///
+/// ```swift
+/// Person.query().filter(Person.card.number < "5000")
+/// ```
 public func < <M: Model, V: Storable & Comparable>(lhs: AttributePath<M, V>, rhs: V) -> ObjectFilter<M> {
     lhs.filter { AttributePath<M, V>.comparison($0, "<", rhs.storedValue) }
 }
 
 /// The attribute at the end of the path is at most the value.
+///
+/// ```swift
+/// Card.query().filter(Card.person.age <= 30)
+/// ```
 public func <= <M: Model, V: Storable & Comparable>(lhs: AttributePath<M, V>, rhs: V) -> ObjectFilter<M> {
     lhs.filter { AttributePath<M, V>.comparison($0, "<=", rhs.storedValue) }
 }
@@ -129,6 +141,10 @@ public func > <M: Model, V: Storable & Comparable>(lhs: AttributePath<M, V>, rhs
 }
 
 /// The attribute at the end of the path is at least the value.
+///
+/// ```swift
+/// Card.query().filter(Card.person.parent.age >= 60)
+/// ```
 public func >= <M: Model, V: Storable & Comparable>(lhs: AttributePath<M, V>, rhs: V) -> ObjectFilter<M> {
     lhs.filter { AttributePath<M, V>.comparison($0, ">=", rhs.storedValue) }
 }

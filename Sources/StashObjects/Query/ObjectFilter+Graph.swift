@@ -86,12 +86,28 @@ public struct RelatedCount<M: Model>: Sendable {
     }
 
     /// Exactly `rhs` related objects.
+    ///
+    /// ```swift
+    /// Person.query().filter(.count(\.cards) == 0)
+    /// ```
     public static func == (lhs: Self, rhs: Int) -> ObjectFilter<M> { lhs.compare("=", rhs, zeroPasses: rhs == 0) }
     /// Not exactly `rhs` related objects.
+    ///
+    /// ```swift
+    /// Person.query().filter(.count(\.cards) != 1)
+    /// ```
     public static func != (lhs: Self, rhs: Int) -> ObjectFilter<M> { lhs.compare("<>", rhs, zeroPasses: rhs != 0) }
     /// Fewer than `rhs`.
+    ///
+    /// ```swift
+    /// Person.query().filter(.count(\.children) < 2)
+    /// ```
     public static func < (lhs: Self, rhs: Int) -> ObjectFilter<M> { lhs.compare("<", rhs, zeroPasses: 0 < rhs) }
     /// At most `rhs`.
+    ///
+    /// ```swift
+    /// Person.query().filter(.count(\.clubs) <= 3)
+    /// ```
     public static func <= (lhs: Self, rhs: Int) -> ObjectFilter<M> { lhs.compare("<=", rhs, zeroPasses: 0 <= rhs) }
     /// More than `rhs`.
     ///
@@ -100,5 +116,9 @@ public struct RelatedCount<M: Model>: Sendable {
     /// ```
     public static func > (lhs: Self, rhs: Int) -> ObjectFilter<M> { lhs.compare(">", rhs, zeroPasses: 0 > rhs) }
     /// At least `rhs`.
+    ///
+    /// ```swift
+    /// Person.query().filter(.count(\.cards, where: \.number >= "9") >= 1)
+    /// ```
     public static func >= (lhs: Self, rhs: Int) -> ObjectFilter<M> { lhs.compare(">=", rhs, zeroPasses: 0 >= rhs) }
 }

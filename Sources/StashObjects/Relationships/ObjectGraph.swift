@@ -22,8 +22,16 @@ public struct ObjectGraph<M: Model>: RandomAccessCollection, Sendable {
     let loaded: [GraphKey: [StoredValue: [any Sendable]]]
 
     /// The index of the first object.
+    ///
+    /// ```swift
+    /// let first = graph[graph.startIndex]
+    /// ```
     public var startIndex: Int { objects.startIndex }
     /// The index after the last object.
+    ///
+    /// ```swift
+    /// let count = graph.endIndex - graph.startIndex
+    /// ```
     public var endIndex: Int { objects.endIndex }
     /// The object at `position`.
     ///
