@@ -52,7 +52,7 @@ struct GraphCard {
 struct MemberRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "member"
     static let badge = hasOne(BadgeRecord.self, using: ForeignKey(["memberID"]))
-    static let cards = hasMany(GCardRecord.self, using: ForeignKey(["holderID"]))
+    static let cards = hasMany(GCardRecord.self, using: ForeignKey(["holderID"])).forKey("cards")
     var id: Int64
     var name: String
 

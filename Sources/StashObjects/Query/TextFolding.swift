@@ -9,8 +9,8 @@ import GRDB
 /// Why a function and not a folded shadow column: it needs no schema change, no migration
 /// and no extra bytes per row, and works on every string attribute; its cost is one call per
 /// row scanned (no index helps a folded comparison). ASCII text, most text in practice,
-/// takes a byte loop without Foundation. Measured on the 2-core machine: see
-/// docs/ARCHITECTURE.md (StashObjects, "Text folding").
+/// takes a byte loop without Foundation. Measured by `stash-bench objects --case
+/// filter-folded` (docs/ARCHITECTURE.md, StashObjects, "Text folding").
 enum TextFolding {
     /// Bit 1: case; bit 2: diacritics.
     static func options(_ caseInsensitive: Bool, _ diacriticInsensitive: Bool) -> Int {

@@ -11,12 +11,14 @@ import StashCore
 /// ```
 public struct RelatedObject<Target: Model>: Sendable {
     /// The query that reads it: the target objects the relationship links to the object.
+    /// Built when asked, so that a handle read from an ``ObjectGraph`` costs no SQL text.
     ///
     /// ```swift
     /// let exists = try reader.exists(ada.card.query)
     /// ```
-    public let query: ObjectQuery<Target>
+    public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
     let origin: RelationOrigin
+    let makeQuery: @Sendable (String, StoredValue) -> ObjectQuery<Target>
 }
 
 /// The objects a to-many relationship of one object reaches, not read yet. Fetch them as
@@ -29,13 +31,14 @@ public struct RelatedObject<Target: Model>: Sendable {
 /// let howMany = try reader.count(ada.cards.query)
 /// ```
 public struct RelatedObjects<Target: Model>: Sendable {
-    /// The query that reads them, in id order.
+    /// The query that reads them, in id order, built when asked.
     ///
     /// ```swift
     /// try reader.fetch(ada.cards.query.limit(3))
     /// ```
-    public let query: ObjectQuery<Target>
+    public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
     let origin: RelationOrigin
+    let makeQuery: @Sendable (String, StoredValue) -> ObjectQuery<Target>
 
     /// Only those passing `filter`.
     ///
@@ -80,8 +83,8 @@ extension Model {
         let name = relationship.declaration.name ?? ""
         let lookup = relationship.keyValue.map { $0(self) } ?? id.storedValue
         return RelatedObject(
-            query: relatedQuery(name, value: lookup),
-            origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: lookup, sourceID: id.storedValue)
+            origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: lookup, sourceID: id.storedValue),
+            makeQuery: Self.relatedQuery
         )
     }
 
@@ -93,14 +96,15 @@ extension Model {
     public func related<T: Model>(_ relationship: ToMany<Self, T>) -> RelatedObjects<T> {
         let name = relationship.declaration.name ?? ""
         return RelatedObjects(
-            query: relatedQuery(name, value: id.storedValue),
-            origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: id.storedValue, sourceID: id.storedValue)
+            origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: id.storedValue, sourceID: id.storedValue),
+            makeQuery: Self.relatedQuery
         )
     }
 
     /// The target objects relationship `name` links to the object whose id (or key, for the
     /// side holding one) is `value`, in id order.
-    private func relatedQuery<T: Model>(_ name: String, value: StoredValue) -> ObjectQuery<T> {
+    @Sendable
+    private static func relatedQuery<T: Model>(_ name: String, _ value: StoredValue) -> ObjectQuery<T> {
         do {
             let relation = try ModelSchema.of(Self.self).relation(named: name)
             let idName = relation.target.columns[relation.target.idColumn].name
