@@ -23,3 +23,8 @@ extension StashError.Code {
     /// is written; the error's key names `Model.attribute`.
     public static let invalidSchema = Self(rawValue: "invalid schema")
 }
+
+extension StashError.Code {
+    /// An ``ObjectGraph`` was asked for a relationship its prefetch did not include.
+    public static let notPrefetched = Self(rawValue: "not prefetched")
+}

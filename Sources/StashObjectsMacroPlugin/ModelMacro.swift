@@ -54,7 +54,8 @@ public struct ModelMacro: ExtensionMacro {
         let columns: [ModelColumn]? = generates ? try ModelProperties.columns(of: model) : ModelProperties.keyedColumns(of: model)
         let writesColumnNames = !declaresStaticProperty(model, named: "columnNames") && columns != nil
         let wanted = protocols.filter { writesInitFrom ? !$0.trimmedDescription.hasSuffix("ColumnDecodable") : true }
-        if wanted.isEmpty && !generates && !writesColumnNames { return [] }
+        let relationships = ModelRelationship.declared(in: model)
+        if wanted.isEmpty && !generates && !writesColumnNames && relationships.isEmpty { return [] }
         let conformances = wanted.map(\.trimmedDescription).joined(separator: ", ")
         let header = conformances.isEmpty ? "extension \(type.trimmedDescription)" : "extension \(type.trimmedDescription): \(conformances)"
         let access = model.modifiers.lazy.map(\.name.text).first { ["public", "package"].contains($0) }.map { $0 + " " } ?? ""
@@ -72,6 +73,8 @@ public struct ModelMacro: ExtensionMacro {
             lines.append("        [" + (entries.isEmpty ? ":" : entries.joined(separator: ", ")) + "]")
             lines.append("    }")
         }
+        // Each static `ToOne`/`ToMany` gets the instance property that reads it by name.
+        lines += relationships.map { $0.accessor(access: access) }
         lines.append("}")
         return [try ExtensionDeclSyntax("\(raw: lines.joined(separator: "\n"))")]
     }

@@ -82,8 +82,15 @@
 /// same typed errors as the `Codable` path (``StashError/Code/typeMismatch`` naming model and
 /// attribute).
 ///
+/// For each named relationship the struct declares as a static property with its types
+/// written out (`static let card = ToOne<Person, Card>("card", inverse: "person")`, or
+/// `static let card: ToOne<Person, Card> = …`), it writes the instance property that reads
+/// it: `var card: RelatedObject<Card> { related(Self.card) }` (`RelatedObjects` for a
+/// `ToMany`), unless the body declares one of that name. `try reader.fetch(person.card)`
+/// then reads the card.
+///
 /// The macro lives in its own library, `StashObjectsMacros`, because it compiles
 /// swift-syntax: an app that writes its models as plain `Codable` structs conforming to
 /// ``StashObjects/Model`` does not depend on it (and fetches slower).
-@attached(extension, conformances: StashObjects.Model, StashObjects.ColumnDecodable, names: named(init(row:)), named(columnNames))
+@attached(extension, conformances: StashObjects.Model, StashObjects.ColumnDecodable, names: named(init(row:)), named(columnNames), arbitrary)
 public macro Model() = #externalMacro(module: "StashObjectsMacroPlugin", type: "ModelMacro")

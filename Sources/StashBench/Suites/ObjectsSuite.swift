@@ -84,10 +84,11 @@ enum ObjectsSuite {
         ])
 
         try await graph(context, stash: stash, grdb: grdb, raw: raw, people: people)
+        try await graphTraversal(context, scratch: scratch)
         context.reporter.note("objects: same tables for every implementation; stash models are written as the README says, with @Model (its init(row:) reads each column); stash-codable is the same model as a plain Codable struct (no macro), decoded through init(from:)")
     }
 
-    private static func expect(_ expected: Int, _ count: Int, _ impl: String) throws -> Int {
+    static func expect(_ expected: Int, _ count: Int, _ impl: String) throws -> Int {
         guard count == expected else { throw StashError(.io, "objects bench \(impl): \(count) rows, expected \(expected)") }
         return count
     }

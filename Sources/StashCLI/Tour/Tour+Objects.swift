@@ -3,18 +3,23 @@ import Stash
 import StashSQL
 
 /// The playbook's Core Data example on StashObjects: a Person with a Card.
+/// A one-to-one by name: `person.card` and `card.person`.
 private struct TourPerson: Model {
     var id: Int64?
     var name: String
     var age: Int
-    static let entity = ObjectEntity<TourPerson>(table: "person").unique(\.name)
+    static let card = ToOne<TourPerson, TourCard>("card", inverse: "person")
+    static let entity = ObjectEntity<TourPerson>(table: "person").unique(\.name).relationships(card)
+    var card: RelatedObject<TourCard> { related(Self.card) }
 }
 
 private struct TourCard: Model {
     var id: Int64?
     var number: String
     var ownerID: Int64
-    static let entity = ObjectEntity<TourCard>(table: "card").belongsTo(\.ownerID, TourPerson.self, onDelete: .cascade)
+    static let person = ToOne<TourCard, TourPerson>("person", key: \.ownerID, inverse: "card", onDelete: .cascade)
+    static let entity = ObjectEntity<TourCard>(table: "card").relationships(person)
+    var person: RelatedObject<TourPerson> { related(Self.person) }
 }
 
 /// Version 2 of the person: one more attribute, with a default, migrated automatically.
@@ -23,14 +28,16 @@ private struct TourPersonV2: Model {
     var name: String
     var age: Int
     var email: String
-    static let entity = ObjectEntity<TourPersonV2>(table: "person").unique(\.name).defaultValue(\.email, "")
+    static let card = ToOne<TourPersonV2, TourCardV2>("card", inverse: "person")
+    static let entity = ObjectEntity<TourPersonV2>(table: "person").unique(\.name).defaultValue(\.email, "").relationships(card)
 }
 
 private struct TourCardV2: Model {
     var id: Int64?
     var number: String
     var ownerID: Int64
-    static let entity = ObjectEntity<TourCardV2>(table: "card").belongsTo(\.ownerID, TourPersonV2.self, onDelete: .cascade)
+    static let person = ToOne<TourCardV2, TourPersonV2>("person", key: \.ownerID, inverse: "card", onDelete: .cascade)
+    static let entity = ObjectEntity<TourCardV2>(table: "card").relationships(person)
 }
 
 extension Tour {
@@ -51,8 +58,11 @@ extension Tour {
         tour.say("name LIKE '*Itcast-1*' sorted by age descending:")
         for person in people { tour.say("  \(person.name), \(person.age)") }
         let first = people[0]
-        let card = try await store.read { try $0.related(TourCard.self, of: first) }.first
-        tour.say("The card of \(first.name), read only when asked (lazily): \(card?.number ?? "none").")
+        let card = try store.fetch(first.card)
+        tour.say("person.card of \(first.name), read by name only when asked (one statement): \(card?.number ?? "none").")
+        if let card, let owner = try store.fetch(card.person) {
+            tour.say("card.person of card \(card.number): \(owner.name).")
+        }
         try await store.write { tx in try tx.delete(first) }
         let cards = try await store.count(TourCard.query())
         tour.say("Deleted \(first.name): the cascade rule deleted the card too (\(cards) cards left).")

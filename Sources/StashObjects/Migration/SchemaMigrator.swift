@@ -80,8 +80,8 @@ struct SchemaMigrator {
     private func isCurrent(_ db: Database, path: String) throws -> Bool {
         guard try Self.plans(models, db: db, path: path).allSatisfy(\.isEmpty) else { return false }
         for model in models {
-            for relationship in model.relationships where relationship.kind == .manyToMany {
-                if try !db.tableExists(JoinTable(source: model, target: relationship.target()).name) { return false }
+            for relationship in model.relationships {
+                if let join = try relationship.joinTable(from: model), try !db.tableExists(join.name) { return false }
             }
         }
         return try (!schema.recordsHistory || ChangeHistory.isInstalled(models, db: db)) && FullTextIndex.isInstalled(models, db: db)
@@ -89,9 +89,9 @@ struct SchemaMigrator {
 
     private static func createJoinTables(_ models: [ModelSchema], db: Database) throws {
         for model in models {
-            for relationship in model.relationships where relationship.kind == .manyToMany {
+            for relationship in model.relationships {
+                guard let join = try relationship.joinTable(from: model) else { continue }
                 let target = try relationship.target()
-                let join = JoinTable(source: model, target: target)
                 try db.execute(sql: join.createSQL(source: model, target: target))
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQL.quote(join.name + "_" + join.targetColumn + "_index")) ON \(SQL.quote(join.name))(\(SQL.quote(join.targetColumn)))")
             }

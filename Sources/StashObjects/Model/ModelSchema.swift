@@ -27,6 +27,8 @@ final class ModelSchema: @unchecked Sendable {
     let upsertSQL: String
     /// Key paths are immutable values; the dictionary is never mutated after init.
     let keyPathNames: [AnyKeyPath: String]
+    /// Named relationships already resolved by ``relation(named:)``.
+    let namedRelations = LockedValue<[String: NamedRelation]>([:])
 
     init(
         modelName: String, type: ObjectIdentifier, table: String, columns: [Column], columnIndex: [String: Int],
@@ -80,7 +82,10 @@ final class ModelSchema: @unchecked Sendable {
                 throw StashError(.unknownAttribute, "\(M.self).\(name) is not stored (it is not in CodingKeys)", key: "\(M.self).\(name)")
             }
         }
-        let relationships = try entity.relationships.map { try $0.resolved(columns: columns, columnIndex: columnIndex, model: name) }
+        let relationships = try NamedRelationships.settle(
+            entity.relationships.map { try $0.resolved(columns: columns, columnIndex: columnIndex, model: name) },
+            table: entity.table, type: ObjectIdentifier(type), model: name
+        )
         let table = SQL.quote(entity.table)
         let quoted = columns.map { SQL.quote($0.name) }
         let parameters = columns.indices.map { "?\($0 + 1)" }
@@ -159,7 +164,11 @@ final class ModelSchema: @unchecked Sendable {
             }
         }
         for relationship in relationships {
-            if case .toOne(let column) = relationship.kind { indexes.append(("\(table)_\(column)_index", false, [column])) }
+            if case .toOne(let column) = relationship.kind {
+                // A one-to-one's key is unique: at most one object points at each target.
+                let unique = relationship.isUniqueKey
+                indexes.append(("\(table)_\(column)_\(unique ? "unique" : "index")", unique, [column]))
+            }
         }
         return indexes
     }

@@ -90,24 +90,23 @@ public struct ObjectFilter<M: Model>: Sendable {
 
     /// The string attribute matches `pattern`, where `*` is any run of characters and `?`
     /// one character, as in `NSPredicate`'s `LIKE`. Case-sensitive unless
-    /// `caseInsensitive` (which folds ASCII letters only, as SQLite does).
+    /// `caseInsensitive`, diacritic-sensitive unless `diacriticInsensitive`: both fold
+    /// every script, not only ASCII (`NSPredicate`'s `[cd]`: `"Émile"` matches `"emile"`,
+    /// `"Straße"` matches `"STRASSE"`), through the store's `stash_fold` SQL function.
     ///
     /// ```swift
     /// .like(\.name, "*Itcast-1*")
+    /// .like(\.name, "jos?*", caseInsensitive: true, diacriticInsensitive: true)   // José, JOSEPH
     /// ```
-    public static func like<V: Storable>(_ keyPath: KeyPath<M, V>, _ pattern: String, caseInsensitive: Bool = false) -> Self {
+    public static func like<V: Storable>(_ keyPath: KeyPath<M, V>, _ pattern: String, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Self {
         var glob = ""
-        var like = ""
         for character in pattern {
             switch character {
-            case "*": glob += "*"; like += "%"
-            case "?": glob += "?"; like += "_"
-            default:
-                glob += Self.escapeGlob(character)
-                like += Self.escapeLike(character)
+            case "*", "?": glob.append(character)
+            default: glob += Self.escapeGlob(character)
             }
         }
-        return match(keyPath, glob: glob, like: like, caseInsensitive: caseInsensitive)
+        return match(keyPath, glob: glob, folding: TextFolding.options(caseInsensitive, diacriticInsensitive))
     }
 
     /// The string attribute contains `text`.
@@ -115,8 +114,8 @@ public struct ObjectFilter<M: Model>: Sendable {
     /// ```swift
     /// .contains(\.name, "cast", caseInsensitive: true)
     /// ```
-    public static func contains<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false) -> Self {
-        literal(keyPath, text, prefix: true, suffix: true, caseInsensitive: caseInsensitive)
+    public static func contains<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Self {
+        literal(keyPath, text, prefix: true, suffix: true, folding: TextFolding.options(caseInsensitive, diacriticInsensitive))
     }
 
     /// The string attribute starts with `text`.
@@ -124,8 +123,8 @@ public struct ObjectFilter<M: Model>: Sendable {
     /// ```swift
     /// .hasPrefix(\.name, "Itcast")
     /// ```
-    public static func hasPrefix<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false) -> Self {
-        literal(keyPath, text, prefix: false, suffix: true, caseInsensitive: caseInsensitive)
+    public static func hasPrefix<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Self {
+        literal(keyPath, text, prefix: false, suffix: true, folding: TextFolding.options(caseInsensitive, diacriticInsensitive))
     }
 
     /// The string attribute ends with `text`.
@@ -133,31 +132,35 @@ public struct ObjectFilter<M: Model>: Sendable {
     /// ```swift
     /// .hasSuffix(\.email, "@example.com")
     /// ```
-    public static func hasSuffix<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false) -> Self {
-        literal(keyPath, text, prefix: true, suffix: false, caseInsensitive: caseInsensitive)
+    public static func hasSuffix<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Self {
+        literal(keyPath, text, prefix: true, suffix: false, folding: TextFolding.options(caseInsensitive, diacriticInsensitive))
     }
 
-    /// The string attribute equals `text`, ignoring ASCII case.
+    /// The string attribute equals `text`, ignoring case (every script) and, with
+    /// `diacriticInsensitive`, accents (`NSPredicate`'s `==[cd]`).
     ///
     /// ```swift
     /// .equals(\.name, "ada", caseInsensitive: true)
+    /// .equals(\.city, "zurich", caseInsensitive: true, diacriticInsensitive: true)   // Zürich
     /// ```
-    public static func equals<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool) -> Self {
-        guard caseInsensitive else { return compare(keyPath, "=", .text(text)) }
+    public static func equals<V: Storable>(_ keyPath: KeyPath<M, V>, _ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool = false) -> Self {
+        let folding = TextFolding.options(caseInsensitive, diacriticInsensitive)
+        guard folding != 0 else { return compare(keyPath, "=", .text(text)) }
         let (column, unknown, names) = column(keyPath)
-        return Self(sql: "\(column) = ? COLLATE NOCASE", arguments: [.text(text)], unknown: unknown, columns: names)
+        return Self(sql: "\(TextFolding.sql(column, folding)) = ?", arguments: [.text(TextFolding.fold(text, folding))], unknown: unknown, columns: names)
     }
 
-    private static func literal(_ keyPath: PartialKeyPath<M>, _ text: String, prefix: Bool, suffix: Bool, caseInsensitive: Bool) -> Self {
+    private static func literal(_ keyPath: PartialKeyPath<M>, _ text: String, prefix: Bool, suffix: Bool, folding: Int) -> Self {
         let glob = text.map(escapeGlob).joined()
-        let like = text.map(escapeLike).joined()
-        return match(keyPath, glob: (prefix ? "*" : "") + glob + (suffix ? "*" : ""), like: (prefix ? "%" : "") + like + (suffix ? "%" : ""), caseInsensitive: caseInsensitive)
+        return match(keyPath, glob: (prefix ? "*" : "") + glob + (suffix ? "*" : ""), folding: folding)
     }
 
-    private static func match(_ keyPath: PartialKeyPath<M>, glob: String, like: String, caseInsensitive: Bool) -> Self {
+    /// `GLOB` on the column as it is, or on its folded form against the folded pattern (the
+    /// pattern's `[*]` escapes fold to themselves).
+    private static func match(_ keyPath: PartialKeyPath<M>, glob: String, folding: Int) -> Self {
         let (column, unknown, names) = column(keyPath)
-        if caseInsensitive {
-            return Self(sql: "\(column) LIKE ? ESCAPE '\\'", arguments: [.text(like)], unknown: unknown, columns: names)
+        if folding != 0 {
+            return Self(sql: "\(TextFolding.sql(column, folding)) GLOB ?", arguments: [.text(TextFolding.fold(glob, folding))], unknown: unknown, columns: names)
         }
         return Self(sql: "\(column) GLOB ?", arguments: [.text(glob)], unknown: unknown, columns: names)
     }
@@ -165,13 +168,6 @@ public struct ObjectFilter<M: Model>: Sendable {
     private static func escapeGlob(_ character: Character) -> String {
         switch character {
         case "*", "?", "[": "[\(character)]"
-        default: String(character)
-        }
-    }
-
-    private static func escapeLike(_ character: Character) -> String {
-        switch character {
-        case "%", "_", "\\": "\\\(character)"
         default: String(character)
         }
     }

@@ -20,12 +20,16 @@ public struct ObjectQuery<M: Model>: Sendable {
 
     struct SortKey: Sendable {
         var column: String?
+        /// An SQL expression sorted on instead of a column (a path across relationships).
+        var expression: String?
         var keyPath: String
         var direction: Direction
     }
 
     var filter: ObjectFilter<M>?
     var sortKeys: [SortKey] = []
+    /// Sorted on after every other key (a relationship's objects come in id order).
+    var lastSortKey: SortKey?
     var limitCount: Int?
     var offsetCount: Int?
 
@@ -85,8 +89,10 @@ public struct ObjectQuery<M: Model>: Sendable {
             arguments = filter.arguments
         }
         guard ordered else { return (sql, arguments) }
+        let sortKeys = self.sortKeys + (lastSortKey.map { [$0] } ?? [])
         if !sortKeys.isEmpty {
             let terms = try sortKeys.map { key -> String in
+                if let expression = key.expression { return expression + (key.direction == .descending ? " DESC" : "") }
                 guard let column = key.column, schema.columnIndex[column] != nil else {
                     throw StashError(.unknownAttribute, "\(key.keyPath) is not a stored attribute of \(schema.modelName)", key: key.keyPath)
                 }

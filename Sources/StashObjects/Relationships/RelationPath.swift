@@ -3,7 +3,7 @@ import StashCore
 
 /// How the objects of one model reach those of another: which foreign key or join table,
 /// in which direction. Found from either side's entity.
-enum RelationPath {
+enum RelationPath: Sendable, Hashable {
     /// The target model's `column` holds the source's id (the to-many side of `belongsTo`).
     case targetColumn(String)
     /// The source model's `column` holds the target's id (`belongsTo` itself).
@@ -11,23 +11,46 @@ enum RelationPath {
     /// A join table; `source` and `target` name its columns for this direction.
     case join(table: String, source: String, target: String)
 
+    /// The one link between two models, from either side's declarations; more than one
+    /// (sender and recipient, a named relationship and its inverse's key) is ambiguous and
+    /// must be read by name.
     static func between(_ source: ModelSchema, _ target: ModelSchema) throws -> RelationPath {
-        for relationship in target.relationships where relationship.targetType == source.type {
-            if case .toOne(let column) = relationship.kind { return .targetColumn(column) }
+        let found = try links(declaredBy: target, to: source, reversed: true) + links(declaredBy: source, to: target, reversed: false)
+        // A self-reference is seen from both sides: keep each link once.
+        var unique: [RelationPath] = []
+        for path in found where !unique.contains(path) { unique.append(path) }
+        guard let path = unique.first else {
+            throw StashError(.unknownAttribute, "\(source.modelName) has no relationship with \(target.modelName)", key: "\(source.modelName).\(target.modelName)")
         }
-        for relationship in source.relationships where relationship.targetType == target.type {
+        guard unique.count == 1 || source.type == target.type && unique.count == 2 && !unique.contains(where: \.isJoin) else {
+            throw StashError(
+                .unknownAttribute,
+                "\(source.modelName) and \(target.modelName) are linked in \(unique.count) ways: read the relationship by its name",
+                key: "\(source.modelName).\(target.modelName)"
+            )
+        }
+        return path
+    }
+
+    /// The links `owner`'s declarations make to `other`, seen from `owner`, or with
+    /// `reversed` from `other`.
+    private static func links(declaredBy owner: ModelSchema, to other: ModelSchema, reversed: Bool) throws -> [RelationPath] {
+        try owner.relationships.filter { $0.targetType == other.type }.compactMap { relationship in
             switch relationship.kind {
-            case .toOne(let column): return .sourceColumn(column)
+            case .toOne(let column):
+                return reversed ? .targetColumn(column) : .sourceColumn(column)
             case .manyToMany:
-                let join = JoinTable(source: source, target: target)
-                return .join(table: join.name, source: join.sourceColumn, target: join.targetColumn)
+                guard let join = try relationship.joinTable(from: owner) else { return nil }
+                return .join(table: join.name, source: reversed ? join.targetColumn : join.sourceColumn, target: reversed ? join.sourceColumn : join.targetColumn)
+            case .inverse:
+                return nil
             }
         }
-        for relationship in target.relationships where relationship.targetType == source.type && relationship.kind == .manyToMany {
-            let join = JoinTable(source: target, target: source)
-            return .join(table: join.name, source: join.targetColumn, target: join.sourceColumn)
-        }
-        throw StashError(.unknownAttribute, "\(source.modelName) has no relationship with \(target.modelName)", key: "\(source.modelName).\(target.modelName)")
+    }
+
+    var isJoin: Bool {
+        if case .join = self { return true }
+        return false
     }
 
     /// `SELECT <target columns>, <source id> FROM target … WHERE <source id> IN (sourceIDs)`:
@@ -61,6 +84,44 @@ enum RelationPath {
             return "\(SQL.quote(column)) IN (SELECT \(targetID) FROM \(targetTable) WHERE \(targetWhere))"
         case .join(let join, let sourceColumn, let targetColumn):
             return "\(sourceID) IN (SELECT \(SQL.quote(sourceColumn)) FROM \(SQL.quote(join)) WHERE \(SQL.quote(targetColumn)) IN (SELECT \(targetID) FROM \(targetTable) WHERE \(targetWhere)))"
+        }
+    }
+
+    /// The source column a relationship condition tests (`IN`), and the `SELECT` of its
+    /// values among the related objects passing `targetWhere`: the key the target holds,
+    /// the join table's source column, or the target's id (compared with the source's key).
+    /// `grouped` adds `GROUP BY … HAVING <grouped>` (the count forms).
+    func sourceKeys(_ source: ModelSchema, _ target: ModelSchema, targetWhere: String, having: String? = nil) -> (column: String, select: String) {
+        let sourceID = SQL.quote(source.columns[source.idColumn].name)
+        let targetTable = SQL.quote(target.table)
+        let targetID = SQL.quote(target.columns[target.idColumn].name)
+        let grouping: (String) -> String = { column in having.map { " GROUP BY \(column) HAVING \($0)" } ?? "" }
+        switch self {
+        case .targetColumn(let column):
+            let key = SQL.quote(column)
+            return (sourceID, "SELECT \(key) FROM \(targetTable) WHERE (\(targetWhere)) AND \(key) IS NOT NULL\(grouping(key))")
+        case .sourceColumn(let column):
+            return (SQL.quote(column), "SELECT \(targetID) FROM \(targetTable) WHERE \(targetWhere)\(grouping(targetID))")
+        case .join(let join, let sourceColumn, let targetColumn):
+            let key = SQL.quote(sourceColumn)
+            return (sourceID, "SELECT \(key) FROM \(SQL.quote(join)) WHERE \(SQL.quote(targetColumn)) IN (SELECT \(targetID) FROM \(targetTable) WHERE \(targetWhere))\(grouping(key))")
+        }
+    }
+
+    /// `FROM`/`JOIN` text and the condition that reach the target (as `alias`) from the
+    /// source (as `from`, a table name or an alias): one step of a correlated path.
+    func step(_ source: ModelSchema, _ target: ModelSchema, from: String, alias: String) -> (table: String, condition: String) {
+        let table = "\(SQL.quote(target.table)) AS \(alias)"
+        let sourceID = SQL.quote(source.columns[source.idColumn].name)
+        let targetID = SQL.quote(target.columns[target.idColumn].name)
+        switch self {
+        case .sourceColumn(let column):
+            return (table, "\(alias).\(targetID) = \(from).\(SQL.quote(column))")
+        case .targetColumn(let column):
+            return (table, "\(alias).\(SQL.quote(column)) = \(from).\(sourceID)")
+        case .join(let join, let sourceColumn, let targetColumn):
+            // Never a to-one path; kept total for completeness.
+            return (table, "\(alias).\(targetID) IN (SELECT \(SQL.quote(targetColumn)) FROM \(SQL.quote(join)) WHERE \(SQL.quote(sourceColumn)) = \(from).\(sourceID))")
         }
     }
 }

@@ -26,14 +26,17 @@ public enum DeleteRule: String, Sendable, Codable {
 }
 
 /// One relationship as the schema stores it: a foreign key column of the model pointing at
-/// another model's table, or a join table between two models. The target's table is read
-/// lazily (models may point at each other).
+/// another model's table, a join table between two models, or (named relationships only) the
+/// side that reads the other side's key or join table. The target's table is read lazily
+/// (models may point at each other).
 struct Relationship: Sendable {
     enum Kind: Sendable, Hashable {
         /// `column` of this model holds the id of a `target` row.
         case toOne(column: String)
-        /// A join table links both models.
+        /// A join table links both models; this side creates it.
         case manyToMany
+        /// The other side stores it: the target's key column, or its join table.
+        case inverse
     }
     var kind: Kind
     var targetType: ObjectIdentifier
@@ -43,11 +46,28 @@ struct Relationship: Sendable {
     var declaredDeleteRule: DeleteRule?
     /// The rule in force (after ``resolved(columns:columnIndex:model:)``).
     var deleteRule: DeleteRule { declaredDeleteRule ?? .nullify }
+    /// The name a named relationship (``ToOne``, ``ToMany``) was declared with; `nil` for
+    /// `belongsTo` and `manyToMany(_:)`.
+    var name: String?
+    /// The name of the target's relationship that is this one seen from the other side.
+    var inverse: String?
+    /// Whether reading it gives many objects.
+    var toMany = false
+    /// The target's declared relationships and table, read without resolving its schema
+    /// (which may be resolving this one).
+    var targetDeclarations: @Sendable () -> (table: String, relationships: [Relationship]) = { ("", []) }
+    /// A named many-to-many's own join table (`<table>_<name>`), on the side that creates it.
+    var join: JoinTable?
+    /// A key column that holds distinct values: the key of a one-to-one.
+    var isUniqueKey = false
+    /// A key path that names no stored property, reported when the store opens.
+    var unknownKey: String?
 
     /// This relationship with its delete rule settled against the model's columns: a left-out
     /// rule is `nullify` on an optional key and `deny` on a non-optional one; `nullify`
     /// declared on a non-optional key throws ``StashError/Code/invalidSchema`` (SQLite would
-    /// accept the table and fail at the first delete).
+    /// accept the table and fail at the first delete). A named one is also matched with its
+    /// inverse (``NamedRelationships/settle(_:table:model:)``).
     func resolved(columns: [Column], columnIndex: [String: Int], model: String) throws -> Relationship {
         guard case .toOne(let name) = kind else { return self }
         guard let index = columnIndex[name] else {
@@ -69,14 +89,28 @@ struct Relationship: Sendable {
         }
         return copy
     }
+
+    /// The join table of this many-to-many, on the side that creates it (`nil` on the other).
+    func joinTable(from source: ModelSchema) throws -> JoinTable? {
+        guard kind == .manyToMany else { return nil }
+        return try join ?? JoinTable(source: source, target: target())
+    }
 }
 
 /// The join table of a many-to-many relationship: `<source>_<target>(<source>ID, <target>ID)`,
 /// both foreign keys cascading, one row per link.
-struct JoinTable {
+struct JoinTable: Sendable, Hashable {
     var name: String
     var sourceColumn: String
     var targetColumn: String
+
+    /// The join table of named many-to-many `name` declared on `sourceTable`.
+    init(sourceTable: String, name relationship: String, targetTable: String) {
+        name = "\(sourceTable)_\(relationship)"
+        sourceColumn = "\(sourceTable)ID"
+        targetColumn = "\(targetTable)ID"
+        if sourceColumn == targetColumn { targetColumn += "2" }
+    }
 
     init(source: ModelSchema, target: ModelSchema) {
         name = "\(source.table)_\(target.table)"

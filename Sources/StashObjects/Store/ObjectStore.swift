@@ -54,6 +54,7 @@ public final class ObjectStore: Sendable {
         self.url = url
         self.schema = schema
         let resolved = try schema.resolve()
+        try NamedRelationships.checkTargets(resolved)
         var models: [ObjectIdentifier: ModelSchema] = [:]
         for model in resolved {
             if models[model.type] != nil { continue }
@@ -62,7 +63,7 @@ public final class ObjectStore: Sendable {
         self.models = models
         self.modelList = resolved
         try Self.refuseNonSQLite(url)
-        pool = try StashDatabase.pool(at: url)
+        pool = try StashDatabase.pool(at: url, configuration: TextFolding.configuration())
         do {
             try SchemaMigrator(schema: schema, models: resolved).migrate(pool, path: url.path)
         } catch {

@@ -17,7 +17,7 @@ import StashCore
 public final class ObjectTransaction: ObjectReader {
     private var encoders: [ObjectIdentifier: RowEncoder] = [:]
 
-    private func encoder(_ schema: ModelSchema) -> RowEncoder {
+    func encoder(_ schema: ModelSchema) -> RowEncoder {
         if let encoder = encoders[schema.type] { return encoder }
         let encoder = RowEncoder(schema: schema)
         encoders[schema.type] = encoder

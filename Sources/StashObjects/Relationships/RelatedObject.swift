@@ -1,0 +1,131 @@
+import Foundation
+import StashCore
+
+/// The object a to-one relationship of one object reaches, not read yet: hand it to the
+/// reader or transaction you are in (one statement), or to the ``ObjectGraph`` a prefetch
+/// returned (no statement).
+///
+/// ```swift
+/// let card = try reader.fetch(ada.card)          // Card?
+/// let owner = try store.fetch(card!.person)      // Person?, in a read of its own
+/// ```
+public struct RelatedObject<Target: Model>: Sendable {
+    /// The query that reads it: the target objects the relationship links to the object.
+    /// Built when asked, so that a handle read from an ``ObjectGraph`` costs no SQL text.
+    ///
+    /// ```swift
+    /// let exists = try reader.exists(ada.card.query)
+    /// ```
+    public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
+    let origin: RelationOrigin
+    let makeQuery: @Sendable (String, StoredValue) -> ObjectQuery<Target>
+}
+
+/// The objects a to-many relationship of one object reaches, not read yet. Fetch them as
+/// they are (one statement, or none from an ``ObjectGraph``), or filter and sort them
+/// further, which gives an ``ObjectQuery``.
+///
+/// ```swift
+/// let cards = try reader.fetch(ada.cards)                                   // [Card]
+/// let gold = try reader.fetch(ada.cards.filter(\.number >= "9").sorted(\.number))
+/// let howMany = try reader.count(ada.cards.query)
+/// ```
+public struct RelatedObjects<Target: Model>: Sendable {
+    /// The query that reads them, in id order, built when asked.
+    ///
+    /// ```swift
+    /// try reader.fetch(ada.cards.query.limit(3))
+    /// ```
+    public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
+    let origin: RelationOrigin
+    let makeQuery: @Sendable (String, StoredValue) -> ObjectQuery<Target>
+
+    /// Only those passing `filter`.
+    ///
+    /// ```swift
+    /// ada.cards.filter(.hasPrefix(\.number, "44"))
+    /// ```
+    public func filter(_ filter: ObjectFilter<Target>) -> ObjectQuery<Target> {
+        query.filter(filter)
+    }
+
+    /// Sorted by the attribute (before the id order).
+    ///
+    /// ```swift
+    /// ada.children.sorted(\.age, .descending)
+    /// ```
+    public func sorted<V: Storable>(_ keyPath: KeyPath<Target, V>, _ direction: ObjectQuery<Target>.Direction = .ascending) -> ObjectQuery<Target> {
+        query.sorted(keyPath, direction)   // then by id
+    }
+}
+
+/// Which object's which relationship a handle reads: what a prefetched ``ObjectGraph`` looks
+/// up, and what ``ObjectTransaction/link(_:_:)`` links.
+struct RelationOrigin: Sendable, Hashable {
+    let source: ObjectIdentifier
+    let name: String
+    /// The key a prefetch files the related objects under: the source's id, or for the side
+    /// holding a key, the key's value (the target's id).
+    let lookup: StoredValue
+    /// The source object's id.
+    let sourceID: StoredValue
+}
+
+extension Model {
+    /// The object this one's to-one relationship reaches, to read with a reader, a
+    /// transaction or a prefetched graph. `@Model` writes an instance property for each
+    /// static relationship; a plain model writes it as below.
+    ///
+    /// ```swift
+    /// var card: RelatedObject<Card> { related(Self.card) }
+    /// ```
+    public func related<T: Model>(_ relationship: ToOne<Self, T>) -> RelatedObject<T> {
+        let name = relationship.declaration.name ?? ""
+        let lookup = relationship.keyValue.map { $0(self) } ?? id.storedValue
+        return RelatedObject(
+            origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: lookup, sourceID: id.storedValue),
+            makeQuery: Self.relatedQuery
+        )
+    }
+
+    /// The objects this one's to-many relationship reaches.
+    ///
+    /// ```swift
+    /// var cards: RelatedObjects<Card> { related(Self.cards) }
+    /// ```
+    public func related<T: Model>(_ relationship: ToMany<Self, T>) -> RelatedObjects<T> {
+        let name = relationship.declaration.name ?? ""
+        return RelatedObjects(
+            origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: id.storedValue, sourceID: id.storedValue),
+            makeQuery: Self.relatedQuery
+        )
+    }
+
+    /// The target objects relationship `name` links to the object whose id (or key, for the
+    /// side holding one) is `value`, in id order.
+    @Sendable
+    private static func relatedQuery<T: Model>(_ name: String, _ value: StoredValue) -> ObjectQuery<T> {
+        do {
+            let relation = try ModelSchema.of(Self.self).relation(named: name)
+            let idName = relation.target.columns[relation.target.idColumn].name
+            var query = ObjectQuery<T>()
+            // `\.id` in generic code is the protocol's requirement, which names no column.
+            query.lastSortKey = (ObjectQuery<T>.SortKey(column: idName, keyPath: "\\\(T.self).id", direction: .ascending))
+            guard value != .null else { return query.filter(ObjectFilter(sql: "0")) }
+            let targetID = SQL.quote(idName)
+            switch relation.path {
+            case .sourceColumn:
+                return query.filter(ObjectFilter(sql: "\(targetID) = ?", arguments: [value]))
+            case .targetColumn(let column):
+                return query.filter(ObjectFilter(sql: "\(SQL.quote(column)) = ?", arguments: [value]))
+            case .join(let table, let source, let target):
+                return query.filter(ObjectFilter(
+                    sql: "\(targetID) IN (SELECT \(SQL.quote(target)) FROM \(SQL.quote(table)) WHERE \(SQL.quote(source)) = ?)",
+                    arguments: [value]
+                ))
+            }
+        } catch {
+            return ObjectQuery().filter(ObjectFilter(sql: "0", unknown: ["\(error)"]))
+        }
+    }
+}
