@@ -3,10 +3,13 @@ import GRDB
 import StashCore
 
 /// The results of a query, again after every commit that changes them: an `AsyncSequence`
-/// that yields once at the start and then after each such commit, whichever task or process
-/// connection made it through this store. Commits to tables the query does not read never
-/// wake it (GRDB's `ValueObservation` tracks the tables and columns read); for `Equatable`
-/// models, a commit that leaves the results identical yields nothing either.
+/// that yields once at the start and then after each such commit, whichever task made it
+/// through this store. Commits to tables the query does not read never wake it (GRDB's
+/// `ValueObservation` tracks the tables and columns read); for `Equatable` models, a commit
+/// that leaves the results identical yields nothing either. Commits of other processes (an
+/// app extension, say) and of other stores on the same file are seen within 50 ms: while
+/// any observation runs, the store looks at SQLite's `data_version` that often, and fetches
+/// again when it changed.
 ///
 /// ```swift
 /// for try await adults in store.observe(Person.query().filter(\.age >= 18)) {
@@ -16,9 +19,12 @@ import StashCore
 public struct ObjectObservation<Value: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
     let values: @Sendable () -> AsyncValueObservation<Value>
+    let watch: ExternalCommitWatch
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncValueObservation<Value>.Iterator
+        /// Keeps the store watching for other processes' commits while this iteration lives.
+        let lease: ExternalCommitWatch.Lease
 
         public mutating func next() async throws -> Value? {
             do {
@@ -30,7 +36,7 @@ public struct ObjectObservation<Value: Sendable>: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: values().makeAsyncIterator())
+        AsyncIterator(base: values().makeAsyncIterator(), lease: watch.lease())
     }
 }
 
@@ -47,7 +53,7 @@ extension ObjectStore {
     public func observe<M: Model>(_ query: ObjectQuery<M>) -> ObjectObservation<[M]> {
         let observation = observation { try $0.fetch(query) }
         let pool = self.pool
-        return ObjectObservation { observation.values(in: pool) }
+        return ObjectObservation(values: { observation.values(in: pool) }, watch: externalCommits)
     }
 
     /// The objects `query` selects, now and after every commit that changes them; identical
@@ -59,7 +65,7 @@ extension ObjectStore {
     public func observe<M: Model & Equatable>(_ query: ObjectQuery<M>) -> ObjectObservation<[M]> {
         let observation = observation { try $0.fetch(query) }.removeDuplicates()
         let pool = self.pool
-        return ObjectObservation { observation.values(in: pool) }
+        return ObjectObservation(values: { observation.values(in: pool) }, watch: externalCommits)
     }
 
     /// One object, now and after every commit that changes it (`nil` once deleted).
@@ -70,6 +76,6 @@ extension ObjectStore {
     public func observe<M: Model & Equatable>(_ type: M.Type, id: M.ID) -> ObjectObservation<M?> {
         let observation = observation { try $0.object(type, id: id) }.removeDuplicates()
         let pool = self.pool
-        return ObjectObservation { observation.values(in: pool) }
+        return ObjectObservation(values: { observation.values(in: pool) }, watch: externalCommits)
     }
 }

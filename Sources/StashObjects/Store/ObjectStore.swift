@@ -26,6 +26,8 @@ public final class ObjectStore: Sendable {
     /// The schema the store was opened with.
     public let schema: ObjectSchema
     let pool: DatabasePool
+    /// Wakes observations for other processes' commits while any runs.
+    let externalCommits: ExternalCommitWatch
     let models: [ObjectIdentifier: ModelSchema]
     let modelList: [ModelSchema]
 
@@ -63,7 +65,9 @@ public final class ObjectStore: Sendable {
         self.models = models
         self.modelList = resolved
         try Self.refuseNonSQLite(url)
-        pool = try StashDatabase.pool(at: url, configuration: TextFolding.configuration())
+        let pool = try StashDatabase.pool(at: url, configuration: TextFolding.configuration())
+        self.pool = pool
+        externalCommits = ExternalCommitWatch(pool: pool)
         do {
             try SchemaMigrator(schema: schema, models: resolved).migrate(pool, path: url.path)
         } catch {
