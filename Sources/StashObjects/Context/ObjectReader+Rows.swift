@@ -1,11 +1,7 @@
 import Foundation
 import GRDB
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// The row level under ``ObjectContext``: an object as the values of its columns (what its
 /// `INSERT` would bind), the stored row of an id, and writing a row. The context compares

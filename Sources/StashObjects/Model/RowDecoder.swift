@@ -1,10 +1,6 @@
 import Foundation
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// Decodes a model straight from the current row of a prepared `SELECT` of its columns in
 /// declaration order, column by column through the SQLite C API: no intermediate row or

@@ -1,10 +1,6 @@
 import Foundation
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

@@ -19,7 +19,8 @@ import StashCore
 public struct ObjectGraph<M: Model>: RandomAccessCollection, Sendable {
     /// The objects the query selected, in its order.
     public let objects: [M]
-    let loaded: [GraphKey: [StoredValue: [any Sendable]]]
+    /// What each included relationship read (a handful: searched in order).
+    let loaded: [(key: GraphKey, objects: any PrefetchedGroup)]
 
     /// The index of the first object.
     ///
@@ -46,7 +47,7 @@ public struct ObjectGraph<M: Model>: RandomAccessCollection, Sendable {
     /// let card = try graph.fetch(person.card)
     /// ```
     public func fetch<T: Model>(_ related: RelatedObject<T>) throws -> T? {
-        try group(related.origin).first as? T
+        try prefetched(related.origin, T.self).object(related.origin.lookup)
     }
 
     /// The prefetched objects a to-many relationship reaches, in id order.
@@ -55,14 +56,14 @@ public struct ObjectGraph<M: Model>: RandomAccessCollection, Sendable {
     /// let cards = try graph.fetch(person.cards)
     /// ```
     public func fetch<T: Model>(_ related: RelatedObjects<T>) throws -> [T] {
-        try group(related.origin).compactMap { $0 as? T }
+        try prefetched(related.origin, T.self).objects(related.origin.lookup)
     }
 
-    private func group(_ origin: RelationOrigin) throws -> [any Sendable] {
-        guard let groups = loaded[GraphKey(source: origin.source, name: origin.name)] else {
-            throw StashError(.notPrefetched, "the relationship \(origin.name) was not included in the prefetch: add .including(\\.\(origin.name))", key: origin.name)
+    private func prefetched<T: Model>(_ origin: RelationOrigin, _: T.Type) throws -> PrefetchedObjects<T> {
+        for entry in loaded where entry.key.source == origin.source && entry.key.name == origin.name {
+            if let objects = entry.objects as? PrefetchedObjects<T> { return objects }
         }
-        return groups[origin.lookup] ?? []
+        throw StashError(.notPrefetched, "the relationship \(origin.name) was not included in the prefetch: add .including(\\.\(origin.name))", key: origin.name)
     }
 }
 
@@ -85,27 +86,28 @@ extension ObjectReader {
         let objects = try fetch(query.query)
         let (clauses, arguments) = try query.query.clauses(schema)
         let ids = "SELECT \(SQL.quote(schema.columns[schema.idColumn].name)) FROM \(SQL.quote(schema.table))\(clauses)"
-        var loaded: [GraphKey: [StoredValue: [any Sendable]]] = [:]
-        try load(query.includes, parentIDs: ids, arguments: arguments, into: &loaded)
+        var loaded: [(key: GraphKey, objects: any PrefetchedGroup)] = []
+        try load(query.includes, parentIDs: ids, arguments: arguments, expectedCount: objects.count, into: &loaded)
         return ObjectGraph(objects: objects, loaded: loaded)
     }
 
     /// Reads each include's objects for the parents `parentIDs` selects, then its children.
-    private func load(_ includes: [Include], parentIDs: String, arguments: [StoredValue], into loaded: inout [GraphKey: [StoredValue: [any Sendable]]]) throws {
+    private func load(_ includes: [Include], parentIDs: String, arguments: [StoredValue], expectedCount: Int, into loaded: inout [(key: GraphKey, objects: any PrefetchedGroup)]) throws {
         for include in includes {
             let relation = try include.hop.schema().relation(named: include.hop.name)
             guard let source = store.models[relation.source.type], let target = store.models[include.targetType] else {
                 throw StashError(.unknownModel, "\(include.hop.sourceName).\(include.hop.name) reaches a model that is not in the store's schema", key: "\(include.hop.sourceName).\(include.hop.name)")
             }
             let sql = relation.path.selectPrefetched(source, target, sourceIDs: parentIDs)
-            var groups: [StoredValue: [any Sendable]] = [:]
-            for (object, key) in try include.rows(self, sql, arguments) {
-                groups[key, default: []].append(object)
-            }
+            let objects = try include.read(self, sql, arguments, expectedCount)
             let key = GraphKey(source: source.type, name: include.hop.name)
-            loaded[key, default: [:]].merge(groups) { old, _ in old }   // one snapshot: the same source has the same related objects at every level
+            if let index = loaded.firstIndex(where: { $0.key == key }) {
+                loaded[index].objects = loaded[index].objects.adding(objects)
+            } else {
+                loaded.append((key, objects))
+            }
             if !include.children.isEmpty {
-                try load(include.children, parentIDs: relation.path.relatedIDs(source, target, sourceIDs: parentIDs), arguments: arguments, into: &loaded)
+                try load(include.children, parentIDs: relation.path.relatedIDs(source, target, sourceIDs: parentIDs), arguments: arguments, expectedCount: expectedCount, into: &loaded)
             }
         }
     }

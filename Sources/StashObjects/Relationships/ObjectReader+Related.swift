@@ -1,11 +1,7 @@
 import Foundation
 import GRDB
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// An object with its related objects of one model, read together by
 /// ``ObjectReader/fetch(_:including:)``.

@@ -81,16 +81,16 @@ extension ObjectQuery {
 struct Include: Sendable {
     let hop: RelationHop
     let targetType: ObjectIdentifier
-    /// Runs `sql` and returns each target object with the key it is filed under.
-    let rows: @Sendable (ObjectReader, String, [StoredValue]) throws -> [(any Sendable, StoredValue)]
+    /// Runs `sql` and files each target object it reads under its key, reserving room for
+    /// `expectedCount` keys.
+    let read: @Sendable (ObjectReader, String, [StoredValue], _ expectedCount: Int) throws -> any PrefetchedGroup
     let children: [Include]
 
     init<R: ObjectRelationship>(_ relationship: R, _ children: [Include]) {
         hop = RelationHop(source: R.Source.self, name: (relationship as? any NamedDeclaration)?.declaration.name ?? "")
         targetType = ObjectIdentifier(R.Target.self)
-        rows = { reader, sql, arguments in
-            let schema = try reader.store.schema(for: R.Target.self)
-            return try (reader.relatedRows(sql: sql, arguments: arguments, schema: schema) as [(R.Target, StoredValue)]).map { ($0.0, $0.1) }
+        read = { reader, sql, arguments, expectedCount in
+            try PrefetchedObjects<R.Target>(reader, sql: sql, arguments: arguments, expectedCount: expectedCount)
         }
         self.children = children
     }

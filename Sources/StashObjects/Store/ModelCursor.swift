@@ -1,10 +1,6 @@
 import Foundation
 import GRDB
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 /// A GRDB cursor that decodes each row straight into a model with ``RowDecoder``: GRDB
 /// steps the statement (so its observation and error handling stay in charge), the decoder

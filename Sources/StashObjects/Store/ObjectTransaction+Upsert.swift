@@ -1,11 +1,7 @@
 import Foundation
 import GRDB
 import StashCore
-#if canImport(GRDBSQLite)
 import GRDBSQLite
-#else
-import SQLite3
-#endif
 
 extension ObjectTransaction {
     /// Inserts the object, or, when an object with the same values of the unique
