@@ -119,13 +119,12 @@ final class RowDecoder: Decoder {
     /// An integer column read as `T` (`Int`, `Int32`, `UInt8`, …): the one checked conversion
     /// of a stored `Int64` to a narrower type. A value out of `T`'s range is
     /// ``StashError/Code/typeMismatch`` naming model and attribute, never a trap (`Int(_:)`
-    /// from an `Int64` traps on 32-bit platforms such as watchOS). 64-bit unsigned types
-    /// read the bit pattern they were stored as.
+    /// from an `Int64` traps on 32-bit platforms such as watchOS); so is a negative value
+    /// read as `UInt64`.
     @inline(__always)
     func integer<T: FixedWidthInteger>(_ index: Int32, as type: T.Type) throws -> T {
         let value = try integer(index)
         if let fitted = T(exactly: value) { return fitted }
-        if T.bitWidth == 64, !T.isSigned { return T(truncatingIfNeeded: UInt64(bitPattern: value)) }
         throw outOfRange(index, value, T.self)
     }
 

@@ -78,12 +78,13 @@ final class RowEncoder: Encoder {
 
     func bindNull(_ parameter: Int32) { sqlite3_bind_null(statement, parameter) }
 
+    /// An unsigned integer, refused above `Int64.max` (SQLite's largest integer) rather than
+    /// stored as a negative bit pattern that filters and sorts would order wrong.
     func bindUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ value: T, _ parameter: Int32) throws {
-        if T.bitWidth == 64 {
-            bindInteger(Int64(bitPattern: UInt64(value)), parameter)
-        } else {
-            bindInteger(Int64(value), parameter)
+        guard let stored = Int64(exactly: value) else {
+            throw invalid(parameter, "\(value) is above \(Int64.max), the largest integer SQLite stores")
         }
+        bindInteger(stored, parameter)
     }
 
     /// Values that are not SQLite primitives: Foundation types, raw-value enums, JSON.

@@ -95,18 +95,22 @@ extension UInt32: Storable {
         self = fitted
     }
 }
+// 64-bit unsigned values are stored as SQLite integers up to `Int64.max`; a row holding a
+// larger one is refused when it is written (as GRDB does), never stored as a negative bit
+// pattern that filters and sorts would order wrong. In a filter, a larger value compares as
+// the real number it is, so that `\.size < UInt64.max` holds for every stored row.
 extension UInt: Storable {
-    public var storedValue: StoredValue { .integer(Int64(bitPattern: UInt64(self))) }
+    public var storedValue: StoredValue { UInt64(self).storedValue }
     public init?(storedValue: StoredValue) {
-        guard case .integer(let value) = storedValue, let fitted = UInt(exactly: UInt64(bitPattern: value)) else { return nil }
+        guard case .integer(let value) = storedValue, let fitted = UInt(exactly: value) else { return nil }
         self = fitted
     }
 }
 extension UInt64: Storable {
-    public var storedValue: StoredValue { .integer(Int64(bitPattern: UInt64(self))) }
+    public var storedValue: StoredValue { self <= UInt64(Int64.max) ? .integer(Int64(self)) : .real(Double(self)) }
     public init?(storedValue: StoredValue) {
-        guard case .integer(let value) = storedValue else { return nil }
-        self = UInt64(bitPattern: value)
+        guard case .integer(let value) = storedValue, let fitted = UInt64(exactly: value) else { return nil }
+        self = fitted
     }
 }
 extension Bool: Storable {

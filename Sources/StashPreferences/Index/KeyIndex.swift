@@ -84,8 +84,9 @@ struct KeyIndex {
     /// either finds the key or stops at the empty slot a new key takes.
     @discardableResult
     mutating func updateValue(_ entry: PreferencesEngine.Entry, forKey key: String, hash: UInt64) -> PreferencesEngine.Entry? {
-        // Grown first, so that the probe's empty slot is the one the key takes.
-        if Self.slotCount(for: elements.count + 1) > slots.count { rehash(slotCount: Self.slotCount(for: elements.count + 1)) }
+        // Grown first, so that the probe's empty slot is the one the key takes (at most half
+        // full: the test is ``slotCount(for:)``'s without its loop).
+        if 2 * (elements.count + 1) > slots.count { rehash(slotCount: Self.slotCount(for: elements.count + 1)) }
         let mask = slots.count - 1
         let tag = hash >> 32
         var slot = Int(truncatingIfNeeded: hash) & mask

@@ -37,6 +37,14 @@ struct NarrowRow: Model, ColumnDecodable, Equatable {
     }
 }
 
+/// A model with 64-bit unsigned attributes.
+struct Unsigned: Model, Equatable {
+    var id: Int64?
+    var size: UInt64
+    var count: UInt
+    static let entity = ObjectEntity<Unsigned>(table: "unsigned")
+}
+
 /// A stored integer out of an attribute's range (another program wrote it, or a 64-bit
 /// device wrote an `Int` a 32-bit watch reads) is a `typeMismatch` naming the attribute on
 /// both read paths, never a trap: every conversion from the stored `Int64` is checked.
@@ -87,5 +95,35 @@ struct IntegerRangeTests {
         #endif
         #expect(Int32(storedValue: .integer(1 << 40)) == nil)
         #expect(UInt8(storedValue: .integer(-1)) == nil)
+    }
+
+    /// `UInt64` / `UInt` values above `Int64.max` are refused when written (they were stored
+    /// as negative bit patterns, which filters and sorts ordered below every other value);
+    /// a stored negative is a type mismatch; a filter with a larger value compares as the
+    /// number it is.
+    @Test func unsignedValuesAboveInt64MaxAreRefusedNotStoredNegative() throws {
+        let store = try folder.objectStore(ObjectSchema(Unsigned.self))
+        defer { try? store.close() }
+        let big = UInt64(Int64.max)
+        try store.write { tx in
+            try tx.insert(Unsigned(id: 1, size: big, count: 1))
+            try tx.insert(Unsigned(id: 2, size: 5, count: UInt(Int64.max)))
+        }
+        for refused in [Unsigned(id: 3, size: big + 1, count: 0), Unsigned(id: 3, size: 0, count: UInt(Int64.max) + 1)] {
+            var caught: StashError?
+            do { try store.write { tx in try tx.insert(refused) } } catch let error as StashError { caught = error }
+            #expect(caught?.code == .unsupportedValue)
+            #expect(caught?.key == (refused.size > big ? "Unsigned.size" : "Unsigned.count"))
+        }
+        #expect(try store.count(Unsigned.query()) == 2)
+        #expect(try store.fetch(Unsigned.query().sorted(\.size)).map(\.id) == [2, 1])
+        #expect(try store.count(Unsigned.query().filter(\.size > 4)) == 2)
+        #expect(try store.count(Unsigned.query().filter(\.size < UInt64.max)) == 2)
+        #expect(try store.count(Unsigned.query().filter(\.size >= UInt64.max)) == 0)
+        let raw = try folder.rawDatabase()
+        try raw.write { db in try db.execute(sql: "UPDATE unsigned SET size = -1 WHERE id = 2") }
+        try raw.close()
+        #expect(mismatchKey { _ = try store.fetch(Unsigned.query()) } == "Unsigned.size")
+        #expect(UInt64(storedValue: .integer(-1)) == nil)
     }
 }

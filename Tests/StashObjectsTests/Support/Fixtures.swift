@@ -65,11 +65,11 @@ struct Sample: Model, Equatable {
             int16: .random(in: .min ... .max, using: &generator),
             int32: .random(in: .min ... .max, using: &generator),
             int64: .random(in: .min ... .max, using: &generator),
-            uint: .random(in: .min ... .max, using: &generator),
+            uint: .random(in: 0 ... UInt(Int64.max), using: &generator),   // stored up to Int64.max
             uint8: .random(in: .min ... .max, using: &generator),
             uint16: .random(in: .min ... .max, using: &generator),
             uint32: .random(in: .min ... .max, using: &generator),
-            uint64: .random(in: .min ... .max, using: &generator),
+            uint64: .random(in: 0 ... UInt64(Int64.max), using: &generator),
             flag: .random(using: &generator),
             double: .random(in: -1e9...1e9, using: &generator),
             float: .random(in: -1e3...1e3, using: &generator),
