@@ -27,18 +27,14 @@ public enum StashDatabase {
 
     /// The `synchronous` level of every connection these functions open: `FULL`, what the
     /// durability promise above needs in WAL mode (`NORMAL` may lose the last commits to a
-    /// power cut).
-    ///
-    /// ```swift
-    /// let level = try pool.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") }   // 2: FULL
-    /// ```
-    public static let synchronous = "FULL"
+    /// power cut). Check it with `PRAGMA synchronous` (2 is FULL).
+    package static let synchronous = "FULL"
 
     /// `configuration` with Stash's defaults applied: WAL, foreign keys on, busy timeout, and
     /// on Apple platforms `fullfsync` on each connection it opens (after the configuration's
     /// own `prepareDatabase`). GRDB sets the writer to `synchronous = NORMAL` when it turns WAL
     /// on, after every `prepareDatabase`: ``queue(at:configuration:busyTimeout:)`` and
-    /// ``pool(at:configuration:busyTimeout:)`` set ``synchronous`` once the database is
+    /// ``pool(at:configuration:busyTimeout:)`` set `synchronous = FULL` once the database is
     /// open; a `DatabaseQueue` or `DatabasePool` made directly from this configuration runs
     /// `PRAGMA synchronous = FULL` itself, or keeps NORMAL (a power cut may then roll back
     /// the last commits).
@@ -79,7 +75,7 @@ public enum StashDatabase {
         return try opening(url) { try fullySynchronous(DatabasePool(path: url.path, configuration: configured)) }
     }
 
-    /// `writer` with its write connection at ``synchronous``, over the NORMAL GRDB sets with
+    /// `writer` with its write connection at `synchronous`, over the NORMAL GRDB sets with
     /// WAL (readers never commit, so their level does not matter).
     private static func fullySynchronous<Writer: DatabaseWriter>(_ writer: Writer) throws -> Writer {
         try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous)") }
