@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Foundation // the C library's socket calls (Foundation re-exports Darwin, Glibc or Musl)
 
 /// The IPv4 stream sockets on 127.0.0.1 that the benchmark's peers and the tests' raw
 /// clients and origins open, bind and connect, without an `#if` or a `sockaddr` cast at
