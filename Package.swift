@@ -5,8 +5,13 @@ import PackageDescription
 // Stash: an application's whole local data layer.
 //
 // Heavy dependencies stay at the edges: GRDB only where SQLite is used, swift-crypto only in
-// StashSecure, NIO / AsyncHTTPClient / Hummingbird only in StashHTTPAsyncClient,
-// StashHTTPServer and the executables. `import Stash` never compiles a web server.
+// StashSecure, swift-syntax only in the `@Model` plugin, AsyncHTTPClient in
+// StashHTTPAsyncClient, Hummingbird in StashHTTPServer and StashPostgresHummingbird (the
+// adapter that joins it to the PostgreSQL cache), postgres-nio (and the NIO it needs) in
+// StashPostgres; the executables and tests link what they use. `import Stash` never compiles
+// a web server, and `import StashPostgres` compiles no web framework. The module table in
+// README.md and docs/ARCHITECTURE.md lists every target's dependencies: a test
+// (StashDocsTests) compares it with this manifest.
 
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -32,8 +37,9 @@ let package = Package(
         .library(name: "StashHTTPAsyncClient", targets: ["StashHTTPAsyncClient"]),
         .library(name: "StashHTTPServer", targets: ["StashHTTPServer"]),
         .library(name: "StashPostgres", targets: ["StashPostgres"]),
+        .library(name: "StashPostgresHummingbird", targets: ["StashPostgresHummingbird"]),
+        .library(name: "StashPostgresHTTP", targets: ["StashPostgresHTTP"]),
         .executable(name: "stash", targets: ["StashCLI"]),
-        .executable(name: "stash-bench", targets: ["StashBench"]),
         .library(name: "StashTesting", targets: ["StashTesting"]),
     ],
     dependencies: [
@@ -169,25 +175,39 @@ let package = Package(
         // For users' own tests: a temporary sandbox and the manual clock.
         .target(name: "StashTesting", dependencies: ["StashCore"], swiftSettings: strictSettings),
         // The shared cache for server fleets, on PostgreSQL. Not in the umbrella: `import Stash`
-        // never compiles a PostgreSQL client.
+        // never compiles a PostgreSQL client. swift-service-lifecycle (`SharedCache` is a
+        // `Service`), swift-metrics (its counters) and swift-log are postgres-nio's own
+        // dependencies, so they add nothing to compile.
         .target(
             name: "StashPostgres",
             dependencies: [
-                "StashCore", "StashCache", "StashHTTP",
+                "StashCore", "StashCache",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
+        // `SharedCache` as Hummingbird's `PersistDriver` (sessions, rate limits): apart, so that
+        // a user of the shared cache never compiles Hummingbird.
+        .target(
+            name: "StashPostgresHummingbird",
+            dependencies: ["StashCache", "StashPostgres", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strictSettings
+        ),
+        // `SharedCache` as the shared storage of an `HTTPCache`, for a fleet of caching proxies.
+        .target(name: "StashPostgresHTTP", dependencies: ["StashHTTP", "StashPostgres"], swiftSettings: strictSettings),
         .target(
             name: "Stash",
             dependencies: ["StashCore", "StashObjects", "StashCache", "StashPreferences", "StashSecure", "StashHTTP"],
             swiftSettings: strictSettings
         ),
+
+        // The loopback servers and sockets, and the peak-memory reader, that the tour, the
+        // benchmark and the tests share. Not a product: no user links it.
+        .target(name: "StashToolSupport", dependencies: ["StashCore"], swiftSettings: strictSettings),
 
         // MARK: Executables
 
@@ -196,6 +216,7 @@ let package = Package(
             dependencies: [
                 // StashObjects named directly (the tour's models): see StashTestHost.
                 "Stash", "StashObjects", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
+                "StashPostgresHummingbird", "StashPostgresHTTP", "StashToolSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -207,13 +228,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The benchmarks. Not a product, so no user's build sees it; as an executable target of
+        // the root package it still builds and runs by its name: `swift run -c release stash-bench`.
         .executableTarget(
-            name: "StashBench",
+            name: "stash-bench",
             dependencies: [
                 // The modules measured are named directly, not only through the umbrella, so
                 // that an incremental release build recompiles the suites when they change.
                 "Stash", "StashCore", "StashObjects", "StashObjectsMacros", "StashCache", "StashPreferences", "StashHTTP",
-                "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
+                "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres", "StashPostgresHTTP", "StashToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -222,6 +245,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/StashBench",
             swiftSettings: strictSettings
         ),
         // The parsers of untrusted bytes for libFuzzer (Scripts/fuzz.sh builds it with
@@ -245,7 +269,7 @@ let package = Package(
 
         .target(
             name: "StashTestSupport",
-            dependencies: ["StashCore", "StashTesting"],
+            dependencies: ["StashCore", "StashTesting", "StashToolSupport"],
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
@@ -256,6 +280,7 @@ let package = Package(
             dependencies: [
                 "StashCore",
                 "StashHTTPServer",
+                "StashToolSupport",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -314,7 +339,7 @@ let package = Package(
             name: "StashHTTPTests",
             dependencies: [
                 "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashHTTPWire", "StashHTTPWireFuzzing", "StashTestSupport",
-                "StashHTTPTestSupport",
+                "StashHTTPTestSupport", "StashToolSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -328,11 +353,12 @@ let package = Package(
             exclude: ["Cookies/Fixtures"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "StashToolSupportTests", dependencies: ["StashCore", "StashToolSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StashFuzzTests", dependencies: ["StashTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "StashPostgresTests",
             dependencies: [
-                "StashPostgres", "StashHTTP", "StashTestSupport", "StashHTTPTestSupport",
+                "StashPostgres", "StashPostgresHummingbird", "StashPostgresHTTP", "StashHTTP", "StashTestSupport", "StashHTTPTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

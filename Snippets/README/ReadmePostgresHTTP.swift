@@ -3,6 +3,7 @@ import PostgresNIO
 import StashHTTP
 import StashHTTPServer
 import StashPostgres
+import StashPostgresHTTP
 
 let client = PostgresClient(configuration: try SharedCache.clientConfiguration(url: "postgres://proxy@db.internal/proxy"))
 let shared = SharedCache(client: client)

@@ -9,6 +9,7 @@ extension HTTPCache {
     ///
     /// ```swift
     /// import StashPostgres
+    /// import StashPostgresHTTP // SharedCache: HTTPCache.SharedStorage
     ///
     /// let shared = SharedCache(client: client)            // one PostgreSQL table for the fleet
     /// let cache = HTTPCache(sharedStorage: shared)        // mode .shared, as a proxy needs

@@ -39,7 +39,8 @@ import StashCore
 /// The server is told the timeout too (`statement_timeout`, `lock_timeout`), and a statement
 /// the caller gave up on is cancelled there; a write sent but not answered throws
 /// `StashError(.mayHaveBeenApplied)` rather than `.unavailable` (strict policy).
-/// `SharedCache` is a swift-service-lifecycle `Service` and a Hummingbird `PersistDriver`.
+/// `SharedCache` is a swift-service-lifecycle `Service`; `StashPostgresHummingbird` makes it a
+/// Hummingbird `PersistDriver`, `StashPostgresHTTP` the shared storage of an `HTTPCache`.
 public final class SharedCache: Sendable {
     /// The connection pool; its owner runs it (`client.run()`).
     public let client: PostgresClient

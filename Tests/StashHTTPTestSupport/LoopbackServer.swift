@@ -5,6 +5,7 @@ import NIOPosix
 import ServiceLifecycle
 import StashCore
 import StashHTTPServer
+import StashToolSupport
 
 /// A HummingbirdCore HTTP/1.1 server on 127.0.0.1, quiet, on a free port: what the test
 /// origins of StashHTTPTests and StashPostgresTests run on. Cancel `task` to stop it

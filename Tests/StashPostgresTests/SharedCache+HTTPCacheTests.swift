@@ -4,6 +4,7 @@ import PostgresNIO
 import StashCore
 import StashHTTP
 import StashPostgres
+import StashPostgresHTTP
 import Testing
 
 /// Two `HTTPCache`s, each on its own connection pool (as two processes would be), storing

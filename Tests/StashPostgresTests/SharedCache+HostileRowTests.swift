@@ -5,6 +5,7 @@ import PostgresNIO
 import StashCore
 import StashHTTP
 import StashPostgres
+import StashPostgresHTTP
 import Testing
 
 /// A row of the shared table is input: one whose stored response has times that are not

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import StashPostgres
+import StashPostgresHummingbird
 import Testing
 
 /// Hummingbird's `PersistDriver` semantics, as its own `PersistTests` define them.

@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashToolSupport
 
 /// A client connection to 127.0.0.1 over a plain socket that sends bytes as the test writes
 /// them, so tests can send a request head in pieces, keep a connection open without a
@@ -35,16 +36,10 @@ public final class RawClient: @unchecked Sendable {
     /// client that stops reading holds the server back after a few kilobytes.
     public init(port: Int, patience: Int = 10, receiveBuffer: Int32? = nil) throws {
         let socket = openStreamSocket()
-        var address = SystemCalls.loopbackAddress(port: port)
         var limit = timeval(tv_sec: patience, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         if var receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connectSocket(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else {
+        guard LoopbackSocket.connect(socket, port: port) else {
             close(socket)
             throw StashError(.io, "cannot connect to 127.0.0.1:\(port)")
         }

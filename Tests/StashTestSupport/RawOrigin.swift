@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashToolSupport
 
 /// An origin on 127.0.0.1 that speaks HTTP/1.1 byte for byte: it records each request line
 /// and answers the n-th request of the whole run with the n-th scripted reply, verbatim, so
@@ -35,20 +36,11 @@ public final class RawOrigin: @unchecked Sendable {
         self.pauseLength = pauseLength
         let listener = openStreamSocket()
         self.listener = listener
-        var address = SystemCalls.loopbackAddress()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let size = length
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(listener, generic, size) == 0 && listen(listener, 8) == 0
-                    && getsockname(listener, generic, &length) == 0
-            }
-        }
-        guard bound else {
+        guard let port = LoopbackSocket.bind(listener), listen(listener, 8) == 0 else {
             close(listener)
             throw StashError(.io, "cannot listen on 127.0.0.1")
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

@@ -1,4 +1,4 @@
-import StashCore
+import StashToolSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,7 +13,7 @@ import Darwin
 /// A new IPv4 stream socket whose writes to a closed peer fail with `EPIPE` instead of
 /// raising `SIGPIPE`.
 func openStreamSocket() -> Int32 {
-    let descriptor = SystemCalls.streamSocket()
+    let descriptor = LoopbackSocket.open()
     refuseBrokenPipeSignal(descriptor)
     return descriptor
 }
@@ -26,10 +26,6 @@ func refuseBrokenPipeSignal(_ descriptor: Int32) {
     var on: Int32 = 1
     setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
     #endif
-}
-
-func connectSocket(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-    connect(descriptor, address, length)
 }
 
 /// `send` without `SIGPIPE` when the peer has gone.

@@ -6,6 +6,7 @@ import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
+import StashToolSupport
 
 /// What one proxy case (`http` and `shared` suites) starts: an origin on 127.0.0.1, the
 /// proxies in front of it, nginx, HTTP and PostgreSQL clients, caches. Each is registered

@@ -1,5 +1,5 @@
 import Foundation
-import StashCore
+import StashToolSupport
 
 /// nginx with `proxy_cache` in front of an origin, as the peer of the caching proxy: the
 /// bench writes a throwaway configuration in a scratch folder, starts nginx on a free
@@ -119,29 +119,17 @@ func findExecutable(_ name: String, extraFolders: [String] = []) -> URL? {
 
 /// A loopback port free right now (bound to 0, read back, released).
 func freeLoopbackPort() throws -> Int {
-    let fd = SystemCalls.streamSocket()
-    guard fd >= 0 else { throw BenchError("socket() failed") }
-    defer { close(fd) }
-    var address = SystemCalls.loopbackAddress()
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let size = length
-    let ok = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 && getsockname(fd, $0, &length) == 0 }
-    }
-    guard ok else { throw BenchError("cannot bind a loopback port") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard let port = LoopbackSocket.freePort() else { throw BenchError("cannot bind a loopback port") }
+    return port
 }
 
 /// Whether something accepts connections on 127.0.0.1:`port` within `seconds`.
 func waitUntilListening(port: Int, seconds: Double) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-        let fd = SystemCalls.streamSocket()
+        let fd = LoopbackSocket.open()
         guard fd >= 0 else { return false }
-        var address = SystemCalls.loopbackAddress(port: port)
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
+        let connected = LoopbackSocket.connect(fd, port: port)
         close(fd)
         if connected { return true }
         usleep(20_000)

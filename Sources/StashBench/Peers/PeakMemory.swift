@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import StashToolSupport
 
 /// The most resident memory a process has had (``PeakResidentMemory``), for the memory
 /// notes of the large-body cases. The peak only grows, so a case resets it first

@@ -6,6 +6,7 @@ import Stash
 import StashCore
 import StashHTTPAsyncClient
 import StashHTTPServer
+import StashToolSupport
 
 extension HTTPSuite {
     /// Cases `proxy-miss-large` and `proxy-hit-large`: one 200 MB response per operation

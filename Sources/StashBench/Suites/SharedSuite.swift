@@ -8,6 +8,7 @@ import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
 import StashPostgres
+import StashPostgresHTTP
 
 /// `stash-bench shared`: `SharedCache` get and set of 1 KB values at 1, 8 and 32 concurrent
 /// tasks against the floor, a hand-written postgres-nio client running the same `SELECT` and

@@ -5,6 +5,7 @@ import PostgresNIO
 import Stash
 import StashHTTPServer
 import StashPostgres
+import StashPostgresHTTP
 
 /// `stash http-proxy --shared-cache postgres://…`: the proxy's responses in a PostgreSQL
 /// `SharedCache`, so that every proxy given the same URL serves what any of them stored.

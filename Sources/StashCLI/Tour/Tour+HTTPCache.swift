@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Stash
 import StashHTTPAsyncClient
+import StashToolSupport
 
 extension Tour {
     @Sendable static func httpCache(_ tour: Tour) async throws {

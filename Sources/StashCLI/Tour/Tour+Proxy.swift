@@ -5,6 +5,7 @@ import Logging
 import Stash
 import StashHTTPAsyncClient
 import StashHTTPServer
+import StashToolSupport
 
 extension Tour {
     @Sendable static func cachingProxy(_ tour: Tour) async throws {

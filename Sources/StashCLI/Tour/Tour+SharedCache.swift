@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import Stash
 import StashPostgres
+import StashPostgresHummingbird
 
 extension Tour {
     /// Two instances of an app on one PostgreSQL table: what one stores, the other reads.

@@ -1,15 +1,14 @@
 #if canImport(Darwin)
-package import Darwin
+import Darwin
 #elseif canImport(Glibc)
-package import Glibc
+import Glibc
 #elseif canImport(Musl)
-package import Musl
+import Musl
 #endif
 
-/// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)`, `socket(2)` (with a loopback
-/// address) and `close(2)` (and, in `SystemCalls+Files.swift`, the calls that change files,
-/// through the ``FaultInjection`` seam), reachable from types
-/// that have methods of the same names (`FileStore.read`, `LogFile.close`), without an `#if`
+/// The C library's `open(2)`, `read(2)`, `write(2)`, `pread(2)` and `close(2)` (and, in
+/// `SystemCalls+Files.swift`, the calls that change files, through the ``FaultInjection``
+/// seam), reachable from types that have methods of the same names (`FileStore.read`, `LogFile.close`), without an `#if`
 /// at every call site.
 ///
 /// ```swift
@@ -70,40 +69,6 @@ package enum SystemCalls {
         #else
         return Musl.pread(fd, buffer, count, off_t(offset))
         #endif
-    }
-
-    /// A new IPv4 stream socket (Glibc imports `SOCK_STREAM` as an enum case, Darwin as an
-    /// `Int32`), closed on `exec` like every descriptor the package opens, so that a child
-    /// process (nginx, a test host) does not keep a listener bound or a connection open;
-    /// the descriptor, or -1 with `errno` set.
-    ///
-    /// ```swift
-    /// let fd = SystemCalls.streamSocket()
-    /// ```
-    package static func streamSocket() -> Int32 {
-        #if canImport(Glibc)
-        return socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #elseif canImport(Musl)
-        return socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return fd
-        #endif
-    }
-
-    /// 127.0.0.1:`port` as a socket address, for `bind` (port 0: any free one) or
-    /// `connect`.
-    ///
-    /// ```swift
-    /// var address = SystemCalls.loopbackAddress(port: 8080)
-    /// ```
-    package static func loopbackAddress(port: Int = 0) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        address.sin_port = UInt16(port).bigEndian
-        return address
     }
 
     @inline(__always)

@@ -5,6 +5,7 @@ import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
+import StashToolSupport
 import Testing
 
 /// The middleware reads a request body whole (the cache forwards it), so it reads at most

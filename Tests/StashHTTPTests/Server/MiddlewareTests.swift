@@ -5,6 +5,7 @@ import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
+import StashToolSupport
 import Testing
 
 /// The Hummingbird middleware: a server caches its own hot routes.

@@ -5,6 +5,7 @@ import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashTestSupport
+import StashToolSupport
 import Testing
 @testable import StashHTTPServer
 

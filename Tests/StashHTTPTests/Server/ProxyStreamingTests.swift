@@ -7,6 +7,7 @@ import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
 import StashTestSupport
+import StashToolSupport
 import Testing
 
 /// Bodies of any size through the proxy: passed on as they arrive, never capped, stored only

@@ -6,6 +6,7 @@ import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
 import StashTestSupport
+import StashToolSupport
 import Testing
 
 /// The reverse proxy: forwarding of methods and fields, hop-by-hop fields, upstream failure.

@@ -6,6 +6,7 @@ import StashCore
 import StashHTTP
 import StashHTTPAsyncClient
 import StashHTTPServer
+import StashToolSupport
 import Testing
 
 /// Whether and how a step reached the origin.

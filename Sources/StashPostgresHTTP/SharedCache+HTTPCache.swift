@@ -1,6 +1,7 @@
 public import StashHTTP
+public import StashPostgres
 
-/// `SharedCache` as the storage of an ``StashHTTP/HTTPCache``: several processes (several
+/// `SharedCache` as the storage of an `HTTPCache`: several processes (several
 /// `stash http-proxy` instances behind a load balancer) share one PostgreSQL table, so a
 /// response stored through one is a hit on all, and an invalidation on one is seen by all.
 ///
@@ -14,9 +15,9 @@ public import StashHTTP
 /// `removeValue(forKey:)`, `removeValues(withKeyPrefix:)` and `maximumKeyBytes` (URLs whose
 /// key would be longer are keyed by their SHA-256), under its failure policy: with the default
 /// lenient policy an unreachable server makes lookups miss (the request goes to the origin)
-/// and stores drop, within ``SharedCache/Configuration/timeout``. Responses are kept under
-/// keys starting `http-cache:`; ``SharedCache/Configuration/maximumBytes`` and
-/// ``SharedCache/Configuration/maximumAge`` bound them like any other entry, and
+/// and stores drop, within `SharedCache.Configuration.timeout`. Responses are kept under
+/// keys starting `http-cache:`; `SharedCache.Configuration.maximumBytes` and
+/// `SharedCache.Configuration.maximumAge` bound them like any other entry, and
 /// `HTTPCache.removeAllResponses()` removes those keys only, so sessions or other values on
 /// the same table stay.
 extension SharedCache: HTTPCache.SharedStorage {}

@@ -1,5 +1,5 @@
 import Foundation
-import StashCore
+import StashToolSupport
 import Testing
 
 /// `VmHWM` as `/proc` reports it (Linux).

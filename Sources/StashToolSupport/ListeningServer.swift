@@ -1,3 +1,5 @@
+import StashCore
+
 /// A server started in a task of its own, returned once it listens: the port it reports and
 /// its task (cancel the task to stop the server). The one way the tour, the benchmark and
 /// the tests start their loopback servers: a server that stops before it listens (a port in

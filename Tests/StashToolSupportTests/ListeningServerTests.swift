@@ -1,4 +1,5 @@
 import StashCore
+import StashToolSupport
 import Testing
 
 /// `ListeningServer.start`: the port once the server listens, and the server's own error,
