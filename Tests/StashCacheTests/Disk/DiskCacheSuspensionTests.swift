@@ -122,6 +122,8 @@ struct DiskCacheSuspensionTests {
         child.wait()
         let cache = try fixture.open()
         for key in ["a", "b", "c"] { #expect(cache.data(forKey: key) == Data(key.utf8), "\(key)") }
+        #expect(!cache.isSuspended, "a fresh process's cache starts resumed")
+        try cache.set(Data("d".utf8), forKey: "d")
         try cache.close()
     }
 
