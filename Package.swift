@@ -371,5 +371,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport", "StashObjects"], swiftSettings: strictSettings),
+        // The umbrella as an app uses it: the checklist of issue 29 (Observation, app groups).
+        .testTarget(name: "StashTests", dependencies: ["Stash", "StashTestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -87,4 +87,19 @@ let preferencesScenarios: [String: Scenario] = [
         defaults.synchronize()
         report("done")
     },
+    // preferences.observed-set FILE KEY VALUE [suspend]: (suspends the store first, with
+    // "suspend") sets KEY to the integer VALUE through a `@Preference` wrapper, prints "set"
+    // once the assignment returned, and waits to be killed.
+    "preferences.observed-set": { arguments in
+        guard arguments.count == 3 || arguments.count == 4, let value = Int(arguments[2]) else {
+            throw usage("preferences.observed-set FILE KEY VALUE [suspend]")
+        }
+        let prefs = try Preferences(url: URL(fileURLWithPath: arguments[0]))
+        if arguments.count == 4 { prefs.suspend() }
+        let preference = Preference(Preferences.Key(arguments[1], default: 0), store: prefs)
+        preference.wrappedValue = value
+        if let error = preference.projectedValue.lastError { throw error }
+        report("set")
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    },
 ]
