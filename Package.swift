@@ -95,7 +95,7 @@ let package = Package(
         ),
         .target(
             name: "StashCache",
-            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(name: "StashPreferences", dependencies: ["StashCore"], swiftSettings: strictSettings),
@@ -112,7 +112,7 @@ let package = Package(
         ),
         .target(
             name: "StashHTTP",
-            dependencies: ["StashCore", "StashCache", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["StashCore", "StashCache", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -269,7 +269,7 @@ let package = Package(
 
         .target(
             name: "StashTestSupport",
-            dependencies: ["StashCore", "StashTesting", "StashToolSupport"],
+            dependencies: ["StashCore", "StashTesting", "StashToolSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
@@ -321,7 +321,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StashCacheTests",
-            dependencies: ["StashCache", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StashCache", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

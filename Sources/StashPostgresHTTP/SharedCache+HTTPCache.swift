@@ -18,6 +18,6 @@ public import StashPostgres
 /// and stores drop, within `SharedCache.Configuration.timeout`. Responses are kept under
 /// keys starting `http-cache:`; `SharedCache.Configuration.maximumBytes` and
 /// `SharedCache.Configuration.maximumAge` bound them like any other entry, and
-/// `HTTPCache.removeAllResponses()` removes those keys only, so sessions or other values on
+/// `HTTPCache.removeAll()` removes those keys only, so sessions or other values on
 /// the same table stay.
 extension SharedCache: HTTPCache.SharedStorage {}

@@ -19,7 +19,7 @@ extension Preferences {
     /// ```
     ///
     /// ``Preference`` is the property-wrapper form. Changes made in this process are seen when
-    /// the write returns; other processes' changes within ``Preferences/watchInterval`` (the
+    /// the write returns; other processes' changes within the watch interval (the
     /// store polls the change counter in the log's header while anyone observes).
     ///
     /// **Durability.** An assignment to ``value`` (or ``set(_:)``, ``reset()``) is a
@@ -99,9 +99,9 @@ extension Preferences {
 
         /// Removes the stored value, so that ``value`` is the key's default.
         ///
-        /// - throws: As ``Preferences/removeObject(forKey:)``.
+        /// - throws: As ``Preferences/removeValue(for:)``.
         public func reset() throws {
-            try store.remove(key)
+            try store.removeValue(for: key)
             clearError()
         }
 

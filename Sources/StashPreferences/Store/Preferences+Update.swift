@@ -27,7 +27,7 @@ extension Preferences {
     public func update(forKey key: String, _ body: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
         try withLock { transaction in
             let new = try body(transaction.object(forKey: key))
-            try transaction.set(new, forKey: key)
+            try transaction.write(new, forKey: key)
             return new
         }
     }
@@ -177,28 +177,27 @@ extension Preferences {
             }
         }
 
-        /// Stores `value` under `key` when the body returns (`nil` removes the key).
+        /// Stores `value` under `key` when the body returns.
         ///
         /// ```swift
         /// try transaction.set(.string("dark"), forKey: "theme")
         /// ```
         ///
+        /// An expiry date the key's value had is kept.
+        ///
         /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/closed`` after the body.
-        public func set(_ value: PreferenceValue?, forKey key: String) throws {
-            guard let engine else { throw StashError(.closed, "the transaction has ended", key: key) }
-            let key = try PreferencesEngine.storedKey(key)
-            pending[key] = .some(value)
-            let now = engine.clock.now.timeIntervalSince1970
-            writes.append((key, value, engine.index[key]?.expiry.flatMap { $0 > now ? $0 : nil }))
+        public func set(_ value: PreferenceValue, forKey key: String) throws {
+            try write(value, forKey: key)
         }
 
-        /// Stores a Swift value under `key` when the body returns.
+        /// Stores a Swift value under `key` when the body returns; an empty optional removes
+        /// the key.
         ///
         /// ```swift
         /// try transaction.set(Date(), forKey: "lastPurchase")
         /// ```
         public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String) throws {
-            try set(try value.preferenceValue(), forKey: key)
+            try write(try value.preferenceValue(), forKey: key)
         }
 
         /// Stores the value of a typed key when the body returns.
@@ -212,16 +211,34 @@ extension Preferences {
                 error.key = key.name
                 throw error
             }
-            try set(stored, forKey: key.name)
+            try write(stored, forKey: key.name)
         }
 
         /// Removes the stored value of `key` when the body returns.
         ///
         /// ```swift
-        /// try transaction.removeObject(forKey: "pendingOrder")
+        /// try transaction.removeValue(forKey: "pendingOrder")
         /// ```
-        public func removeObject(forKey key: String) throws {
-            try set(nil as PreferenceValue?, forKey: key)
+        public func removeValue(forKey key: String) throws {
+            try write(nil, forKey: key)
+        }
+
+        /// Removes the stored value of a typed key when the body returns.
+        ///
+        /// ```swift
+        /// try transaction.removeValue(for: .volume)
+        /// ```
+        public func removeValue<Value>(for key: Key<Value>) throws {
+            try write(nil, forKey: key.name)
+        }
+
+        /// Records the write of `value` (`nil` removes), keeping the key's expiry date.
+        func write(_ value: PreferenceValue?, forKey key: String) throws {
+            guard let engine else { throw StashError(.closed, "the transaction has ended", key: key) }
+            let key = try PreferencesEngine.storedKey(key)
+            pending[key] = .some(value)
+            let now = engine.clock.now.timeIntervalSince1970
+            writes.append((key, value, engine.index[key]?.expiry.flatMap { $0 > now ? $0 : nil }))
         }
     }
 }

@@ -112,7 +112,6 @@ private func childConfiguration() -> DiskCache.Configuration {
     var configuration = DiskCache.Configuration()
     configuration.inlineThreshold = 1024
     configuration.flushDelay = 0.002
-    configuration.log = { _ in }
     return configuration
 }
 

@@ -42,8 +42,8 @@ let preferencesScenarios: [String: Scenario] = [
         for round in 0..<3 {
             for i in 0..<300 { try prefs.set(round * 1000 + i, forKey: "\(prefix)-\(i)") }
         }
-        for i in stride(from: 0, to: 300, by: 3) { try prefs.removeObject(forKey: "\(prefix)-\(i)") }
-        for i in 0..<50 { try prefs.removeObject(forKey: "parent-\(i)") }
+        for i in stride(from: 0, to: 300, by: 3) { try prefs.removeValue(forKey: "\(prefix)-\(i)") }
+        for i in 0..<50 { try prefs.removeValue(forKey: "parent-\(i)") }
         if arguments[2] == "yes" {
             try prefs.compact()
             try prefs.set("after", forKey: "\(prefix)-after")

@@ -100,7 +100,7 @@ private struct LevelHolder {
         #expect(holder.level == 7)
         holder.level = 12
         #expect(copy.level == 12)
-        try prefs.removeObject(forKey: "level")
+        try prefs.removeValue(forKey: "level")
         #expect(holder.level == 7, "a removed value reads as the default")
     }
 
