@@ -12,9 +12,9 @@ extension SharedCache {
     /// ```
     ///
     /// - parameters:
-    ///   - value: the bytes, at most ``Configuration/maximumValueBytes``.
+    ///   - value: the bytes, at most ``Configuration/valueSizeLimit``.
     ///   - key: the key: 1 to 1024 bytes of UTF-8 without NUL.
-    ///   - expiry: `.never` (the default; ``Configuration/maximumAge`` still applies),
+    ///   - expiry: `.never` (the default; ``Configuration/ageLimit`` still applies),
     ///     `.after(seconds)` or `.at(date)`, counted on the server's clock.
     /// - throws: `StashError(.invalidKey)`, `StashError(.valueTooLarge)`,
     ///   `StashError(.unsupportedValue)` for `.sliding` (a shared cache does not rewrite
@@ -227,9 +227,9 @@ extension SharedCache {
     }
 
     func checkSize(_ value: Data, key: SharedCacheKey) throws {
-        guard value.count <= configuration.maximumValueBytes else {
+        guard value.count <= configuration.valueSizeLimit else {
             throw StashError(
-                .valueTooLarge, "the value is \(value.count) bytes, the shared cache takes at most \(configuration.maximumValueBytes)",
+                .valueTooLarge, "the value is \(value.count) bytes, the shared cache takes at most \(configuration.valueSizeLimit)",
                 key: key.text
             )
         }

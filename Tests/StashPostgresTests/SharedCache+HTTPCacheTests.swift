@@ -134,7 +134,7 @@ struct SharedCacheHTTPCacheTests {
     }
 
     @Test func aResponseTheStorageRefusesLeavesNoOlderCopyBehind() async throws {
-        try await withTwoCaches(configure: { $0.maximumValueBytes = 600 }) { a, b, _, clock, origin in
+        try await withTwoCaches(configure: { $0.valueSizeLimit = 600 }) { a, b, _, clock, origin in
             let key = request(origin, "/grows")
             #expect(a.storeResponse(Self.response(maxAge: 10), body: Data("small".utf8), for: key))
             try await a.flush()
