@@ -9,7 +9,8 @@ import StashObjects
 /// (`wakeUpLatencies`). The observer learns of the commit from SQLite's `data_version`, which
 /// its store reads every `ObjectStore.watchInterval` while anything observes, then fetches
 /// again: the delay is that poll's (about half the interval on average, at most the interval)
-/// plus the fetch and the delivery. Reported as the `latency_p50_ms` and `latency_p99_ms`
+/// plus the fetch and the delivery (on Linux; on Apple platforms the writer's Darwin
+/// notification wakes it at once). Reported as the `latency_p50_ms` and `latency_p99_ms`
 /// fields of the case (and a note line). There is no peer: GRDB's observation never sees
 /// another connection's commits.
 extension ObjectsSuite {

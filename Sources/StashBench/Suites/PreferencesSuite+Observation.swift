@@ -8,7 +8,9 @@ import StashPreferences
 /// stream has yielded it before the next round (`wakeUpLatencies`). The observer learns of the
 /// change from the change counter in the log's header, which its store reads every
 /// `Preferences.watchInterval` while anyone observes, so the delay is that poll's: about
-/// half the interval on average, at most the interval plus the delivery. Reported as the
+/// half the interval on average, at most the interval plus the delivery (on Linux; on Apple
+/// platforms the writer's Darwin notification wakes it when the file lock goes, 1 ms after
+/// the set). Reported as the
 /// `latency_p50_ms` and `latency_p99_ms` fields of the case (and a note line). There is no
 /// peer: neither UserDefaults on Linux nor MMKV tells one process of another's writes.
 extension PreferencesSuite {

@@ -7,40 +7,42 @@ import StashCore
 /// `ObjectStore`s on the same file), which GRDB's observation, fed by this store's own
 /// commits, never hears of.
 ///
-/// While at least one observation runs, a timer looks at `PRAGMA data_version` on the
-/// store's write connection every ``interval``: SQLite changes it when another connection
-/// has committed, and never for the connection's own commits. When it changed, the watch
-/// tells GRDB that the whole database may have changed (`notifyChanges(in:)` inside an empty
-/// write transaction), and every observation fetches again (those of `Equatable` models
-/// yield only when their results differ). Without observers, no timer runs.
+/// While at least one observation runs, it looks at `PRAGMA data_version` on the store's
+/// write connection every ``interval``, and at once when another process's commit posts the
+/// store's ``ChangeSignal`` (Darwin notifications; none on Linux): SQLite changes the version
+/// when another connection has committed, and never for the connection's own commits. When
+/// it changed, the watch tells GRDB that the whole database may have changed
+/// (`notifyChanges(in:)` inside an empty write transaction), and every observation fetches
+/// again (those of `Equatable` models yield only when their results differ). Without
+/// observers, nothing runs.
 final class ExternalCommitWatch: Sendable {
     /// How often, while anyone observes, the store looks for other processes' commits.
     static let interval: DispatchTimeInterval = .milliseconds(Int(ObjectStore.watchInterval * 1000))
 
     private struct State {
         var observers = 0
-        var timer: (any DispatchSourceTimer)?
         /// The data version at the last look; `nil` before the first look of a watch.
         var lastVersion: Int?
     }
 
     private let pool: DatabasePool
     private let state = LockedValue(State())
+    /// Posted after each of this store's write transactions.
+    let signal: ChangeSignal
+    private let watch = LockedValue<ChangeWatch?>(nil)
 
-    init(pool: DatabasePool) {
+    init(pool: DatabasePool, signal: ChangeSignal) {
         self.pool = pool
+        self.signal = signal
+        let watch = ChangeWatch(signal: signal, interval: Self.interval) { [weak self] in self?.look() }
+        self.watch.withLock { $0 = watch }
     }
 
     /// An observation started: the watch runs until every lease is released.
     func lease() -> Lease {
         state.withLock { state in
             state.observers += 1
-            guard state.timer == nil else { return }
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
-            timer.setEventHandler { [weak self] in self?.look() }
-            timer.resume()
-            state.timer = timer
+            watch.withLock { $0?.start() }
         }
         return Lease(watch: self)
     }
@@ -49,8 +51,7 @@ final class ExternalCommitWatch: Sendable {
         state.withLock { state in
             state.observers -= 1
             guard state.observers == 0 else { return }
-            state.timer?.cancel()
-            state.timer = nil
+            watch.withLock { $0?.stop() }
             state.lastVersion = nil
         }
     }
@@ -74,10 +75,7 @@ final class ExternalCommitWatch: Sendable {
                 }
             }
         } catch {
-            state.withLock { state in
-                state.timer?.cancel()
-                state.timer = nil
-            }
+            watch.withLock { $0?.stop() }
         }
     }
 

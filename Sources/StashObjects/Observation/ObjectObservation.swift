@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import GRDB
 import StashCore
 
@@ -44,7 +44,7 @@ extension ObjectStore {
     /// How often, while anything observes a store, it looks for the commits of other
     /// processes (and of other stores on the same file): SQLite's `data_version`, one read
     /// on the write connection.
-    public static let watchInterval: TimeInterval = 0.05
+    package static let watchInterval: TimeInterval = 0.05
 
     private func observation<Value: Sendable>(_ fetch: @escaping @Sendable (ObjectReader) throws -> Value) -> ValueObservation<ValueReducers.Fetch<Value>> {
         ValueObservation.tracking { [self] db in try fetch(ObjectReader(db: db, store: self)) }

@@ -67,7 +67,7 @@ public final class ObjectStore: Sendable {
         try Self.refuseNonSQLite(url)
         let pool = try StashDatabase.pool(at: url, configuration: TextFolding.configuration())
         self.pool = pool
-        externalCommits = ExternalCommitWatch(pool: pool)
+        externalCommits = ExternalCommitWatch(pool: pool, signal: ChangeSignal(file: url))
         do {
             try SchemaMigrator(schema: schema, models: resolved).migrate(pool, path: url.path)
         } catch {
@@ -132,7 +132,9 @@ public final class ObjectStore: Sendable {
     @discardableResult
     public func write<T>(_ body: (ObjectTransaction) throws -> T) throws -> T {
         try ObjectErrors.mapping(path: url.path) {
-            try pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
+            let result = try pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
+            externalCommits.signal.post()  // committed: other processes' observers look at once
+            return result
         }
     }
 
@@ -155,7 +157,9 @@ public final class ObjectStore: Sendable {
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (ObjectTransaction) throws -> T) async throws -> T {
         try await ObjectErrors.mapping(path: url.path) {
-            try await pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
+            let result = try await pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
+            externalCommits.signal.post()  // committed: other processes' observers look at once
+            return result
         }
     }
 

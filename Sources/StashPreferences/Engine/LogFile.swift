@@ -117,25 +117,34 @@ final class LogFile {
         repeat {
             status = SystemCalls.allocate(fd, from: current, count: size - current, path: url.path)
         } while status == EINTR
-        if status != 0 { throw StashError.posix(status, "allocate \(size) bytes", path: url.path) }
+        // A file system that cannot allocate ahead gets zeroes written instead.
+        if status == EOPNOTSUPP || status == EINVAL { status = writeZeroes(from: current, to: size) }
         #else
-        // No posix_fallocate here: writing zeroes allocates the blocks just as well.
+        let status = writeZeroes(from: current, to: size)
+        #endif
+        if status != 0 {
+            _ = SystemCalls.truncate(fd, to: current, path: url.path)
+            throw StashError.posix(status, "allocate \(size) bytes", path: url.path)
+        }
+        try remap()
+    }
+
+    /// Allocates `start..<end` by writing zeroes (where there is no `posix_fallocate`, or
+    /// the file system refuses it): 0, or the error number of the write that failed.
+    func writeZeroes(from start: Int, to end: Int) -> Int32 {
         let zeroes = [UInt8](repeating: 0, count: 64 * 1024)
-        var offset = current
-        while offset < size {
+        var offset = start
+        while offset < end {
             let n = zeroes.withUnsafeBytes {
-                SystemCalls.pwrite(fd, $0.baseAddress!, min($0.count, size - offset), at: offset, path: url.path)
+                SystemCalls.pwrite(fd, $0.baseAddress!, min($0.count, end - offset), at: offset, path: url.path)
             }
             if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                _ = SystemCalls.truncate(fd, to: current, path: url.path)
-                throw StashError.posix(code, "allocate \(size) bytes", path: url.path)
+                if errno == EINTR { continue }
+                return errno
             }
             offset += n
         }
-        #endif
-        try remap()
+        return 0
     }
 
     /// Grows the file (doubling) until it has at least `size` bytes.

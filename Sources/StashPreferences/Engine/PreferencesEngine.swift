@@ -43,6 +43,9 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     static let lockLinger: TimeInterval = 0.001
     /// Set by `Preferences.suspend()`: the lock is released as soon as each write is done.
     var isSuspended = false
+    /// Runs when the file lock is released after a commit under it (it posts the suite's signal).
+    var committed: (() -> Void)?
+    private var counterAtLock: UInt64?  // the header's change counter when the file lock was taken
     // The state a read touches is unchecked for exclusivity: every access holds `mutex`, and
     // the dynamic checks (a thread-local access set per property) were a tenth of a read.
     @exclusivity(unchecked) var log: LogFile?
@@ -400,7 +403,6 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         group = RecordGroup(start: end)
     }
 
-
     /// The most index entries an open reserves ahead (beyond, the index grows as usual).
     static let maximumReservation = 1 << 19
 
@@ -430,6 +432,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         if !holdsFileLock {
             try fileLock.lock()
             holdsFileLock = true
+            counterAtLock = log?.changeCounter
             if !isSuspended { scheduleRelease?() }
         }
         defer { if scheduleRelease == nil || isSuspended { releaseFileLock() } }
@@ -442,5 +445,6 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         guard holdsFileLock else { return }
         fileLock?.unlock()
         holdsFileLock = false
+        if log?.changeCounter != counterAtLock { committed?() }
     }
 }

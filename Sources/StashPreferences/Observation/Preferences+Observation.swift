@@ -13,8 +13,9 @@ extension Preferences {
     ///
     /// Changes made by other processes (or other instances on the same suite) arrive within
     /// the watch interval (50 ms): while anyone observes, the store polls the change counter in the
-    /// log's header (a load from memory, no system call). The stream ends when the store is
-    /// closed or the task iterating it is cancelled.
+    /// log's header (a load from memory, no system call). On Apple platforms they arrive at
+    /// once: a writer posts a Darwin notification when its commit is done. The stream ends
+    /// when the store is closed or the task iterating it is cancelled.
     public func changes() -> AsyncStream<PreferenceChange> {
         observe(key: nil)
     }
@@ -92,7 +93,7 @@ extension Preferences {
             let stored = key.map { (try? PreferencesEngine.storedKey($0)) ?? $0 }
             let id = registry.add(ObserverRegistry.Observer(key: stored, deliver: deliver, finish: finish))
             engine.withLock { $0.isObserved = true }
-            if url != nil, registry.timer == nil { registry.timer = startWatching() }
+            if url != nil, registry.watch == nil { registry.watch = startWatching() }
             return id
         }
         setTermination { [weak self] in self?.removeObserver(id) }
@@ -123,18 +124,17 @@ extension Preferences {
         }
     }
 
-    private func startWatching() -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + Preferences.watchInterval, repeating: Preferences.watchInterval)
-        timer.setEventHandler { [weak self] in
+    /// Looks at the change counter every ``watchInterval``, and at once on the suite's signal.
+    private func startWatching() -> ChangeWatch {
+        let watch = ChangeWatch(signal: signal, interval: .milliseconds(Int(Preferences.watchInterval * 1000))) { [weak self] in
             _ = try? self?.run { try $0.refresh() }
         }
-        timer.resume()
-        return timer
+        watch.start()
+        return watch
     }
 }
 
-/// The observers of one store and the timer that watches for other processes' changes.
+/// The observers of one store and the watch for other processes' changes.
 /// Kept behind the store's observer lock.
 final class ObserverRegistry {
     struct Observer {
@@ -144,7 +144,7 @@ final class ObserverRegistry {
     }
 
     var observers: [UInt64: Observer] = [:]
-    var timer: (any DispatchSourceTimer)?
+    var watch: ChangeWatch?
     private var nextID: UInt64 = 0
 
     func add(_ observer: Observer) -> UInt64 {
@@ -154,8 +154,8 @@ final class ObserverRegistry {
     }
 
     func stopWatching() {
-        timer?.cancel()
-        timer = nil
+        watch?.stop()
+        watch = nil
     }
 
     /// Removes every observer and returns them, to be finished once the lock is released

@@ -70,6 +70,8 @@ public final class Preferences: Sendable {
     let observers = LockedValue(ObserverRegistry())
     /// Keeps deliveries to observers in the engine's order.
     let delivery = ChangeDelivery()
+    /// Posted when a commit is done (the file lock released), so that observers elsewhere look at once.
+    let signal: ChangeSignal?
 
     /// The application's own preferences: the suite named after the app, in
     /// `Sandbox.main`'s preferences folder.
@@ -154,7 +156,10 @@ public final class Preferences: Sendable {
         self.options = options
         let engine = try PreferencesEngine(url: url, durable: options.contains(.durable), clock: clock)
         // The file lock lingers after a write for the writes that follow; this lets it go.
+        let signal = ChangeSignal(file: url)
+        self.signal = signal
         engine.withLock {
+            $0.committed = signal.post
             $0.scheduleRelease = { [weak engine] in
                 guard let engine else { return }
                 DispatchQueue.global().asyncAfter(deadline: .now() + PreferencesEngine.lockLinger) { [weak engine] in
@@ -174,6 +179,7 @@ public final class Preferences: Sendable {
         self.suite = suite
         url = nil
         options = []
+        signal = nil
         engine = PreferencesEngine(clock: clock)
     }
 

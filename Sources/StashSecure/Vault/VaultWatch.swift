@@ -4,8 +4,9 @@ import StashCore
 
 /// Tells the observed entries of a vault (``Vault/Observed``) to read again: at once after a
 /// change made through the vault, and, for a file vault, when its file changed (a write by
-/// another process, or by another `Vault` on the same file), which a timer looks for every
-/// ``interval`` while anything observes.
+/// another process, or by another `Vault` on the same file), which a ``ChangeWatch`` looks for
+/// every ``interval`` while anything observes, and at once when a writer elsewhere posts the
+/// file's ``ChangeSignal`` (Darwin notifications; Linux has only the timer).
 ///
 /// A look is one `stat` of the vault file: every write replaces the file by an atomic rename,
 /// so its inode, size or modification time differ after each. A Keychain vault has no file
@@ -18,7 +19,7 @@ final class VaultWatch: Sendable {
     private struct State {
         var observers: [UInt64: @Sendable () -> Void] = [:]
         var nextID: UInt64 = 0
-        var timer: (any DispatchSourceTimer)?
+        var watch: ChangeWatch?
         var signature: FileSignature?
     }
 
@@ -37,11 +38,13 @@ final class VaultWatch: Sendable {
     }
 
     private let file: @Sendable () -> URL?
+    private let notifier: ChangeNotifier
     private let state = LockedValue(State())
 
     /// Watches the file `file` returns (`nil` for a Keychain vault, which has none).
-    init(file: @escaping @Sendable () -> URL?) {
+    init(file: @escaping @Sendable () -> URL?, notifier: ChangeNotifier = .current) {
         self.file = file
+        self.notifier = notifier
     }
 
     /// Adds an observer; a file vault's first one starts the timer. Returns its number for
@@ -51,34 +54,39 @@ final class VaultWatch: Sendable {
         return state.withLock { state in
             state.nextID += 1
             state.observers[state.nextID] = refresh
-            if let watched, state.timer == nil {
+            if let watched, state.watch == nil {
                 // Before the observer's first read: a write after it changes the signature.
                 state.signature = FileSignature(watched)
-                let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-                timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
-                timer.setEventHandler { [weak self] in self?.look(at: watched) }
-                timer.resume()
-                state.timer = timer
+                let signal = ChangeSignal(file: watched, notifier: notifier)
+                let watch = ChangeWatch(signal: signal, interval: Self.interval) { [weak self] in self?.look(at: watched) }
+                watch.start()
+                state.watch = watch
             }
             return state.nextID
         }
     }
 
-    /// Removes an observer; the last one stops the timer.
+    /// Removes an observer; the last one stops the watch.
     func remove(_ id: UInt64) {
         state.withLock { state in
             state.observers[id] = nil
             guard state.observers.isEmpty else { return }
-            state.timer?.cancel()
-            state.timer = nil
+            state.watch?.stop()
+            state.watch = nil
         }
     }
 
-    /// Whether the timer runs (something observes a file vault).
-    var isWatchingFile: Bool { state.withLock { $0.timer != nil } }
+    /// Whether the watch runs (something observes a file vault).
+    var isWatchingFile: Bool { state.withLock { $0.watch != nil } }
 
-    /// The entries may have changed: every observer reads again, on this thread.
+    /// A change made through the vault: every observer reads again, on this thread, and a
+    /// file vault's observers elsewhere are told (its ``ChangeSignal``).
     func changed() {
+        if let file = file() { ChangeSignal(file: file, notifier: notifier).post() }
+        refreshAll()
+    }
+
+    private func refreshAll() {
         let observers = state.withLock { Array($0.observers.values) }
         for refresh in observers { refresh() }
     }
@@ -89,6 +97,6 @@ final class VaultWatch: Sendable {
             defer { state.signature = now }
             return state.signature != now
         }
-        if changed { self.changed() }
+        if changed { refreshAll() }
     }
 }

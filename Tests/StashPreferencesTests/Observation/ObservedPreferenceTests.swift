@@ -135,9 +135,9 @@ private struct LevelHolder {
             let level = prefs.observed(.level)
             _ = level.value
             #expect(prefs.observers.withLock { $0.observers.count } == 1)
-            #expect(prefs.observers.withLock { $0.timer != nil })
+            #expect(prefs.observers.withLock { $0.watch != nil })
         }
         #expect(prefs.observers.withLock { $0.observers.count } == 0)
-        #expect(prefs.observers.withLock { $0.timer == nil }, "the last observer gone, the watch stops")
+        #expect(prefs.observers.withLock { $0.watch == nil }, "the last observer gone, the watch stops")
     }
 }
