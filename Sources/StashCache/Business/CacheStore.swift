@@ -33,7 +33,7 @@ public final class CacheStore: Sendable {
 
     /// Opens the store `name` of `sandbox`.
     ///
-    /// - throws: ``StashCore/StashError/Code/invalidName`` for a bad name, and what
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` for a bad name, and what
     ///   ``DiskCache/init(directory:configuration:)`` throws.
     public init(sandbox: Sandbox, name: String = "CacheStore", configuration: DiskCache.Configuration = DiskCache.Configuration()) throws {
         try Sandbox.validate(name: name, what: "cache store name")
@@ -47,9 +47,9 @@ public final class CacheStore: Sendable {
     /// Stores `value` for `key`, or removes the entry when `value` is `nil` or the key's
     /// freshness is ``CacheFreshness/never``.
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when the value cannot be
-    ///   encoded, ``StashCore/StashError/Code/invalidKey`` when the key's name, user or
-    ///   parameter holds NUL, and the disk cache's errors (``StashCore/StashError/Code/diskFull``…).
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when the value cannot be
+    ///   encoded, ``/StashCore/StashError/Code/invalidKey`` when the key's name, user or
+    ///   parameter holds NUL, and the disk cache's errors (``/StashCore/StashError/Code/diskFull``…).
     public func set<Value>(_ value: Value?, for key: CacheKey<Value>) throws {
         try key.validate()
         let disk = try cache(for: key.location)
@@ -126,7 +126,7 @@ public final class CacheStore: Sendable {
     /// ```
     ///
     /// - throws: The first error of a location that could not write what it had staged
-    ///   (``StashCore/StashError/Code/diskFull``); every location is closed either way.
+    ///   (``/StashCore/StashError/Code/diskFull``); every location is closed either way.
     public func close() throws {
         var firstError: (any Error)?
         for disk in caches.withLock({ Array($0.values) }) {

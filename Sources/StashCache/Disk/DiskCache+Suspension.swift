@@ -18,7 +18,7 @@ extension DiskCache {
     /// While suspended, reads go on (each takes SQLite's read lock only while it runs),
     /// removals are staged for the flush that follows ``resume()``, and writes (``set(_:forKey:expiry:metadata:)``,
     /// ``adoptFile(at:forKey:expiry:metadata:)``, ``flush()``, ``trim()``, ``sweep()``,
-    /// ``removeAll()``) throw ``StashCore/StashError/Code/suspended``. Another process may
+    /// ``removeAll()``) throw ``/StashCore/StashError/Code/suspended``. Another process may
     /// become the folder's writer meanwhile (an extension, say). Idempotent; does nothing on
     /// a read-only view, which holds no lock between operations.
     ///
@@ -38,7 +38,7 @@ extension DiskCache {
     /// Entries another writer committed meanwhile are seen, and the cache's count and size
     /// include them. Idempotent; does nothing on a cache that is not suspended.
     ///
-    /// - throws: ``StashCore/StashError/Code/locked`` when another process is the folder's
+    /// - throws: ``/StashCore/StashError/Code/locked`` when another process is the folder's
     ///   writer now; the cache stays suspended and a later call may succeed.
     public func resume() throws {
         guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }

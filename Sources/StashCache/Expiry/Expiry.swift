@@ -3,7 +3,7 @@ public import Foundation
 /// When a cached entry stops being served.
 ///
 /// Every cache has a default expiry and every write may override it. Time is read from the
-/// cache's ``StashCore/StashClock``, so tests move a `ManualClock` instead of sleeping.
+/// cache's ``/StashCore/StashClock``, so tests move a `ManualClock` instead of sleeping.
 ///
 /// ```swift
 /// cache.set(avatar, forKey: "ada", expiry: .after(7 * 24 * 3600))   // SDWebImage's week
