@@ -25,11 +25,13 @@ extension Preferences {
     /// ``Options/durable`` (or after ``flush()``) it survives a power cut.
     ///
     /// - parameters:
+    ///   - value: The value to store; `nil` removes the key.
+    ///   - key: The key: not empty, at most 65,535 bytes.
     ///   - expiresAfter: Seconds after which the value disappears, measured with the store's
     ///     clock; `nil` to keep it.
-    /// - throws: ``StashError/Code/invalidKey`` (empty, or longer than 65,535 bytes),
-    ///   ``StashError/Code/unsupportedValue`` (larger than 256 MB),
-    ///   ``StashError/Code/diskFull``, ``StashError/Code/closed``. Nothing is stored then.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey`` (empty, or longer than 65,535 bytes),
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` (larger than 256 MB),
+    ///   ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``. Nothing is stored then.
     public func set(_ value: PreferenceValue?, forKey key: String, expiresAfter: TimeInterval? = nil) throws {
         try run { engine in
             let expiry = expiresAfter.map { engine.clock.now.timeIntervalSince1970 + $0 }
@@ -45,7 +47,7 @@ extension Preferences {
     /// ```
     ///
     /// - throws: As the untyped `set(_:forKey:expiresAfter:)`, and
-    ///   ``StashError/Code/unsupportedValue`` for a `nil` inside a collection.
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` for a `nil` inside a collection.
     public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String, expiresAfter: TimeInterval? = nil) throws {
         try set(try value.preferenceValue(), forKey: key, expiresAfter: expiresAfter)
     }
@@ -56,7 +58,7 @@ extension Preferences {
     /// try prefs.setObject(["size": 12, "bold": true], forKey: "font")
     /// ```
     ///
-    /// - throws: ``StashError/Code/unsupportedValue`` for a value of a type that cannot be
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` for a value of a type that cannot be
     ///   stored (nothing is stored then), and as the untyped `set(_:forKey:expiresAfter:)`.
     public func setObject(_ value: Any?, forKey key: String) throws {
         guard let value else { return try set(nil as PreferenceValue?, forKey: key) }
