@@ -96,7 +96,7 @@ let package = Package(
         ),
         .target(
             name: "StashCache",
-            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(name: "StashPreferences", dependencies: ["StashCore"], swiftSettings: strictSettings),
@@ -113,7 +113,7 @@ let package = Package(
         ),
         .target(
             name: "StashHTTP",
-            dependencies: ["StashCore", "StashCache", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["StashCore", "StashCache", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -270,7 +270,7 @@ let package = Package(
 
         .target(
             name: "StashTestSupport",
-            dependencies: ["StashCore", "StashTesting", "StashToolSupport"],
+            dependencies: ["StashCore", "StashTesting", "StashToolSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),
@@ -322,7 +322,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StashCacheTests",
-            dependencies: ["StashCache", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StashCache", "StashTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -372,5 +372,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport", "StashObjects"], swiftSettings: strictSettings),
+        // The umbrella as an app uses it: the checklist of issue 29 (Observation, app groups).
+        .testTarget(name: "StashTests", dependencies: ["Stash", "StashTestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -7,7 +7,7 @@ func render() async throws -> Data { Data("<html></html>".utf8) }
 
 let client = PostgresClient(configuration: try SharedCache.clientConfiguration(url: "postgres://app@db.internal/app"))
 var configuration = SharedCache.Configuration()
-configuration.maximumBytes = 1 << 30
+configuration.sizeLimit = 1 << 30
 configuration.timeout = .milliseconds(250)
 let cache = SharedCache(client: client, configuration: configuration)
 

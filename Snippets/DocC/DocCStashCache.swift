@@ -15,6 +15,6 @@ try images.set(png, forKey: "https://cdn.example.com/42.png", expiry: .after(7 *
 let store = try CacheStore(sandbox: sandbox)
 let products = CacheKey<[Product]>("products", freshness: .fresh(for: 600))
 try store.set(list, for: products)
-if let cached = store.value(for: products), cached.isStale { refresh() }
+if let cached = try store.value(for: products), cached.isStale { refresh() }
 // snippet.hide
 print("image \(images.data(forKey: "https://cdn.example.com/42.png")?.count ?? -1)")

@@ -2,7 +2,7 @@ import Foundation
 import StashCore
 
 let sandbox = try Sandbox(app: "com.example.notes")
-let archive = Archive<[String]>(url: try sandbox.url(for: .documents).appendingPathComponent("titles.plist"))
+let archive = ArchiveFile<[String]>(url: try sandbox.url(for: .documents).appendingPathComponent("titles.plist"))
 try archive.save(["Hello"])
 let titles = try archive.load()
 // snippet.hide

@@ -4,7 +4,7 @@ import StashCore
 let sandbox = try Sandbox(app: "com.example.notes")
 let url = try sandbox.url(for: .documents).appendingPathComponent("titles.plist")
 try Data("not an archive".utf8).write(to: url)
-let archive = Archive<[String]>(url: url)
+let archive = ArchiveFile<[String]>(url: url)
 // snippet.show
 do {
     _ = try archive.load()

@@ -32,11 +32,11 @@ let store = try CacheStore(sandbox: sandbox)
 let products = CacheKey<[Product]>("products", freshness: .fresh(for: 600))
 let orders = CacheKey<[Order]>("orders", scope: .user(userID), location: .documents, parameter: "page=1")
 try store.set(list, for: products)
-if let cached = store.value(for: products) { show(cached.value); if cached.isStale { refresh() } }
+if let cached = try store.value(for: products) { show(cached.value); if cached.isStale { refresh() } }
 try store.set(nil, for: products)                 // nil removes
-try await store.clear(.user(userID))              // at logout; other users and shared data stay
+try await store.removeAll(in: .user(userID))      // at logout; other users and shared data stay
 // snippet.hide
 print("data \(data?.count ?? -1)")
 print("file \(url.map { FileManager.default.fileExists(atPath: $0.path) } ?? false)")
-print("removed \(store.value(for: products) == nil)")
+print("removed \(try store.value(for: products) == nil)")
 _ = orders

@@ -19,7 +19,7 @@ let back = try PropertyList(contentsOf: preferences.appendingPathComponent("app.
 
 // Archives: a Codable value in one file, versioned, migrated on load.
 struct Profile: Codable { var name: String; var theme: String }
-let archive = Archive<Profile>(url: documents.appendingPathComponent("profile.plist"), version: 2)
+let archive = ArchiveFile<Profile>(url: documents.appendingPathComponent("profile.plist"), version: 2)
 archive.migration(from: 1) { profile in
     profile["nickname"] = nil        // removed in version 2
     profile["theme"] = "system"      // added in version 2

@@ -4,7 +4,7 @@ import Stash
 
 struct Profile: Codable { var name: String }
 let sandbox = try Sandbox(app: "com.example.notes")
-let archive = Archive<Profile>(url: try sandbox.url(for: .documents).appendingPathComponent("profile.plist"))
+let archive = ArchiveFile<Profile>(url: try sandbox.url(for: .documents).appendingPathComponent("profile.plist"))
 try archive.save(Profile(name: "Ada"))
 // snippet.show
 do {

@@ -12,7 +12,7 @@ let saleEnd = Date().addingTimeInterval(3600)
 let thumbnails = MemoryCache<URL, Data>(configuration: .init(
     countLimit: 500,                          // entries
     costLimit: 64 * 1024 * 1024,              // here: bytes
-    maxAge: 3600,                             // nothing older than an hour is served
+    ageLimit: 3600,                           // nothing older than an hour is served
     defaultExpiry: .never,
     cost: { _, data in data.count },          // cost of an entry set without one
     onEvict: { url, _, reason in print("dropped \(url): \(reason)") }

@@ -15,7 +15,7 @@ let prefs = Preferences.standard                      // the app's suite, in San
 prefs[.onboardingDone] = true
 let profile = Preferences.Key<Profile?>("profile", default: nil)
 prefs[profile] = Profile(name: "Ada")                 // any Codable: stored as JSON
-try prefs.set("abc", forKey: "token", expiresAfter: 3600)
+try prefs.set("abc", forKey: "token", expiry: .after(3600))
 
 try prefs.importUserDefaults(suite: "com.example.app")   // adopt ~/.config/com.example.app.plist
 

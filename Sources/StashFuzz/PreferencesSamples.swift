@@ -23,7 +23,7 @@ enum PreferencesSamples {
                 try prefs.set(["a", "b"], forKey: "list")
                 if variant > 0 {
                     for round in 0..<20 { try prefs.set(round, forKey: "counter") }
-                    try prefs.removeObject(forKey: "blob")
+                    try prefs.removeValue(forKey: "blob")
                 }
                 if variant > 1 { try prefs.set(Date(timeIntervalSinceReferenceDate: 7e8), forKey: "when") }
                 try prefs.flush()

@@ -1,5 +1,4 @@
 public import Foundation
-public import StashCache
 public import StashCore
 
 extension HTTPCache {
@@ -23,8 +22,9 @@ extension HTTPCache {
     /// full URL, which is checked on every read (a URL whose key would be longer than
     /// ``maximumKeyBytes`` is keyed by its SHA-256).
     ///
-    /// Errors the storage throws never reach the cache's callers: a failed read is a miss,
-    /// a failed write leaves the response unstored (the storage counts and logs its own
+    /// Errors the storage throws reach the cache's callers only from ``HTTPCache/removeAll()``
+    /// (a removal the caller asked for): a failed read is a miss, a failed write leaves the
+    /// response unstored (the storage counts and logs its own
     /// failures, see `SharedCache.statistics`).
     public protocol SharedStorage: Sendable {
         /// The bytes stored for `key`, or `nil`.
@@ -39,7 +39,7 @@ extension HTTPCache {
         /// ```swift
         /// try await storage.set(encoded, forKey: "http-cache:https://example.com/", expiry: .never)
         /// ```
-        func set(_ value: Data, forKey key: String, expiry: Expiry) async throws
+        func set(_ value: Data, forKey key: String, expiry: ExpiryPolicy) async throws
         /// Removes the value of `key` for every cache on the storage.
         ///
         /// ```swift
@@ -47,7 +47,7 @@ extension HTTPCache {
         /// ```
         func removeValue(forKey key: String) async throws
         /// Removes every value whose key starts with `prefix`, for every cache on the storage
-        /// (``HTTPCache/removeAllResponses()`` passes `http-cache:`); other values stay.
+        /// (``HTTPCache/removeAll()`` passes `http-cache:`); other values stay.
         ///
         /// ```swift
         /// try await storage.removeValues(withKeyPrefix: "http-cache:")

@@ -72,7 +72,7 @@ public final class HTTPCache: Sendable {
     /// if cache.sharedStorage != nil { print("hits and invalidations are shared with the fleet") }
     /// ```
     public let sharedStorage: (any SharedStorage)?
-    let counters = LockedValue(HTTPCacheStatistics())
+    let counters = LockedValue(Statistics())
     let inFlight = LockedValue([String: CollapseGate]())
     /// The writes the synchronous API started on shared storage, the last one per URL.
     let backgroundWrites = BackgroundTasks()
@@ -108,7 +108,7 @@ public final class HTTPCache: Sendable {
         var disk: DiskCache?
         if let directory {
             var configuration = DiskCache.Configuration()
-            configuration.limits = DiskCache.Limits(maxBytes: max(0, diskCapacity))
+            configuration.sizeLimit = max(0, diskCapacity)
             configuration.flushDelay = Self.flushDelay
             disk = try DiskCache(directory: directory, configuration: configuration)
         }
@@ -174,26 +174,29 @@ public final class HTTPCache: Sendable {
     }
 
     /// What the cache has done so far.
-    public var statistics: HTTPCacheStatistics { counters.withLock { $0 } }
+    public var statistics: Statistics { counters.withLock { $0 } }
 
     /// Bytes held in memory now.
     public var currentMemoryUsage: Int { memory.totalCost }
 
     /// Bytes held on disk now.
-    public var currentDiskUsage: Int { hybrid.map { (try? $0.disk.statistics().totalSize) ?? 0 } ?? 0 }
+    public var currentDiskUsage: Int { hybrid?.disk.totalSize ?? 0 }
 
     /// Forgets every stored response, in memory and on disk. With ``sharedStorage``, removes
     /// the responses of every cache on that storage (the keys starting `http-cache:`) and
     /// nothing else: sessions or other values sharing a `SharedCache` table stay.
     ///
     /// ```swift
-    /// await cache.removeAllResponses()
+    /// try await cache.removeAll()
     /// ```
-    public func removeAllResponses() async {
+    ///
+    /// - throws: What the disk cache or the shared storage could not remove (the memory side
+    ///   is empty either way).
+    public func removeAll() async throws {
         memory.removeAll()
-        try? await hybrid?.removeAll()
+        try await hybrid?.removeAll()
         await backgroundWrites.wait()
-        try? await sharedStorage?.removeValues(withKeyPrefix: Self.sharedKeyPrefix)
+        try await sharedStorage?.removeValues(withKeyPrefix: Self.sharedKeyPrefix)
     }
 
     /// Writes stored responses still staged in memory to disk now; with ``sharedStorage``,
@@ -275,5 +278,5 @@ public final class HTTPCache: Sendable {
     /// How long stores stay staged in memory before the DiskCache writes them out.
     static let flushDelay: TimeInterval = 0.05
 
-    func record(_ update: (inout HTTPCacheStatistics) -> Void) { counters.withLock { update(&$0) } }
+    func record(_ update: (inout Statistics) -> Void) { counters.withLock { update(&$0) } }
 }

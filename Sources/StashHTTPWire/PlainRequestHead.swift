@@ -44,7 +44,7 @@ package enum PlainRequestHead {
         /// Kept in the request.
         case kept
         /// Left out: a field the proxy never forwards, so the cache never sees it either
-        /// (``DroppedRequestFields``, one `Content-Length: 0`; a second `Host`, a `Host` with whitespace after its value or a second `Content-Length` sends the head to the decoder, which refuses it or whose gate does).
+        /// (``DroppedRequestFields``, one `Content-Length: 0`; a second `Host`, a `Host` or `Content-Length` with whitespace after its value or a second `Content-Length` sends the head to the decoder, which refuses it or whose gate does).
         case dropped
         /// Sends the request through the full flow (``fullFlowFields``).
         case fullFlow
@@ -201,8 +201,9 @@ package enum PlainRequestHead {
                 continue
             }
             if special == contentLengthPosition {
-                // The decoder refuses a second `Content-Length`, even `0` twice.
-                guard !carriesContentLength else { return .other }
+                // The decoder refuses a second `Content-Length`, even `0` twice, and decides
+                // alone on whitespace after its value (it refuses `0` followed by a tab).
+                guard !carriesContentLength, valueEnd == index - 2 else { return .other }
                 carriesContentLength = true
             }
             switch role(special: special, value: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd])) {

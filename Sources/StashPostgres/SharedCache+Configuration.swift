@@ -20,8 +20,8 @@ extension SharedCache {
     ///
     /// ```swift
     /// var configuration = SharedCache.Configuration()
-    /// configuration.maximumBytes = 512 * 1024 * 1024
-    /// configuration.maximumAge = .seconds(7 * 24 * 3600)
+    /// configuration.sizeLimit = 512 * 1024 * 1024
+    /// configuration.ageLimit = .seconds(7 * 24 * 3600)
     /// configuration.timeout = .milliseconds(250)
     /// let cache = SharedCache(client: client, configuration: configuration)
     /// ```
@@ -33,15 +33,15 @@ extension SharedCache {
     public struct Configuration: Sendable {
         /// The total size of the values the table keeps, in bytes (`nil`: no limit). Expiry
         /// removes the oldest entries when the estimated total goes over it. Default 256 MB.
-        public var maximumBytes: Int? = 256 * 1024 * 1024
+        public var sizeLimit: Int? = 256 * 1024 * 1024
         /// The number of entries the table keeps (`nil`: no limit, the default).
-        public var maximumEntries: Int?
+        public var countLimit: Int?
         /// How long an entry lives after it was written, whatever its own expiry (`nil`: no
         /// limit, the default).
-        public var maximumAge: Duration?
+        public var ageLimit: Duration?
         /// The largest value accepted, in bytes; larger ones are refused with
         /// `StashError(.valueTooLarge)`. Default 64 MB.
-        public var maximumValueBytes: Int = 64 * 1024 * 1024
+        public var valueSizeLimit: Int = 64 * 1024 * 1024
         /// How long one operation may take before it counts as a failure. Default 1 s. The
         /// server is told too (`statement_timeout` and `lock_timeout`, a tenth shorter), and
         /// a statement the caller gave up on is cancelled there, so an abandoned write
@@ -60,7 +60,7 @@ extension SharedCache {
         public var unlogged: Bool = false
         /// How often ``SharedCache/run()`` removes expired entries and holds the limits.
         /// Writes through this instance also start a pass, in the background, once they
-        /// added 2.5% of ``maximumBytes`` (a writer waits for a pass only when writes outrun it
+        /// added 2.5% of ``sizeLimit`` (a writer waits for a pass only when writes outrun it
         /// by 10% of the limit). Default 1 s.
         public var expiryInterval: Duration = .seconds(1)
         /// The most rows one expiry statement removes. Default 500.

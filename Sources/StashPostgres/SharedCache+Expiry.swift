@@ -15,9 +15,9 @@ extension SharedCache {
     /// ```
     ///
     /// Each pass removes, in batches of ``Configuration/expiryBatchSize``: expired entries,
-    /// entries not written for ``Configuration/maximumAge``, then the entries written longest
+    /// entries not written for ``Configuration/ageLimit``, then the entries written longest
     /// ago (as in Solid Cache) while the table holds more than
-    /// ``Configuration/maximumEntries`` or ``Configuration/maximumBytes``
+    /// ``Configuration/countLimit`` or ``Configuration/sizeLimit``
     /// (from 90% of a limit down to 80%). The order is kept to within a minute (an eighth of
     /// the maximum age when shorter): a write moves an entry to the newest end only when its
     /// place is older than that, so a hot entry that is rewritten (an HTTP response
@@ -64,7 +64,7 @@ extension SharedCache {
     /// the running pass began; then it waits for that pass to end, at most
     /// ``Configuration/timeout`` (and not at all once cancelled).
     func noteWritten(_ bytes: Int) async {
-        guard let maximumBytes = configuration.maximumBytes else { return }
+        guard let maximumBytes = configuration.sizeLimit else { return }
         let step = max(1, maximumBytes / 40)
         let pending = pendingExpiry.withLock { pending -> Int in
             pending += bytes
@@ -118,10 +118,10 @@ extension SharedCache {
                 if round.count < batch { break }
             }
         }
-        guard configuration.maximumBytes != nil || configuration.maximumEntries != nil else { return removed }
+        guard configuration.sizeLimit != nil || configuration.countLimit != nil else { return removed }
         var (entries, bytes) = try await measure(connection, logger: logger)
-        let byteLimit = configuration.maximumBytes ?? .max
-        let entryLimit = configuration.maximumEntries ?? .max
+        let byteLimit = configuration.sizeLimit ?? .max
+        let entryLimit = configuration.countLimit ?? .max
         // Trimming starts at 90% of a limit, so that writes landing while a pass runs (each
         // instance's writers add at most 10% of the byte limit before they wait for it) stay
         // near the limit under load; it goes down to 80%.

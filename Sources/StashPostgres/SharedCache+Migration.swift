@@ -20,7 +20,7 @@ extension SharedCache {
     /// `value bytea`, `byte_size integer`, `created_at timestamptz` (the entry's place in the
     /// expiry order: when it was stored, moved forward by a later write at most once a minute;
     /// indexed: trimming removes the oldest first), `written_at timestamptz` (the last
-    /// write, which ``Configuration/maximumAge`` counts from; not indexed, so that a write
+    /// write, which ``Configuration/ageLimit`` counts from; not indexed, so that a write
     /// is a HOT update), `expires_at timestamptz` (nullable, indexed). With
     /// ``Configuration/unlogged`` the table is `UNLOGGED`. A table of layout version 1 is
     /// carried forward (its `written_at` is its `created_at`), in one transaction.

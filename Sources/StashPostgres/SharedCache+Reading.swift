@@ -2,7 +2,7 @@ public import Foundation
 import NIOCore
 import PostgresNIO
 public import StashCache
-import StashCore
+public import StashCore
 
 extension SharedCache {
     /// The value stored for `key`, or `nil` when there is none, it expired, or PostgreSQL
@@ -133,7 +133,7 @@ extension SharedCache {
     ///   - compute: makes the value; its error reaches every waiting caller, nothing is stored.
     /// - throws: `compute`'s error; as ``value(forKey:)`` and ``set(_:forKey:expiry:)``.
     public func value(
-        forKey key: String, expiry: Expiry = .never, orCompute compute: @escaping @Sendable () async throws -> Data
+        forKey key: String, expiry: ExpiryPolicy = .never, orCompute compute: @escaping @Sendable () async throws -> Data
     ) async throws -> Data {
         let stored = try SharedCacheKey(key)
         let task = inFlight.withLock { tasks -> Task<Data, any Error> in

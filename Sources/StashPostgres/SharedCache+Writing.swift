@@ -2,7 +2,7 @@ public import Foundation
 import NIOCore
 import PostgresNIO
 public import StashCache
-import StashCore
+public import StashCore
 
 extension SharedCache {
     /// Stores `value` for `key`, replacing any other value, for every instance on the table.
@@ -12,9 +12,9 @@ extension SharedCache {
     /// ```
     ///
     /// - parameters:
-    ///   - value: the bytes, at most ``Configuration/maximumValueBytes``.
+    ///   - value: the bytes, at most ``Configuration/valueSizeLimit``.
     ///   - key: the key: 1 to 1024 bytes of UTF-8 without NUL.
-    ///   - expiry: `.never` (the default; ``Configuration/maximumAge`` still applies),
+    ///   - expiry: `.never` (the default; ``Configuration/ageLimit`` still applies),
     ///     `.after(seconds)` or `.at(date)`, counted on the server's clock.
     /// - throws: `StashError(.invalidKey)`, `StashError(.valueTooLarge)`,
     ///   `StashError(.unsupportedValue)` for `.sliding` (a shared cache does not rewrite
@@ -22,7 +22,7 @@ extension SharedCache {
     ///   `StashError(.mayHaveBeenApplied)` (sent, unanswered: it may have been stored) when
     ///   PostgreSQL fails and the policy is `.strict` (lenient: the write is dropped, logged
     ///   and counted).
-    public func set(_ value: Data, forKey key: String, expiry: Expiry = .never) async throws {
+    public func set(_ value: Data, forKey key: String, expiry: ExpiryPolicy = .never) async throws {
         try await store(value, forKey: try SharedCacheKey(key), timeToLive: try Self.timeToLive(expiry), keepTimeToLive: false)
     }
 
@@ -33,7 +33,7 @@ extension SharedCache {
     /// ```
     ///
     /// - throws: the codec's error (nothing is written); as ``set(_:forKey:expiry:)``.
-    public func set<Codec: CacheCodec>(_ value: Codec.Value, forKey key: String, codec: Codec, expiry: Expiry = .never) async throws {
+    public func set<Codec: CacheCodec>(_ value: Codec.Value, forKey key: String, codec: Codec, expiry: ExpiryPolicy = .never) async throws {
         try await set(try codec.encode(value), forKey: key, expiry: expiry)
     }
 
@@ -45,7 +45,7 @@ extension SharedCache {
     /// ```
     ///
     /// - throws: as ``set(_:forKey:expiry:)``; an invalid key or value refuses the whole batch.
-    public func setMany(_ values: [String: Data], expiry: Expiry = .never) async throws {
+    public func setMany(_ values: [String: Data], expiry: ExpiryPolicy = .never) async throws {
         try await setMany(values.map { ($0.key, $0.value) }, expiry: expiry)
     }
 
@@ -56,8 +56,8 @@ extension SharedCache {
     /// try await cache.setMany([("a", Data("1".utf8)), ("b", Data("2".utf8))])
     /// ```
     ///
-    /// - throws: as ``setMany(_:expiry:)-([String:Data],_)``.
-    public func setMany(_ pairs: [(String, Data)], expiry: Expiry = .never) async throws {
+    /// - throws: as ``setMany(_:expiry:)-(String:Data,_)``.
+    public func setMany(_ pairs: [(String, Data)], expiry: ExpiryPolicy = .never) async throws {
         let timeToLive = try Self.timeToLive(expiry)
         var entries = [SharedCacheSetMany.Entry]()
         entries.reserveCapacity(pairs.count)
@@ -227,9 +227,9 @@ extension SharedCache {
     }
 
     func checkSize(_ value: Data, key: SharedCacheKey) throws {
-        guard value.count <= configuration.maximumValueBytes else {
+        guard value.count <= configuration.valueSizeLimit else {
             throw StashError(
-                .valueTooLarge, "the value is \(value.count) bytes, the shared cache takes at most \(configuration.maximumValueBytes)",
+                .valueTooLarge, "the value is \(value.count) bytes, the shared cache takes at most \(configuration.valueSizeLimit)",
                 key: key.text
             )
         }
@@ -244,7 +244,7 @@ extension SharedCache {
     }
 
     /// The time to live in milliseconds of `expiry` (-1: none).
-    static func timeToLive(_ expiry: Expiry) throws -> Int64 {
+    static func timeToLive(_ expiry: ExpiryPolicy) throws -> Int64 {
         switch expiry {
         case .never: return -1
         case .after(let seconds): return try milliseconds(seconds)

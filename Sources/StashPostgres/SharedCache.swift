@@ -24,8 +24,8 @@ import StashCore
 /// The table keeps a 64-bit key hash (the first 8 bytes of SHA-256, uniquely indexed), the
 /// full key (compared on every read), the value bytes, their size, the time written and a
 /// per-key expiry. Keys follow Swift's `==` (they are stored in NFC) and are never put in SQL
-/// text. Limits (``Configuration/maximumBytes``, ``Configuration/maximumEntries``,
-/// ``Configuration/maximumAge``) are held by ``run()`` in small batches, oldest first.
+/// text. Limits (``Configuration/sizeLimit``, ``Configuration/countLimit``,
+/// ``Configuration/ageLimit``) are held by ``run()`` in small batches, oldest first.
 ///
 /// Reads and plain writes that callers start at the same time share statements: while a
 /// write (or two reads) is in flight, the next ones wait and go together as one (group
@@ -80,12 +80,12 @@ public final class SharedCache: Sendable {
     /// it to the newest end, in milliseconds: a minute, or an eighth of the maximum age when
     /// that is shorter (so that the age rule meets few entries it may not remove yet).
     var orderRefreshMilliseconds: Int64 {
-        max(1, min(60_000, configuration.maximumAge.map { $0.milliseconds / 8 } ?? 60_000))
+        max(1, min(60_000, configuration.ageLimit.map { $0.milliseconds / 8 } ?? 60_000))
     }
 
     /// The maximum age in milliseconds as the statements take it (-1: none).
     var maximumAgeMilliseconds: Int64 {
-        configuration.maximumAge?.milliseconds ?? -1
+        configuration.ageLimit?.milliseconds ?? -1
     }
 
     /// Runs one PostgreSQL operation under the timeout, on a connection leased for it and on

@@ -35,7 +35,7 @@ extension StashError.Code {
     /// ```
     public static let mayHaveBeenApplied = Self(rawValue: "may have been applied")
 
-    /// A value is larger than the store accepts (``SharedCache/Configuration/maximumValueBytes``).
+    /// A value is larger than the store accepts (``SharedCache/Configuration/valueSizeLimit``).
     /// Nothing was written.
     ///
     /// ```swift

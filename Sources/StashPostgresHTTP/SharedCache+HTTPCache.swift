@@ -16,8 +16,8 @@ public import StashPostgres
 /// key would be longer are keyed by their SHA-256), under its failure policy: with the default
 /// lenient policy an unreachable server makes lookups miss (the request goes to the origin)
 /// and stores drop, within `SharedCache.Configuration.timeout`. Responses are kept under
-/// keys starting `http-cache:`; `SharedCache.Configuration.maximumBytes` and
-/// `SharedCache.Configuration.maximumAge` bound them like any other entry, and
-/// `HTTPCache.removeAllResponses()` removes those keys only, so sessions or other values on
+/// keys starting `http-cache:`; `SharedCache.Configuration.sizeLimit` and
+/// `SharedCache.Configuration.ageLimit` bound them like any other entry, and
+/// `HTTPCache.removeAll()` removes those keys only, so sessions or other values on
 /// the same table stay.
 extension SharedCache: HTTPCache.SharedStorage {}

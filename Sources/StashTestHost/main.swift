@@ -8,7 +8,7 @@ import Foundation
 
 let scenarios: [String: Scenario] = coreScenarios.merging(cacheScenarios).merging(preferencesScenarios)
     .merging(secureScenarios).merging(httpScenarios).merging(cookieScenarios).merging(postgresScenarios)
-    .merging(objectsScenarios).merging(objectsMigrationScenarios)
+    .merging(objectsScenarios).merging(objectsMigrationScenarios).merging(appScenarios)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let scenario = scenarios[name] else {

@@ -57,6 +57,8 @@ struct SnippetRunTests {
         Expectation(snippet: "DocCPreferencesObservation", lines: ["volume 0.8", "the volume changed", "stored 0.3"]),
         Expectation(snippet: "DocCSQL", lines: ["count 1 async 1"]),
         Expectation(snippet: "DocCSecure", lines: ["token s3cr3t refresh r-123"]),
+        Expectation(snippet: "DocCLiveObjects", lines: ["Ada: none", "Ada changed", "adults 1 ada 36"]),
+        Expectation(snippet: "DocCVaultObservation", lines: ["signed out", "the sign-in changed", "stored true"]),
     ]
 
     /// Compiled by `swift build` but not run here, and why.

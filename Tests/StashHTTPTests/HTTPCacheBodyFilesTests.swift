@@ -24,10 +24,9 @@ struct HTTPCacheBodyFilesTests {
 
         init(diskCapacity: Int, collapses: Bool = false) throws {
             var configuration = DiskCache.Configuration()
-            configuration.limits = DiskCache.Limits(maxBytes: diskCapacity)
+            configuration.sizeLimit = diskCapacity
             configuration.trimRatio = 0.8
             configuration.clock = clock
-            configuration.log = { _ in }
             disk = try DiskCache(directory: folder.url, configuration: configuration)
             cache = HTTPCache(
                 storage: .local(memoryCapacity: 1 << 20, directory: folder.url, diskCapacity: diskCapacity, disk: disk),

@@ -130,4 +130,12 @@ struct HTTPCacheHitTests {
         stored.body = Data()
         #expect(stored.prepared { Form() } !== afterFields)
     }
+
+    @Test func statisticsGiveTheHitRatioAsEveryCacheDoes() {
+        var statistics = HTTPCache.Statistics()
+        #expect(statistics.hitRatio == nil)
+        statistics.hits = 3
+        statistics.misses = 1
+        #expect(statistics.hitRatio == 0.75)
+    }
 }

@@ -14,7 +14,7 @@ struct HTTPCacheSharedStorageTests {
     final class DictionaryStorage: HTTPCache.SharedStorage {
         let values = LockedValue<[String: Data]>([:])
         func value(forKey key: String) async throws -> Data? { values.withLock { $0[key] } }
-        func set(_ value: Data, forKey key: String, expiry: Expiry) async throws { values.withLock { $0[key] = value } }
+        func set(_ value: Data, forKey key: String, expiry: ExpiryPolicy) async throws { values.withLock { $0[key] = value } }
         func removeValue(forKey key: String) async throws { values.withLock { $0[key] = nil } }
         func removeValues(withKeyPrefix prefix: String) async throws {
             values.withLock { $0 = $0.filter { !$0.key.hasPrefix(prefix) } }
@@ -37,5 +37,22 @@ struct HTTPCacheSharedStorageTests {
         let keys = storage.values.withLock { Array($0.keys) }
         #expect(keys.filter { $0.hasPrefix("http-cache:sha256:") }.count == 1)
         #expect(keys.filter { $0.utf8.count <= 900 && !$0.contains("sha256") }.count == 1)
+    }
+
+    /// A storage whose removals fail, as a database that went away does.
+    final class FailingRemovals: HTTPCache.SharedStorage {
+        func value(forKey key: String) async throws -> Data? { nil }
+        func set(_ value: Data, forKey key: String, expiry: ExpiryPolicy) async throws {}
+        func removeValue(forKey key: String) async throws {}
+        func removeValues(withKeyPrefix prefix: String) async throws {
+            throw StashError(.io, "the storage is gone")
+        }
+    }
+
+    @Test func removeAllReportsWhatTheStorageCouldNotRemove() async throws {
+        let cache = HTTPCache(sharedStorage: FailingRemovals())
+        let error = await #expect(throws: StashError.self) { try await cache.removeAll() }
+        #expect(error?.code == .io)
+        try await HTTPCache(sharedStorage: DictionaryStorage()).removeAll()
     }
 }

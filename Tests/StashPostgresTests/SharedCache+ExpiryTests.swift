@@ -10,7 +10,7 @@ import PostgresNIO
 struct SharedCacheExpiryTests {
     @Test func holdsTheByteLimitUnderSustainedWrites() async throws {
         let limit = 256 * 1024
-        try await TestPostgres.withCache({ $0.maximumBytes = limit; $0.expiryBatchSize = 100 }) { cache in
+        try await TestPostgres.withCache({ $0.sizeLimit = limit; $0.expiryBatchSize = 100 }) { cache in
             let largest = LockedValue(0)
             let lastWritten = LockedValue("")
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -42,7 +42,7 @@ struct SharedCacheExpiryTests {
     }
 
     @Test func holdsTheEntryLimitAndTheMaximumAge() async throws {
-        try await TestPostgres.withCache({ $0.maximumEntries = 100; $0.maximumBytes = nil }) { cache in
+        try await TestPostgres.withCache({ $0.countLimit = 100; $0.sizeLimit = nil }) { cache in
             for index in 0..<150 { try await cache.set(Data([1]), forKey: "k\(index)") }
             await cache.removeExpired()
             let count = try await TestSQL.count(cache)
@@ -50,7 +50,7 @@ struct SharedCacheExpiryTests {
             #expect(try await cache.value(forKey: "k149") != nil)
             #expect(try await cache.value(forKey: "k0") == nil)
         }
-        try await TestPostgres.withCache({ $0.maximumAge = .milliseconds(300) }) { cache in
+        try await TestPostgres.withCache({ $0.ageLimit = .milliseconds(300) }) { cache in
             try await cache.set(Data([1]), forKey: "old")
             try await Task.sleep(for: .milliseconds(400))
             try await cache.set(Data([2]), forKey: "new")
@@ -66,7 +66,7 @@ struct SharedCacheExpiryTests {
     @Test func trimmingRemovesTheEntriesWrittenLongestAgo() async throws {
         // A maximum age of 16 s moves a rewritten entry forward once its place is 2 s old
         // (long enough for a machine busy building to write the keys in time).
-        try await TestPostgres.withCache({ $0.maximumEntries = 10; $0.maximumBytes = nil; $0.maximumAge = .seconds(16) }) { cache in
+        try await TestPostgres.withCache({ $0.countLimit = 10; $0.sizeLimit = nil; $0.ageLimit = .seconds(16) }) { cache in
             try await cache.set(Data([0]), forKey: "hot")
             for index in 0..<10 { try await cache.set(Data([1]), forKey: "cold\(index)") }
             try await Task.sleep(for: .milliseconds(2200))

@@ -134,7 +134,7 @@ struct SharedCacheHTTPCacheTests {
     }
 
     @Test func aResponseTheStorageRefusesLeavesNoOlderCopyBehind() async throws {
-        try await withTwoCaches(configure: { $0.maximumValueBytes = 600 }) { a, b, _, clock, origin in
+        try await withTwoCaches(configure: { $0.valueSizeLimit = 600 }) { a, b, _, clock, origin in
             let key = request(origin, "/grows")
             #expect(a.storeResponse(Self.response(maxAge: 10), body: Data("small".utf8), for: key))
             try await a.flush()
@@ -182,7 +182,7 @@ struct SharedCacheHTTPCacheTests {
         try await withTwoCaches { a, b, storage, _, origin in
             try await storage.set(Data("a session".utf8), forKey: "session/1")
             _ = try await send(a, request(origin, "/one"))
-            await b.removeAllResponses()
+            try await b.removeAll()
             #expect(try await send(a, request(origin, "/one")).0.outcome == .network)
             #expect(origin.count("GET /one") == 2)
             #expect(try await storage.value(forKey: "session/1") == Data("a session".utf8))

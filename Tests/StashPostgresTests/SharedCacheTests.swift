@@ -92,7 +92,7 @@ struct SharedCacheTests {
     }
 
     @Test func refusesBadKeysAndLargeValuesWithTypedErrors() async throws {
-        try await TestPostgres.withCache({ $0.maximumValueBytes = 10 }) { cache in
+        try await TestPostgres.withCache({ $0.valueSizeLimit = 10 }) { cache in
             await #expect(throws: StashError.self) { try await cache.set(Data(), forKey: "") }
             do {
                 try await cache.set(Data(), forKey: "a\u{0}b")

@@ -15,7 +15,7 @@ import StashCore
 /// - a further write succeeds and shows.
 ///
 /// ```swift
-/// let report = FaultSweep(name: "Archive", initial: nil, open: { Archive<[String]>(url: $0.appendingPathComponent("a")) },
+/// let report = FaultSweep(name: "ArchiveFile", initial: nil, open: { ArchiveFile<[String]>(url: $0.appendingPathComponent("a")) },
 ///                         close: { _ in }, read: { try $0.loadIfPresent() }, steps: steps, then: last).run()
 /// #expect(report.problems.isEmpty, "\(report.problems)")
 /// ```

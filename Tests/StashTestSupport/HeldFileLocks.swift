@@ -33,4 +33,16 @@ public enum HeldFileLocks {
             return Lock(kind: String(fields[1]), mode: String(fields[3]), start: String(fields[6]), end: String(fields[7]))
         }
     }
+
+    /// The locks this process holds on `file` but for the read locks SQLite's WAL mode keeps
+    /// for every open connection, which block no reader and no writer: the shared lock on a
+    /// database file (bytes 1073741826-1073742335, SQLite's SHARED range) and the "dead man
+    /// switch" byte (128) of a `-shm` file. What is left is a transaction's or a writer's lock.
+    public static func beyondOpenSQLiteConnections(on file: URL) throws -> [Lock] {
+        try on(file).filter { lock in
+            let sharedRange = lock.start == "1073741826" && lock.end == "1073742335"
+            let deadManSwitch = lock.start == "128" && lock.end == "128"
+            return !(lock.kind == "POSIX" && lock.mode == "READ" && (sharedRange || deadManSwitch))
+        }
+    }
 }

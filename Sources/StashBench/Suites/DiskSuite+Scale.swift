@@ -54,7 +54,7 @@ enum DiskScaleCases {
     /// Writes `count` entries, untimed, and closes the cache.
     private static func populate(_ folder: URL, count: Int) async throws {
         var configuration = DiskCache.Configuration()
-        configuration.limits.maxBytes = nil
+        configuration.sizeLimit = nil
         let cache = try DiskCache(directory: folder, configuration: configuration)
         for index in 0..<count {
             try cache.set(Data(repeating: UInt8(truncatingIfNeeded: index), count: valueSize), forKey: key(index))

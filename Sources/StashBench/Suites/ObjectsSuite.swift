@@ -10,7 +10,8 @@ import GRDBSQLite
 /// records and the raw SQLite C API, on GRDB's own performance workload (a record of ten
 /// integer columns: insert 50,000 in one transaction, fetch 200,000) and on a graph (1,000
 /// people with 10 cards each: insert, fetch all with their cards, filter people by card);
-/// then observation latency (`ObjectsSuite+Observation.swift`).
+/// then observation latency (`ObjectsSuite+Observation.swift`), in the store and from another
+/// store on the file (`ObjectsSuite+CrossInstance.swift`).
 ///
 /// Every implementation uses the same table definitions, in its own file, WAL mode.
 enum ObjectsSuite {
@@ -19,6 +20,7 @@ enum ObjectsSuite {
     @Sendable static func run(_ context: BenchContext) async throws {
         try await measure(context)
         try await observation(context)
+        try await crossInstanceObservation(context)
     }
 
     private static func measure(_ context: BenchContext) async throws {

@@ -5,10 +5,8 @@ import StashPreferences
 /// `observe-other-instance`: how long after a set returns an observer of another store on the
 /// same file (as another process would be: the two share nothing but the file) has the new
 /// value. One store sets `tick` = round, then waits until the other's `changes(forKey:)`
-/// stream has yielded it before the next round; before each set it pauses for a fraction of
-/// the watch interval, the fractions spread evenly over the rounds in a seeded order (a set
-/// made just after each delivery would always land just after a poll). The observer learns of the change from the
-/// change counter in the log's header, which its store reads every
+/// stream has yielded it before the next round (`wakeUpLatencies`). The observer learns of the
+/// change from the change counter in the log's header, which its store reads every
 /// `Preferences.watchInterval` while anyone observes, so the delay is that poll's: about
 /// half the interval on average, at most the interval plus the delivery. Reported as the
 /// `latency_p50_ms` and `latency_p99_ms` fields of the case (and a note line). There is no
@@ -21,7 +19,7 @@ extension PreferencesSuite {
         let writer = try Preferences(url: file)
         let observer = try Preferences(url: file)
         let rounds = max(context.scaled(100), 20)
-        let seen = AsyncStream<(Int, UInt64)>.makeStream()
+        let seen = AsyncStream<(round: Int, at: UInt64)>.makeStream()
         let watch = Task {
             for await change in observer.changes(forKey: "tick") {
                 guard case .integer(let round)? = change.value else { continue }
@@ -29,26 +27,12 @@ extension PreferencesSuite {
             }
             seen.continuation.finish()
         }
-        var latencies: [Double] = []
-        var arrivals = seen.stream.makeAsyncIterator()
-        let start = DispatchTime.now().uptimeNanoseconds
-        let phases = seededPermutation(rounds, seed: 29)
-        let interval = Preferences.watchInterval * 1e9
-        for round in 1...rounds {
-            try await Task.sleep(nanoseconds: UInt64(interval * Double(phases[round - 1]) / Double(rounds)))
+        let (latencies, seconds) = try await wakeUpLatencies(rounds: rounds, interval: Preferences.watchInterval, arrivals: seen.stream) { round in
             try writer.set(round, forKey: "tick")
-            let written = DispatchTime.now().uptimeNanoseconds
-            while let (seenRound, at) = await arrivals.next() {
-                guard seenRound == round else { continue }
-                latencies.append(Double(at - min(at, written)) / 1e9)
-                break
-            }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         watch.cancel()
         observer.close()
         writer.close()
-        latencies.sort()
         let p50 = milliseconds(latencies, quantile: 0.50), p99 = milliseconds(latencies, quantile: 0.99)
         context.reporter.record(BenchResult(
             suite: suite, case: name, impl: "stash", ops: rounds, samples: [seconds],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Stash
 
 /// `stash cache stats|list|get|trim|clear --dir DIR`: look into and tidy a disk cache folder.
@@ -21,11 +22,11 @@ struct CacheFolderOptions: ParsableArguments {
     @Option(name: .long, help: "The cache folder (the one holding manifest.sqlite).")
     var dir: String
 
-    func open(access: DiskCache.Access, limits: DiskCache.Limits = DiskCache.Limits()) throws -> DiskCache {
+    func open(access: DiskCache.Access, configure: (inout DiskCache.Configuration) -> Void = { _ in }) throws -> DiskCache {
         var configuration = DiskCache.Configuration()
         configuration.access = access
-        configuration.limits = limits
-        configuration.log = { line in FileHandle.standardError.write(Data(("note: " + line + "\n").utf8)) }
+        configuration.logger = Logger(label: "stash.cache", factory: { label in StreamLogHandler.standardError(label: label) })
+        configure(&configuration)
         return try DiskCache(directory: URL(fileURLWithPath: dir, isDirectory: true), configuration: configuration)
     }
 }
@@ -129,18 +130,21 @@ struct CacheTrimCommand: AsyncParsableCommand {
     @OptionGroup var folder: CacheFolderOptions
 
     @Option(name: .long, help: "The total size limit in bytes (default: 256 MB).")
-    var maxBytes: Int?
+    var sizeLimit: Int?
 
     @Option(name: .long, help: "The entry count limit.")
-    var maxCount: Int?
+    var countLimit: Int?
 
     @Option(name: .long, help: "Remove entries written more than this many seconds ago.")
-    var maxAge: Double?
+    var ageLimit: Double?
 
     func run() async throws {
-        let limits = DiskCache.Limits(maxBytes: maxBytes ?? DiskCache.Limits().maxBytes, maxCount: maxCount, maxAge: maxAge)
         let before = try folder.open(access: .readOnly).count
-        let cache = try folder.open(access: .readWrite, limits: limits)
+        let cache = try folder.open(access: .readWrite) { configuration in
+            if let sizeLimit { configuration.sizeLimit = sizeLimit }
+            configuration.countLimit = countLimit
+            configuration.ageLimit = ageLimit
+        }
         defer { try? cache.close() }
         try await cache.trim()
         let (left, bytes) = (cache.count, cache.totalSize)

@@ -105,7 +105,7 @@ struct DefaultsDelete: AsyncParsableCommand {
         let prefs = try sandbox.preferences(suite)
         if let key {
             guard prefs.contains(key) else { throw StashError(.notFound, "no such key in suite '\(suite)'", key: key) }
-            try prefs.removeObject(forKey: key)
+            try prefs.removeValue(forKey: key)
         } else {
             try prefs.removeAll()
             try prefs.compact()

@@ -30,7 +30,7 @@ extension HTTPProxyCommand {
         let client = PostgresClient(configuration: clientSettings)
         var cacheConfiguration = SharedCache.Configuration()
         cacheConfiguration.timeout = .milliseconds(Int64(sharedCacheTimeout * 1000))
-        cacheConfiguration.maximumBytes = sharedCacheCapacity
+        cacheConfiguration.sizeLimit = sharedCacheCapacity
         cacheConfiguration.logger = logger
         cacheConfiguration.metricsName = "stash_http_proxy"
         let shared = SharedCache(client: client, configuration: cacheConfiguration)

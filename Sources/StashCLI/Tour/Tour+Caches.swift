@@ -6,7 +6,8 @@ extension Tour {
         tour.say("A DiskCache keeps small values inside an SQLite manifest and large ones in files")
         tour.say("named after the SHA-256 of their key (plus the key's extension), in Library/Caches.")
         var configuration = DiskCache.Configuration()
-        configuration.limits = .init(maxBytes: 10 * 1024 * 1024, maxAge: 7 * 86_400)
+        configuration.sizeLimit = 10 * 1024 * 1024
+        configuration.ageLimit = 7 * 86_400
         let disk = try DiskCache(name: "tour-images", in: tour.sandbox, configuration: configuration)
         try disk.set(Data("small JSON, stored inline".utf8), forKey: "feed.json", expiry: .after(300))
         try disk.set(Data(repeating: 0xAB, count: 64 * 1024), forKey: "https://example.com/banner.png")
@@ -38,12 +39,12 @@ extension Tour {
         try store.set(["tea", "coffee"], for: products)
         try store.set(["A-1"], for: orders)
         clock.advance(by: 900)
-        if let cached = store.value(for: products) {
+        if let cached = try store.value(for: products) {
             tour.say("  products \(cached.value), \(Int(cached.age.rounded())) s old, stale: \(cached.isStale)")
         }
         tour.say("  user 42 holds \(store.size(of: .user("42"))) bytes; logging out clears them:")
-        let removed = try await store.clear(.user("42"))
-        tour.say("  removed \(removed) entries; products still cached: \(store.value(for: products) != nil)")
+        let removed = try await store.removeAll(in: .user("42"))
+        tour.say("  removed \(removed) entries; products still cached: \(try store.value(for: products) != nil)")
         try store.close()
         tour.say("")
         tour.hint("stash cache stats --dir", folder: disk.directory)

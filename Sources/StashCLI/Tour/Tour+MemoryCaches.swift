@@ -10,9 +10,9 @@ extension Tour {
             configuration: .init(
                 countLimit: 3, costLimit: 10_000,
                 cost: { _, data in data.count },
-                onEvict: { key, _, reason in evicted.withLock { $0.append("\(key) (\(reason))") } }
-            ),
-            clock: clock
+                onEvict: { key, _, reason in evicted.withLock { $0.append("\(key) (\(reason))") } },
+                clock: clock
+            )
         )
         for name in ["a.png", "b.png", "c.png"] { thumbnails.set(Data(count: 1_000), forKey: name) }
         _ = thumbnails.value(forKey: "a.png")                  // a.png is used again
@@ -25,7 +25,7 @@ extension Tour {
 
         tour.say("")
         tour.say("An ExpiringPool keeps a fixed number of entries, each with its own expiry (Kache's pool):")
-        let sessions = ExpiringPool<String, String>(capacity: 2, expiry: .after(300), clock: clock)
+        let sessions = ExpiringPool<String, String>(countLimit: 2, defaultExpiry: .after(300), clock: clock)
         sessions.set("token-1", forKey: "ada")
         sessions.set("token-2", forKey: "grace", expiry: .after(30))
         if let dropped = sessions.set("token-3", forKey: "linus") {
@@ -36,12 +36,12 @@ extension Tour {
         let poolFile = try tour.sandbox.url(for: .caches).appendingPathComponent("sessions.json")
         sessions.set("token-4", forKey: "ada")
         try sessions.save(to: poolFile)
-        let restored = try ExpiringPool<String, String>(contentsOf: poolFile, capacity: 2, expiry: .after(300), clock: clock)
+        let restored = try ExpiringPool<String, String>(contentsOf: poolFile, countLimit: 2, defaultExpiry: .after(300), clock: clock)
         tour.say("  saved to and restored from Library/Caches/sessions.json: ada -> \(restored.value(forKey: "ada") ?? "nil")")
 
         tour.say("")
         tour.say("A BoundedQueue is a FIFO of fixed capacity whose elements may age out:")
-        let recent = BoundedQueue<String>(capacity: 3, maxAge: 3600, clock: clock)
+        let recent = BoundedQueue<String>(countLimit: 3, ageLimit: 3600, clock: clock)
         var pushedOut: [String] = []
         for search in ["tea", "coffee", "cocoa", "mate"] {
             if let old = recent.append(search) { pushedOut.append(old) }

@@ -19,7 +19,7 @@ extension Tour {
 
         let clock = ManualClock()
         let session = try Preferences(suite: "session", sandbox: tour.sandbox, clock: clock)
-        try session.set("abc123", forKey: "token", expiresAfter: 60)
+        try session.set("abc123", forKey: "token", expiry: .after(60))
         clock.advance(by: 61)
         tour.say("a token set to expire after 60 s, 61 s later: \(session.string(forKey: "token") ?? "gone")")
 

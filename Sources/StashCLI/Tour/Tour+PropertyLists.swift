@@ -35,21 +35,21 @@ extension Tour {
         }
 
         let url = tour.sandbox.documents.appendingPathComponent("profile.plist")
-        try Archive<ProfileV1>(url: url, version: 1).save(ProfileV1(name: "Ada", nickname: "A"))
-        tour.say("Archive<ProfileV1> saved profile.plist (version 1, binary plist).")
-        let archive = Archive<ProfileV2>(url: url, version: 2)
+        try ArchiveFile<ProfileV1>(url: url, version: 1).save(ProfileV1(name: "Ada", nickname: "A"))
+        tour.say("ArchiveFile<ProfileV1> saved profile.plist (version 1, binary plist).")
+        let archive = ArchiveFile<ProfileV2>(url: url, version: 2)
         archive.migration(from: 1) { profile in
             profile["nickname"] = nil
             profile["theme"] = "system"
         }
         let profile = try archive.load()
-        tour.say("Archive<ProfileV2> loaded it through the 1 -> 2 migration: name=\(profile.name), theme=\(profile.theme).")
+        tour.say("ArchiveFile<ProfileV2> loaded it through the 1 -> 2 migration: name=\(profile.name), theme=\(profile.theme).")
         try archive.save(profile)
         tour.say("Saved again, the file is now version \(try PropertyList(contentsOf: url)["version"]?.integerValue ?? 0).")
 
         try FileStore.write(Data("bplist00 torn".utf8), to: tour.sandbox.documents.appendingPathComponent("torn.plist"))
         do {
-            _ = try Archive<ProfileV2>(url: tour.sandbox.documents.appendingPathComponent("torn.plist")).load()
+            _ = try ArchiveFile<ProfileV2>(url: tour.sandbox.documents.appendingPathComponent("torn.plist")).load()
         } catch {
             tour.say("A torn archive gives a typed error and is left as it is: \(error)")
         }

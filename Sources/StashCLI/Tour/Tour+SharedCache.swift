@@ -23,7 +23,7 @@ extension Tour {
             defer { group.cancelAll() }
             try await first.query("CREATE SCHEMA IF NOT EXISTS stash_tour")
             var cacheConfiguration = SharedCache.Configuration()
-            cacheConfiguration.maximumBytes = 1 << 20
+            cacheConfiguration.sizeLimit = 1 << 20
             let instanceA = SharedCache(client: first, configuration: cacheConfiguration)
             let instanceB = SharedCache(client: second, configuration: cacheConfiguration)
             try await instanceA.migrate()

@@ -45,9 +45,10 @@ public enum CacheLocation: String, Sendable, Hashable, CaseIterable {
 
 /// How long a cached value is good for.
 public enum CacheFreshness: Sendable, Hashable {
-    /// Never cache: writes are dropped (and remove what was there). For volatile data such
-    /// as prices or stock levels.
-    case never
+    /// Not cached at all: writes are dropped (and remove what was there), reads find
+    /// nothing. For volatile data such as prices or stock levels. (Not to be confused with
+    /// `ExpiryPolicy.never`, which keeps a value forever.)
+    case doNotCache
     /// Fresh forever: static data such as a country list.
     case forever
     /// Fresh for this many seconds after it was stored, then stale: still returned, marked
@@ -122,7 +123,7 @@ public struct CacheKey<Value: Codable & Sendable>: Sendable, Hashable {
 /// A value read from a ``CacheStore``, with its age and freshness.
 ///
 /// ```swift
-/// if let cached = store.value(for: .products) {
+/// if let cached = try store.value(for: .products) {
 ///     show(cached.value)
 ///     if cached.isStale { refresh() }
 /// }

@@ -9,13 +9,13 @@ public import StashCore
 /// try store.set(products, for: .products)                    // shared, in Caches
 /// try store.set(orders, for: orders(of: "42", page: 1))      // user 42, in Documents
 ///
-/// if let cached = store.value(for: .products) {
+/// if let cached = try store.value(for: .products) {
 ///     show(cached.value)                                     // even when offline
 ///     if cached.isStale { refresh() }
 /// }
 /// try store.set(nil, for: .products)                         // storing nil removes
 /// let bytes = store.size(of: .user("42"))
-/// try await store.clear(.user("42"))                         // at logout
+/// try await store.removeAll(in: .user("42"))                // at logout
 /// ```
 ///
 /// Each location is one ``DiskCache`` named `name` (in the caches folder, and, once a key
@@ -45,7 +45,7 @@ public final class CacheStore: Sendable {
     }
 
     /// Stores `value` for `key`, or removes the entry when `value` is `nil` or the key's
-    /// freshness is ``CacheFreshness/never``.
+    /// freshness is ``CacheFreshness/doNotCache``.
     ///
     /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when the value cannot be
     ///   encoded, ``/StashCore/StashError/Code/invalidKey`` when the key's name, user or
@@ -53,7 +53,7 @@ public final class CacheStore: Sendable {
     public func set<Value>(_ value: Value?, for key: CacheKey<Value>) throws {
         try key.validate()
         let disk = try cache(for: key.location)
-        guard let value, key.freshness != .never else {
+        guard let value, key.freshness != .doNotCache else {
             disk.removeValue(forKey: key.storageKey)
             return
         }
@@ -61,19 +61,32 @@ public final class CacheStore: Sendable {
     }
 
     /// The value of `key` with its age and whether it is stale, or `nil` when there is none
-    /// (or the key is never cached). An entry that no longer decodes is removed.
-    public func value<Value>(for key: CacheKey<Value>) -> CachedValue<Value>? {
-        guard key.freshness != .never, (try? key.validate()) != nil, let disk = try? cache(for: key.location),
-              let entry = disk.entry(forKey: key.storageKey)
-        else { return nil }
-        guard let value = try? JSONCodec<Value>().decode(entry.data) else {
-            disk.removeValue(forKey: key.storageKey)
-            return nil
+    /// (or the key's freshness is ``CacheFreshness/doNotCache``).
+    ///
+    /// ```swift
+    /// if let cached = try store.value(for: .products) { show(cached.value) }
+    /// ```
+    ///
+    /// - throws: ``StashCore/StashError/Code/typeMismatch`` when the stored entry does not
+    ///   decode as `Value` (a model changed between versions of the app): the entry is
+    ///   left as it is, for a later version to read or for ``set(_:for:)`` or
+    ///   ``removeValue(for:)`` to replace; ``StashCore/StashError/Code/invalidKey`` when the
+    ///   key's name, user or parameter holds NUL; and what opening the location's
+    ///   ``DiskCache`` throws.
+    public func value<Value>(for key: CacheKey<Value>) throws -> CachedValue<Value>? {
+        try key.validate()
+        guard key.freshness != .doNotCache else { return nil }
+        guard let entry = try cache(for: key.location).entry(forKey: key.storageKey) else { return nil }
+        let value: Value
+        do {
+            value = try JSONCodec<Value>().decode(entry.data)
+        } catch {
+            throw StashError(.typeMismatch, "the cached entry does not decode as \(Value.self): \(error)", key: key.storageKey)
         }
         let age = max(0, configuration.clock.now.timeIntervalSince(entry.info.createdAt))
         let isStale: Bool
         switch key.freshness {
-        case .never, .forever: isStale = false
+        case .doNotCache, .forever: isStale = false
         case .fresh(let seconds): isStale = age >= seconds
         }
         return CachedValue(value: value, storedAt: entry.info.createdAt, age: age, isStale: isStale)
@@ -100,12 +113,12 @@ public final class CacheStore: Sendable {
     /// disk. Other scopes are untouched.
     ///
     /// ```swift
-    /// let removed = try await store.clear(.user("42"))
+    /// let removed = try await store.removeAll(in: .user("42"))
     /// ```
     ///
     /// - returns: The number of entries removed.
     @discardableResult
-    public func clear(_ scope: CacheScope) async throws -> Int {
+    public func removeAll(in scope: CacheScope) async throws -> Int {
         let prefix = scope.keyPrefix
         var removed = 0
         for disk in openCaches() {
@@ -115,7 +128,11 @@ public final class CacheStore: Sendable {
     }
 
     /// Removes every entry of every scope and returns when they are gone from disk.
-    public func clearAll() async throws {
+    ///
+    /// ```swift
+    /// try await store.removeAll()
+    /// ```
+    public func removeAll() async throws {
         for disk in openCaches() { try await disk.removeAll() }
     }
 

@@ -26,20 +26,20 @@ extension BoundedQueue where Element: Codable {
     }
 
     /// Creates a queue from a file written by ``save(to:durability:)``, minus the elements
-    /// that expired since. When the file holds more than `capacity`, the oldest are left out.
+    /// that expired since. When the file holds more than `countLimit`, the oldest are left out.
     ///
     /// ```swift
-    /// let searches = (try? BoundedQueue<String>(contentsOf: url, capacity: 20)) ?? BoundedQueue(capacity: 20)
+    /// let searches = (try? BoundedQueue<String>(contentsOf: url, countLimit: 20)) ?? BoundedQueue(countLimit: 20)
     /// ```
     ///
     /// - throws: ``/StashCore/StashError`` with `notFound` when there is no file, `corruptFile` when it
     ///   cannot be decoded, `unsupportedVersion` when a newer build wrote it. The file is
     ///   never modified.
     public convenience init(
-        contentsOf url: URL, capacity: Int, maxAge: TimeInterval? = nil, clock: any StashClock = SystemClock()
+        contentsOf url: URL, countLimit: Int, ageLimit: TimeInterval? = nil, clock: any StashClock = SystemClock()
     ) throws {
         let saved = try CollectionFile.read(SavedItem.self, format: "stash.queue", from: url)
-        self.init(capacity: capacity, maxAge: maxAge, clock: clock)
+        self.init(countLimit: countLimit, ageLimit: ageLimit, clock: clock)
         let now = now
         state.withLock { buffer in
             for item in saved {

@@ -5,10 +5,10 @@ public import StashCore
 /// element (Kache's queue). Elements may also expire a fixed time after they were appended.
 ///
 /// ```swift
-/// let recentSearches = BoundedQueue<String>(capacity: 20)
+/// let recentSearches = BoundedQueue<String>(countLimit: 20)
 /// recentSearches.append("swift caches")
 /// let shown = recentSearches.elements          // oldest first
-/// try recentSearches.save(to: url)             // at launch: try BoundedQueue(contentsOf: url, capacity: 20)
+/// try recentSearches.save(to: url)             // at launch: try BoundedQueue(contentsOf: url, countLimit: 20)
 /// ```
 ///
 /// - Appending and removing are O(1): a ring buffer, allocated once at its capacity.
@@ -22,9 +22,9 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// The most elements the queue holds.
-    public let capacity: Int
+    public let countLimit: Int
     /// Seconds after its append at which an element expires; `nil` for never.
-    public let maxAge: TimeInterval?
+    public let ageLimit: TimeInterval?
 
     let state: LockedValue<RingBuffer<Item>>
     let clock: any StashClock
@@ -32,18 +32,18 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     /// Creates an empty queue.
     ///
     /// ```swift
-    /// let events = BoundedQueue<Event>(capacity: 1_000, maxAge: 24 * 3600)
+    /// let events = BoundedQueue<Event>(countLimit: 1_000, ageLimit: 24 * 3600)
     /// ```
     ///
     /// - parameters:
-    ///   - capacity: The most elements held; 0 holds nothing.
-    ///   - maxAge: Seconds after which an element expires; `nil` (the default) for never.
+    ///   - countLimit: The most elements held; 0 holds nothing.
+    ///   - ageLimit: Seconds after which an element expires; `nil` (the default) for never.
     ///   - clock: Where expiry reads the time; tests pass a `ManualClock`.
-    public init(capacity: Int, maxAge: TimeInterval? = nil, clock: any StashClock = SystemClock()) {
-        self.capacity = max(0, capacity)
-        self.maxAge = maxAge
+    public init(countLimit: Int, ageLimit: TimeInterval? = nil, clock: any StashClock = SystemClock()) {
+        self.countLimit = max(0, countLimit)
+        self.ageLimit = ageLimit
         self.clock = clock
-        state = LockedValue(RingBuffer(capacity: capacity))
+        state = LockedValue(RingBuffer(capacity: countLimit))
     }
 
     var now: Double { clock.now.timeIntervalSinceReferenceDate }
@@ -89,7 +89,7 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     /// The number of live elements.
     ///
     /// ```swift
-    /// print("\(queue.count) of \(queue.capacity)")
+    /// print("\(queue.count) of \(queue.countLimit)")
     /// ```
     public var count: Int {
         live(\.count)
@@ -133,8 +133,8 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
 
     /// Drops expired elements: they are all at the front, the queue being in append order.
     func removeExpired(from buffer: inout RingBuffer<Item>, now: Double) {
-        guard let maxAge else { return }
-        while let first = buffer.first, !(first.appended + maxAge > now) {
+        guard let ageLimit else { return }
+        while let first = buffer.first, !(first.appended + ageLimit > now) {
             _ = buffer.removeFirst()
         }
     }

@@ -39,21 +39,21 @@ extension ExpiringPool where Key: Codable, Value: Codable {
 
     /// Creates a pool from a file written by ``save(to:durability:)``, as at the last save,
     /// minus the entries that expired since. When the file holds more entries than
-    /// `capacity`, those closest to expiry are left out.
+    /// `countLimit`, those closest to expiry are left out.
     ///
     /// ```swift
-    /// let pool = (try? ExpiringPool<String, Product>(contentsOf: url, capacity: 50, expiry: .after(900)))
-    ///     ?? ExpiringPool(capacity: 50, expiry: .after(900))
+    /// let pool = (try? ExpiringPool<String, Product>(contentsOf: url, countLimit: 50, defaultExpiry: .after(900)))
+    ///     ?? ExpiringPool(countLimit: 50, defaultExpiry: .after(900))
     /// ```
     ///
     /// - throws: ``/StashCore/StashError`` with `notFound` when there is no file, `corruptFile` when it
     ///   cannot be decoded, `unsupportedVersion` when a newer build wrote it. The file is
     ///   never modified.
     public convenience init(
-        contentsOf url: URL, capacity: Int, expiry: Expiry, clock: any StashClock = SystemClock()
+        contentsOf url: URL, countLimit: Int, defaultExpiry: ExpiryPolicy, clock: any StashClock = SystemClock()
     ) throws {
         let saved = try CollectionFile.read(SavedEntry.self, format: "stash.pool", from: url)
-        self.init(capacity: capacity, expiry: expiry, clock: clock)
+        self.init(countLimit: countLimit, defaultExpiry: defaultExpiry, clock: clock)
         let now = now
         state.withLock { storage in
             // Farthest deadlines last, so that a smaller capacity keeps them.

@@ -5,11 +5,11 @@ public import StashCore
 /// pushes out the one closest to expiry (Kache's pool).
 ///
 /// ```swift
-/// let recent = ExpiringPool<String, Product>(capacity: 50, expiry: .after(15 * 60))
+/// let recent = ExpiringPool<String, Product>(countLimit: 50, defaultExpiry: .after(15 * 60))
 /// recent.set(product, forKey: product.id)
 /// recent.set(flashSale, forKey: "sale", expiry: .at(saleEnd))
 /// if let product = recent.value(forKey: id) { show(product) }
-/// try recent.save(to: url)   // and at launch: try ExpiringPool(contentsOf: url, capacity: 50, expiry: .after(900))
+/// try recent.save(to: url)   // and at launch: try ExpiringPool(contentsOf: url, countLimit: 50, defaultExpiry: .after(900))
 /// ```
 ///
 /// - Reads and writes are O(log n); expired entries are never returned and are dropped by
@@ -19,9 +19,9 @@ public import StashCore
 /// - Memory only until ``save(to:durability:)``, which writes the whole pool atomically.
 public final class ExpiringPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The most entries the pool holds.
-    public let capacity: Int
+    public let countLimit: Int
     /// The expiry of an entry written without one.
-    public let defaultExpiry: Expiry
+    public let defaultExpiry: ExpiryPolicy
 
     let state: LockedValue<ExpiringPoolStorage<Key, Value>>
     let clock: any StashClock
@@ -29,18 +29,18 @@ public final class ExpiringPool<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Creates an empty pool.
     ///
     /// ```swift
-    /// let pool = ExpiringPool<Int, String>(capacity: 100, expiry: .after(60))
+    /// let pool = ExpiringPool<Int, String>(countLimit: 100, defaultExpiry: .after(60))
     /// ```
     ///
     /// - parameters:
-    ///   - capacity: The most entries held; 0 holds nothing.
-    ///   - expiry: The expiry of entries written without one.
+    ///   - countLimit: The most entries held; 0 holds nothing.
+    ///   - defaultExpiry: The expiry of entries written without one.
     ///   - clock: Where expiry reads the time; tests pass a `ManualClock`.
-    public init(capacity: Int, expiry: Expiry, clock: any StashClock = SystemClock()) {
-        self.capacity = max(0, capacity)
-        defaultExpiry = expiry
+    public init(countLimit: Int, defaultExpiry: ExpiryPolicy, clock: any StashClock = SystemClock()) {
+        self.countLimit = max(0, countLimit)
+        self.defaultExpiry = defaultExpiry
         self.clock = clock
-        state = LockedValue(ExpiringPoolStorage(capacity: capacity))
+        state = LockedValue(ExpiringPoolStorage(capacity: countLimit))
     }
 
     var now: Double { clock.now.timeIntervalSinceReferenceDate }
@@ -64,7 +64,7 @@ public final class ExpiringPool<Key: Hashable & Sendable, Value: Sendable>: Send
     ///
     /// An expiry whose deadline has already passed removes the key instead.
     @discardableResult
-    public func set(_ value: Value, forKey key: Key, expiry: Expiry? = nil) -> (key: Key, value: Value)? {
+    public func set(_ value: Value, forKey key: Key, expiry: ExpiryPolicy? = nil) -> (key: Key, value: Value)? {
         let expiry = expiry ?? defaultExpiry
         let now = now
         let deadline = expiry.deadline(fromReferenceSeconds: now)
@@ -113,7 +113,7 @@ public final class ExpiringPool<Key: Hashable & Sendable, Value: Sendable>: Send
     /// The number of live entries.
     ///
     /// ```swift
-    /// print("\(pool.count) of \(pool.capacity)")
+    /// print("\(pool.count) of \(pool.countLimit)")
     /// ```
     public var count: Int {
         let now = now

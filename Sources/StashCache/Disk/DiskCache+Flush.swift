@@ -1,5 +1,6 @@
 import Foundation
 import StashCore
+import Logging
 
 extension DiskCache {
     /// Writes every staged change to the manifest now, in one transaction, and returns once
@@ -57,7 +58,7 @@ extension DiskCache {
                 return (state.failedFlushes, state.scheduleFlush(urgent: false, delay: backoff))
             }
             if failures == 1 {
-                configuration.log("background flush of \(directory.path) failed: \(error); retrying with a growing delay, not logged again until a flush succeeds")
+                configuration.logger.error("background flush of \(directory.path) failed: \(error); retrying with a growing delay, not logged again until a flush succeeds")
             }
             if let delay { scheduleBackgroundFlush(after: delay) }
         }
@@ -154,7 +155,7 @@ extension DiskCache {
             }
             return state.failedFlushes
         }
-        if failures > 0 { configuration.log("flush of \(directory.path) succeeded again after \(failures) failed attempts") }
+        if failures > 0 { configuration.logger.notice("flush of \(directory.path) succeeded again after \(failures) failed attempts") }
     }
 
     /// After a commit: forgets the staged changes it wrote (unless a newer change replaced

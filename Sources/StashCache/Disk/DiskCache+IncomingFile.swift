@@ -1,5 +1,5 @@
 public import Foundation
-package import StashCore
+public import StashCore
 
 /// Values too large to hold in memory: written part by part into a file in the cache's own
 /// folder, then made a value with one rename.
@@ -57,7 +57,7 @@ extension DiskCache {
     /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when `url` is not a file made
     ///   by ``makeIncomingFile()`` of this cache (the file is left alone), and what `set`
     ///   throws (the incoming file is then deleted and the previous value kept).
-    public func adoptFile(at url: URL, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
+    public func adoptFile(at url: URL, forKey key: String, expiry: ExpiryPolicy? = nil, metadata: Data? = nil) throws {
         // Checked before anything else: a file that is not this cache's own is never deleted.
         guard url.deletingLastPathComponent().standardizedFileURL.path == filesDirectory.standardizedFileURL.path,
               url.lastPathComponent.hasPrefix(".incoming.") else {
@@ -79,7 +79,7 @@ extension DiskCache {
     /// does, for a caller that made the file itself and knows its length.
     ///
     /// - throws: What `set` throws; the file is then deleted and the previous value kept.
-    package func adopt(_ file: FileStore.StagedFile, size: Int, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
+    package func adopt(_ file: FileStore.StagedFile, size: Int, forKey key: String, expiry: ExpiryPolicy? = nil, metadata: Data? = nil) throws {
         let storedKey: String
         let record: DiskRecord?
         do {

@@ -301,10 +301,10 @@ extension DiskCache {
         return data.map { ($0, row.record, key) }
     }
 
-    /// Whether an entry may be returned: not expired, and not older than ``Limits/maxAge``.
+    /// Whether an entry may be returned: not expired, and not older than ``Configuration/ageLimit``.
     func isLive(_ record: DiskRecord, at now: Double) -> Bool {
         if record.isExpired(at: now) { return false }
-        if let maxAge = configuration.limits.maxAge, record.created + maxAge <= now { return false }
+        if let ageLimit = configuration.ageLimit, record.created + ageLimit <= now { return false }
         return true
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StashCore
+import Logging
 
 extension DiskCache {
     /// What opening a cache repaired: after a crash, a power cut or a hand-edited folder, the
@@ -42,7 +43,7 @@ struct OpenedManifest {
 extension DiskCache {
     /// Opens the manifest for writing, rebuilding it when it is unreadable, and reconciles it
     /// with the files.
-    static func openWriter(manifestURL: URL, filesDirectory: URL, log: @Sendable (String) -> Void) throws -> OpenedManifest {
+    static func openWriter(manifestURL: URL, filesDirectory: URL, logger: Logger) throws -> OpenedManifest {
         var opened: OpenedManifest
         do {
             let manifest = try Manifest(url: manifestURL, readOnly: false)
@@ -50,7 +51,7 @@ extension DiskCache {
             try normalizeKeys(of: manifest, filesDirectory: filesDirectory, recovery: &recovery)
             opened = OpenedManifest(manifest: manifest, recovery: recovery)
         } catch let error as StashError where error.code == .corruptFile || error.code == .unsupportedVersion {
-            log("the manifest \(manifestURL.path) is unusable (\(error)); a cache is disposable, so it starts again empty")
+            logger.warning("the manifest \(manifestURL.path) is unusable (\(error)); a cache is disposable, so it starts again empty")
             for suffix in ["", "-wal", "-shm", "-journal"] {
                 try FileStore.delete(URL(fileURLWithPath: manifestURL.path + suffix))
             }
@@ -64,7 +65,7 @@ extension DiskCache {
         opened.counters = try opened.manifest.counters()
         if !opened.recovery.isClean, !opened.recovery.rebuiltManifest {
             let recovery = opened.recovery
-            log("reconciled \(manifestURL.deletingLastPathComponent().path): removed \(recovery.removedEntries) entries, \(recovery.removedFiles) orphan files, corrected \(recovery.resizedEntries) sizes, normalized \(recovery.normalizedKeys) keys")
+            logger.warning("reconciled \(manifestURL.deletingLastPathComponent().path): removed \(recovery.removedEntries) entries, \(recovery.removedFiles) orphan files, corrected \(recovery.resizedEntries) sizes, normalized \(recovery.normalizedKeys) keys")
         }
         return opened
     }

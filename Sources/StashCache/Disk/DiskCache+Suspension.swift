@@ -22,6 +22,16 @@ extension DiskCache {
     /// become the folder's writer meanwhile (an extension, say). Idempotent; does nothing on
     /// a read-only view, which holds no lock between operations.
     ///
+    /// **Crash safety.** Every write that returned before `suspend()` did survives a crash of
+    /// the process while suspended: the flush wrote it to the manifest (nothing is fsynced, as
+    /// for any flush of this disposable cache). What was staged while suspended (removals,
+    /// access dates) is lost at such a crash, as unflushed work always is.
+    ///
+    /// **Thread safety.** Call it from any thread or task while others read and write: a write
+    /// racing with it is either in its flush or throws ``StashCore/StashError/Code/suspended``,
+    /// never dropped silently. `suspend()`, ``resume()`` and ``isSuspended`` take turns on the
+    /// cache's queue and lock.
+    ///
     /// - throws: What the flush could not write (the cache then stays as it was, not
     ///   suspended).
     public func suspend() async throws {
@@ -36,7 +46,9 @@ extension DiskCache {
     /// ```
     ///
     /// Entries another writer committed meanwhile are seen, and the cache's count and size
-    /// include them. Idempotent; does nothing on a cache that is not suspended.
+    /// include them. Idempotent; does nothing on a cache that is not suspended. Thread-safe,
+    /// like ``suspend()``; a crash after it loses what any running cache would (the writes of
+    /// the last ``Configuration/flushDelay``).
     ///
     /// - throws: ``/StashCore/StashError/Code/locked`` when another process is the folder's
     ///   writer now; the cache stays suspended and a later call may succeed.
@@ -45,7 +57,9 @@ extension DiskCache {
         try queue.sync { try resumeNow() }
     }
 
-    /// Whether the cache is between ``suspend()`` and ``resume()``.
+    /// Whether the cache is between ``suspend()`` and ``resume()``: true from the moment
+    /// ``suspend()`` starts refusing writes. Thread-safe; a fresh process's cache (after a crash
+    /// while suspended, say) starts resumed.
     public var isSuspended: Bool { state.withLock { $0.suspension != nil } }
 
     /// ``suspend()``'s work, on ``queue``.

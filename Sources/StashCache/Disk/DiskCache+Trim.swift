@@ -26,7 +26,7 @@ extension DiskCache {
         }
     }
 
-    /// Removes expired entries and entries older than ``Limits/maxAge``. The background flush
+    /// Removes expired entries and entries older than ``Configuration/ageLimit``. The background flush
     /// does it every ``Configuration/sweepInterval``.
     ///
     /// ```swift
@@ -112,8 +112,8 @@ extension DiskCache {
         // entries written too long ago (a walk of the rows). A row with a staged change is
         // not the entry any more; one read since has its new deadline.
         let expiredSQL = "SELECT \(columns) FROM entry WHERE expires <= ?1"
-            + (limits.maxAge == nil ? "" : " OR created + ?2 <= ?1")
-        let arguments: StatementArguments = limits.maxAge.map { [now, $0] } ?? [now]
+            + (limits.ageLimit == nil ? "" : " OR created + ?2 <= ?1")
+        let arguments: StatementArguments = limits.ageLimit.map { [now, $0] } ?? [now]
         try manifest.rows(expiredSQL, arguments: arguments) { row in
             let key: String = row[0]
             guard pending[key] == nil else { return true }
@@ -159,8 +159,8 @@ extension DiskCache {
         var bytes = bytes
         var targetCount = Int.max
         var targetBytes = Int.max
-        if let maxCount = limits.maxCount, count > maxCount { targetCount = Int(Double(maxCount) * ratio) }
-        if let maxBytes = limits.maxBytes, bytes > maxBytes { targetBytes = Int(Double(maxBytes) * ratio) }
+        if let countLimit = limits.countLimit, count > countLimit { targetCount = Int(Double(countLimit) * ratio) }
+        if let sizeLimit = limits.sizeLimit, bytes > sizeLimit { targetBytes = Int(Double(sizeLimit) * ratio) }
         if isLowOnDiskSpace() { targetBytes = min(targetBytes, Int(Double(bytes) * ratio)) }
         guard count > targetCount || bytes > targetBytes else { return }
         let columns = "key, \(Manifest.recordColumns)"
@@ -199,9 +199,9 @@ extension DiskCache {
         while next < staged.endIndex, take(staged[next]) { next += 1 }
     }
 
-    /// Whether the volume of the cache has less free space than ``Limits/minimumFreeDiskSpace``.
+    /// Whether the volume of the cache has less free space than ``Configuration/minimumFreeDiskSpace``.
     func isLowOnDiskSpace() -> Bool {
-        guard let floor = configuration.limits.minimumFreeDiskSpace else { return false }
+        guard let floor = configuration.minimumFreeDiskSpace else { return false }
         var info = statvfs()
         guard statvfs(directory.path, &info) == 0 else { return false }
         let free = Int64(info.f_bavail) * Int64(info.f_frsize)

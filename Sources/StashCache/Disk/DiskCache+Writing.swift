@@ -1,5 +1,5 @@
 public import Foundation
-import StashCore
+public import StashCore
 
 extension DiskCache {
     /// The longest key accepted, in UTF-8 bytes.
@@ -38,7 +38,7 @@ extension DiskCache {
     /// staged and committed by the next flush (within ``Configuration/flushDelay``), so a
     /// crash of the process before that flush loses it. After `try await flush()` (or
     /// `try close()`) returns, every acknowledged value survives a crash of the process.
-    public func set(_ data: Data, forKey key: String, expiry: Expiry? = nil, metadata: Data? = nil) throws {
+    public func set(_ data: Data, forKey key: String, expiry: ExpiryPolicy? = nil, metadata: Data? = nil) throws {
         let key = try DiskCache.storedKey(key)
         let threshold = configuration.inlineThreshold
         let isInline = threshold > 0 && data.count <= threshold
@@ -81,7 +81,7 @@ extension DiskCache {
     /// The row for a new value of `size` bytes under `key` (in its file when `inFile`), after
     /// checking that the cache takes writes and `metadata` fits; `nil` when `expiry` is
     /// already past (the key is then to be removed).
-    func newRecord(size: Int, key: String, inFile: Bool, expiry: Expiry?, metadata: Data?) throws -> DiskRecord? {
+    func newRecord(size: Int, key: String, inFile: Bool, expiry: ExpiryPolicy?, metadata: Data?) throws -> DiskRecord? {
         if let metadata, metadata.count > DiskCache.maxMetadataSize {
             throw StashError(.unsupportedValue, "metadata of \(metadata.count) bytes exceeds \(DiskCache.maxMetadataSize)", key: key)
         }
@@ -181,8 +181,8 @@ extension DiskCache {
     /// ``Configuration/flushDelay``, which bounds the memory staging takes.
     /// Whether the count or size of `state` is over `limits`.
     static func exceedsLimits(_ state: DiskCacheState, _ limits: Limits) -> Bool {
-        if let maxBytes = limits.maxBytes, state.totalSize > maxBytes { return true }
-        if let maxCount = limits.maxCount, state.count > maxCount { return true }
+        if let sizeLimit = limits.sizeLimit, state.totalSize > sizeLimit { return true }
+        if let countLimit = limits.countLimit, state.count > countLimit { return true }
         return false
     }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import StashCore
+import Logging
 
 /// A cache of `Data` values on disk: small values inside an SQLite manifest, large ones in
 /// files, bounded by size, count, age and free disk space, with expiry.
@@ -128,7 +129,7 @@ public final class DiskCache: Sendable {
                 throw StashError(.locked, "another DiskCache, in this process or another, writes this cache; open it with access .readOnly for a read-only view", path: directory.path)
             }
             writerLock = LockedValue(lock)
-            opened = try DiskCache.openWriter(manifestURL: manifestURL, filesDirectory: filesDirectory, log: configuration.log)
+            opened = try DiskCache.openWriter(manifestURL: manifestURL, filesDirectory: filesDirectory, logger: configuration.logger)
         case .readOnly:
             guard FileStore.exists(manifestURL) else {
                 throw StashError(.notFound, "no disk cache here", path: directory.path)
@@ -149,7 +150,7 @@ public final class DiskCache: Sendable {
 
     deinit {
         guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }
-        do { try flushBeforeClosing() } catch { configuration.log("flush of a released cache failed: \(error)") }
+        do { try flushBeforeClosing() } catch { configuration.logger.error("flush of a released cache failed: \(error)") }
     }
 
     /// Whether this instance only reads (``Access/readOnly``).
@@ -188,7 +189,7 @@ public final class DiskCache: Sendable {
                 guard lost > 0 else {
                     // Every staged change was written; what failed was bookkeeping (access
                     // dates, counters, a checkpoint), which the next open rebuilds.
-                    configuration.log("closing the cache: \(error.reason); no staged change was lost")
+                    configuration.logger.warning("closing the cache: \(error.reason); no staged change was lost")
                     return
                 }
                 var failure = error

@@ -1,5 +1,5 @@
 public import Foundation
-import StashCore
+public import StashCore
 
 /// A memory cache in front of a disk cache, for typed values: reads try memory, then disk
 /// (and promote what they find to memory); writes, removals and clears reach both.
@@ -63,7 +63,7 @@ public final class HybridCache<Value: Sendable>: Sendable {
             disk.removeValue(forKey: key)
             return nil
         }
-        memory.set(value, forKey: key, cost: entry.data.count, expiry: entry.info.expiresAt.map(Expiry.at))
+        memory.set(value, forKey: key, cost: entry.data.count, expiry: entry.info.expiresAt.map(ExpiryPolicy.at))
         return value
     }
 
@@ -76,7 +76,7 @@ public final class HybridCache<Value: Sendable>: Sendable {
     /// - throws: The codec's errors and ``DiskCache/set(_:forKey:expiry:metadata:)``'s. On
     ///   error neither side changed.
     @inlinable
-    public func set(_ value: Value, forKey key: String, expiry: Expiry? = nil) throws {
+    public func set(_ value: Value, forKey key: String, expiry: ExpiryPolicy? = nil) throws {
         let data = try codec.encode(value)
         try disk.set(data, forKey: key, expiry: expiry)
         memory.set(value, forKey: key, cost: data.count, expiry: expiry ?? disk.configuration.defaultExpiry)

@@ -1,4 +1,5 @@
 public import Foundation
+public import StashCore
 
 extension MemoryCache {
     /// Computes the cost of an entry when `set` is not given one.
@@ -15,7 +16,7 @@ extension MemoryCache {
     /// let images = MemoryCache<URL, Data>(configuration: .init(
     ///     countLimit: 500,
     ///     costLimit: 50 * 1024 * 1024,
-    ///     maxAge: 3600,
+    ///     ageLimit: 3600,
     ///     cost: { _, data in data.count },
     ///     onEvict: { url, _, reason in log.debug("dropped \(url): \(reason)") }
     /// ))
@@ -28,31 +29,35 @@ extension MemoryCache {
         public var costLimit: Int?
         /// Seconds after its write at which an entry expires, whatever its own expiry says;
         /// `nil` for no maximum. Sliding expiry never extends an entry beyond it.
-        public var maxAge: TimeInterval?
+        public var ageLimit: TimeInterval?
         /// The expiry of an entry written without one.
-        public var defaultExpiry: Expiry
+        public var defaultExpiry: ExpiryPolicy
         /// The cost of an entry written without one; `nil` means cost 0. Runs outside the
         /// cache's lock.
         public var cost: CostFunction?
         /// Called for every evicted entry, after the cache's lock is released, on the thread
         /// whose call caused the eviction. It may call back into the cache.
         public var onEvict: EvictionHandler?
+        /// Where expiry and age read the time; tests pass a `ManualClock`.
+        public var clock: any StashClock
 
         /// Creates a configuration; every parameter is optional.
         public init(
             countLimit: Int? = nil,
             costLimit: Int? = nil,
-            maxAge: TimeInterval? = nil,
-            defaultExpiry: Expiry = .never,
+            ageLimit: TimeInterval? = nil,
+            defaultExpiry: ExpiryPolicy = .never,
             cost: CostFunction? = nil,
-            onEvict: EvictionHandler? = nil
+            onEvict: EvictionHandler? = nil,
+            clock: any StashClock = SystemClock()
         ) {
             self.countLimit = countLimit
             self.costLimit = costLimit
-            self.maxAge = maxAge
+            self.ageLimit = ageLimit
             self.defaultExpiry = defaultExpiry
             self.cost = cost
             self.onEvict = onEvict
+            self.clock = clock
         }
     }
 }

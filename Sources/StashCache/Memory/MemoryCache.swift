@@ -39,19 +39,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @usableFromInline let readsCoarseTime: Bool
     @usableFromInline let costFunction: CostFunction?
     @usableFromInline let onEvict: EvictionHandler?
-    @usableFromInline let defaultExpiry: Expiry
+    @usableFromInline let defaultExpiry: ExpiryPolicy
 
     /// Creates an empty cache.
     ///
     /// ```swift
     /// let cache = MemoryCache<Int, String>(configuration: .init(countLimit: 1000))
-    /// let testCache = MemoryCache<Int, String>(clock: ManualClock())
+    /// let testCache = MemoryCache<Int, String>(configuration: .init(clock: ManualClock()))
     /// ```
     ///
     /// - parameters:
-    ///   - configuration: Limits, default expiry, cost function and eviction callback.
-    ///   - clock: Where expiry and age read the time; tests pass a `ManualClock`.
-    public init(configuration: Configuration = Configuration(), clock: any StashClock = SystemClock()) {
+    ///   - configuration: Limits, default expiry, cost function, eviction callback and clock.
+    public init(configuration: Configuration = Configuration()) {
+        let clock = configuration.clock
         self.configuration = configuration
         self.clock = clock
         readsCoarseTime = clock is SystemClock
@@ -61,7 +61,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         state = LockedValue(MemoryCacheStorage(
             countLimit: configuration.countLimit,
             costLimit: configuration.costLimit,
-            maxAge: configuration.maxAge,
+            maxAge: configuration.ageLimit,
             reportsEvictions: configuration.onEvict != nil,
             clock: clock
         ))
@@ -95,7 +95,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///     cost function decides (or 0 without one). Negative costs count as 0.
     ///   - expiry: When it expires; by default ``Configuration/defaultExpiry``.
     @inlinable
-    public func set(_ value: Value, forKey key: Key, cost: Int? = nil, expiry: Expiry? = nil) {
+    public func set(_ value: Value, forKey key: Key, cost: Int? = nil, expiry: ExpiryPolicy? = nil) {
         let cost = cost ?? costFunction?(key, value) ?? 0
         let expiry = expiry ?? defaultExpiry
         let now = MemoryCacheStorage<Key, Value>.time(from: clock, coarse: readsCoarseTime)

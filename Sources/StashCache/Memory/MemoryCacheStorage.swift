@@ -177,7 +177,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
 
     /// Stores `value` as the most recently used entry, then enforces the limits.
     @inlinable
-    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiry: Expiry, now: Double) {
+    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiry: ExpiryPolicy, now: Double) {
         if !deadlines.isEmpty { removeExpired(now: now) }
         let deadline = min(expiry.deadline(fromReferenceSeconds: now), now + maxAge)
         let sliding: Double
@@ -248,7 +248,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         return oldest
     }
 
-    // MARK: Expiry
+    // MARK: ExpiryPolicy
 
     @inlinable
     mutating func removeExpiredIfAny() {
@@ -328,7 +328,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     }
 }
 
-extension Expiry {
+extension ExpiryPolicy {
     /// ``deadline(from:)`` in seconds since the reference date, infinity for `.never`.
     @inlinable
     func deadline(fromReferenceSeconds now: Double) -> Double {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The on-disk shape of an ``Archive``: `{"version": Int, "checksum": String, "value": …}`.
+/// The on-disk shape of an ``ArchiveFile``: `{"version": Int, "checksum": String, "value": …}`.
 ///
 /// **Encoded once.** A save hands the whole envelope to Foundation's encoder
 /// (`PropertyListEncoder` for binary and XML, `JSONEncoder` for JSON) and writes its bytes; a
@@ -136,7 +136,7 @@ enum ArchiveEnvelope {
     /// by Stash's own fuzzed reader into a tree, which reaches Foundation's decoder only as
     /// canonical bytes of Stash's own writer.
     static func decode<Value: Decodable>(
-        _: Value.Type, from data: Data, version: Int, migrations: [Int: Archive<Value>.Migration]
+        _: Value.Type, from data: Data, version: Int, migrations: [Int: ArchiveFile<Value>.Migration]
     ) throws -> Value where Value: Encodable {
         let format = PropertyListFormat.detect(data)
         // Checksum-shaped text found once in the bytes may be inside the value of an older file

@@ -7,7 +7,7 @@ public import Foundation
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let cache = MemoryCache<String, Int>(clock: clock)
+/// let cache = MemoryCache<String, Int>(configuration: .init(clock: clock))
 /// clock.advance(by: 3600)
 /// ```
 public protocol StashClock: Sendable {

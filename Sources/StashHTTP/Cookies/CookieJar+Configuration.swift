@@ -1,5 +1,7 @@
 import Foundation
 public import StashCore
+public import Logging
+import StashCache
 
 extension CookieJar {
     /// Whether this process stores cookies or only reads what the writer saved.
@@ -11,37 +13,25 @@ extension CookieJar {
         case readOnly
     }
 
-    /// How many cookies a jar keeps. When a new cookie goes past a limit, expired cookies
-    /// go first, then the least recently used ones.
-    ///
-    /// ```swift
-    /// let limits = CookieJar.Limits(perDomain: 50, total: 1000)
-    /// ```
-    public struct Limits: Sendable, Hashable {
-        /// Cookies per registrable domain (`example.co.uk` and all its subdomains together).
-        public var perDomain: Int
-        /// Cookies in the whole jar.
-        public var total: Int
-
-        /// RFC 6265 asks for at least 50 per domain and 3000 in total; the defaults are the
-        /// ones browsers use (180 and 3000).
-        public init(perDomain: Int = 180, total: Int = 3000) {
-            self.perDomain = max(1, perDomain)
-            self.total = max(1, total)
-        }
-    }
-
     /// How a ``CookieJar`` behaves.
     ///
     /// ```swift
     /// var configuration = CookieJar.Configuration()
     /// configuration.keepsSessionCookies = true   // a "restore session" app
-    /// configuration.limits = CookieJar.Limits(perDomain: 50, total: 500)
+    /// configuration.countLimit = 500
+    /// configuration.countLimitPerDomain = 50
     /// let jar = try CookieJar(sandbox: .main, configuration: configuration)
     /// ```
+    ///
+    /// When a new cookie goes past a limit, expired cookies go first, then the least recently
+    /// used ones. RFC 6265 asks for at least 50 per domain and 3000 in total; the defaults
+    /// are the ones browsers use (180 and 3000). A limit below 1 counts as 1.
     public struct Configuration: Sendable {
-        /// The bounds of the jar.
-        public var limits = Limits()
+        /// The most cookies in the whole jar. Default: 3000.
+        public var countLimit = 3000
+        /// The most cookies per registrable domain (`example.co.uk` and all its subdomains
+        /// together). Default: 180.
+        public var countLimitPerDomain = 180
         /// Whether session cookies (no `Expires` nor `Max-Age`) are saved and survive into
         /// the next launch. By default they live only as long as the open jar, as in a
         /// browser.
@@ -54,9 +44,10 @@ extension CookieJar {
         public var durability: FileStore.Durability = .powerSafe
         /// The clock that decides expiry.
         public var clock: any StashClock = SystemClock()
-        /// Where cookies ignored from responses and failed background saves are reported.
-        /// Default: nowhere (a server's malformed cookie is routine).
-        public var log: @Sendable (String) -> Void = { _ in }
+        /// Where cookies ignored from responses (`debug`: a server's malformed cookie is
+        /// routine) and failed background saves (`error`) are reported. Default: a logger
+        /// that discards everything, as swift-log advises for libraries.
+        public var logger: Logger = .stashSilent
 
         /// The default configuration.
         public init() {}

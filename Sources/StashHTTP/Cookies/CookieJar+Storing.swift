@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 import StashCore
+import Logging
 
 /// Receiving cookies: RFC 6265 section 5.3, with the RFC 6265bis rules on `Secure` and the
 /// `__Secure-` / `__Host-` name prefixes.
@@ -13,7 +14,7 @@ extension CookieJar {
     /// ```
     ///
     /// Cookies the RFC says to ignore (malformed, for another domain, for a public suffix)
-    /// are ignored and reported to ``Configuration/log``; a failed save is reported there
+    /// are ignored and reported to ``Configuration/logger``; a failed save is reported there
     /// too and retried with the next change. ``CachingHTTPClient`` calls this for every
     /// response that comes from the network.
     public func setCookies(from response: HTTPResponse, for request: HTTPRequest) {
@@ -21,7 +22,7 @@ extension CookieJar {
         guard !lines.isEmpty, configuration.access == .readWrite else { return }
         let origin: CookieOrigin
         do { origin = try CookieOrigin(request) } catch {
-            configuration.log("CookieJar: cookies of a response ignored: \(error)")
+            configuration.logger.debug("CookieJar: cookies of a response ignored: \(error)")
             return
         }
         let now = configuration.clock.now
@@ -29,12 +30,12 @@ extension CookieJar {
             try change(required: false) { cookies in
                 for line in lines {
                     do { _ = try store(line, from: origin, now: now, in: &cookies) } catch {
-                        configuration.log("CookieJar: Set-Cookie ignored: \(error)")
+                        configuration.logger.debug("CookieJar: Set-Cookie ignored: \(error)")
                     }
                 }
             }
         } catch {
-            configuration.log("CookieJar: cookies of a response not stored: \(error)")
+            configuration.logger.error("CookieJar: cookies of a response not stored: \(error)")
         }
     }
 
@@ -173,18 +174,18 @@ extension CookieJar {
     /// recently used, never the one just added.
     private func add(_ cookie: Cookie, to cookies: inout [Cookie.Identity: Cookie]) {
         cookies[cookie.identity] = cookie
-        let limits = configuration.limits
         let now = configuration.clock.now
         let group = { (domain: String) in
             CookieDomain.isIPAddress(domain) ? domain : self.configuration.publicSuffixes.registrableDomain(ofCanonical: domain) ?? domain
         }
         let home = group(cookie.domain)
         let neighbours = cookies.values.filter { group($0.domain) == home }
-        if neighbours.count > limits.perDomain {
-            evict(neighbours.count - limits.perDomain, from: neighbours, keeping: cookie.identity, now: now, in: &cookies)
+        let perDomain = max(1, configuration.countLimitPerDomain), total = max(1, configuration.countLimit)
+        if neighbours.count > perDomain {
+            evict(neighbours.count - perDomain, from: neighbours, keeping: cookie.identity, now: now, in: &cookies)
         }
-        if cookies.count > limits.total {
-            evict(cookies.count - limits.total, from: Array(cookies.values), keeping: cookie.identity, now: now, in: &cookies)
+        if cookies.count > total {
+            evict(cookies.count - total, from: Array(cookies.values), keeping: cookie.identity, now: now, in: &cookies)
         }
     }
 

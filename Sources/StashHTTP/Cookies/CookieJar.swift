@@ -1,5 +1,6 @@
 public import Foundation
 public import StashCore
+import Logging
 
 /// An RFC 6265 cookie jar: stores the cookies servers set and sends them back, saved in the
 /// sandbox's application support folder across launches (the playbook's `Library/Cookies`).
@@ -128,7 +129,7 @@ public final class CookieJar: Sendable {
         state.withLock { state in
             guard !state.isClosed else { return }
             if state.isDirty, configuration.access == .readWrite {
-                do { try save(state.cookies) } catch { configuration.log("CookieJar: saving at close failed: \(error)") }
+                do { try save(state.cookies) } catch { configuration.logger.error("CookieJar: saving at close failed: \(error)") }
             }
             state.isClosed = true
         }
@@ -177,7 +178,7 @@ public final class CookieJar: Sendable {
                     state.isDirty = false
                 } catch {
                     guard !required else { throw error }
-                    configuration.log("CookieJar: saving failed, will retry with the next change: \(error)")
+                    configuration.logger.error("CookieJar: saving failed, will retry with the next change: \(error)")
                     state.isDirty = true
                 }
             }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import GRDB
 import StashCore
 
@@ -14,7 +15,7 @@ import StashCore
 /// yield only when their results differ). Without observers, no timer runs.
 final class ExternalCommitWatch: Sendable {
     /// How often, while anyone observes, the store looks for other processes' commits.
-    static let interval: DispatchTimeInterval = .milliseconds(50)
+    static let interval: DispatchTimeInterval = .milliseconds(Int(ObjectStore.watchInterval * 1000))
 
     private struct State {
         var observers = 0

@@ -30,78 +30,32 @@ public import StashCore
 /// (`store.observe(query)`). A failed fetch sets ``error`` and ends the
 /// updates. Thread-safe: read from any thread or task; `onChange` runs on the thread that
 /// delivered the new results. The query stops following the store when it is released.
+/// For a model that is not `Equatable`, every commit to a table the query reads ends a
+/// tracking, even one that leaves the results as they were.
 @propertyWrapper
 public final class LiveQuery<M: Model>: Observable, Sendable {
-    private struct State {
-        var objects: [M] = []
-        var isLoading = true
-        var error: StashError?
-    }
-
-    private let registrar = ObservationRegistrar()
-    private let state = LockedValue(State())
-    private let task = LockedValue<Task<Void, Never>?>(nil)
+    let results: LiveResults<[M]>
 
     /// Follows `query` in `store`.
     public init(_ query: ObjectQuery<M>, in store: ObjectStore) {
-        let observation = store.observe(query)
-        let started = Task { [weak self] in
-            do {
-                for try await objects in observation {
-                    guard let self else { return }
-                    self.receive(objects)
-                }
-            } catch {
-                self?.fail(error as? StashError ?? StashError(.io, "\(error)"))
-            }
-        }
-        task.withLock { $0 = started }
-    }
-
-    deinit {
-        task.withLock { $0?.cancel() }
+        results = LiveResults(initial: [], following: store.observe(query))
     }
 
     /// The objects the query selects (empty until the first results arrive).
-    public var objects: [M] {
-        registrar.access(self, keyPath: \.objects)
-        return state.withLock { $0.objects }
-    }
+    public var objects: [M] { results.value }
 
     /// How many objects the query selects.
     public var count: Int { objects.count }
 
     /// Whether the first results have yet to arrive.
-    public var isLoading: Bool {
-        registrar.access(self, keyPath: \.isLoading)
-        return state.withLock { $0.isLoading }
-    }
+    public var isLoading: Bool { results.isLoading }
 
     /// Why the results stopped following the store (a closed store, say), or `nil`.
-    public var error: StashError? {
-        registrar.access(self, keyPath: \.error)
-        return state.withLock { $0.error }
-    }
+    public var error: StashError? { results.error }
 
     /// The objects, for the property-wrapper form.
     public var wrappedValue: [M] { objects }
 
     /// The live query itself (`$people.isLoading`), for the property-wrapper form.
     public var projectedValue: LiveQuery<M> { self }
-
-    private func receive(_ objects: [M]) {
-        registrar.withMutation(of: self, keyPath: \.objects) {
-            state.withLock { $0.objects = objects }
-        }
-        if state.withLock({ $0.isLoading }) {
-            registrar.withMutation(of: self, keyPath: \.isLoading) { state.withLock { $0.isLoading = false } }
-        }
-    }
-
-    private func fail(_ error: StashError) {
-        registrar.withMutation(of: self, keyPath: \.error) { state.withLock { $0.error = error } }
-        if state.withLock({ $0.isLoading }) {
-            registrar.withMutation(of: self, keyPath: \.isLoading) { state.withLock { $0.isLoading = false } }
-        }
-    }
 }

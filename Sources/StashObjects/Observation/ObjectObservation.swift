@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 import StashCore
 
@@ -41,6 +41,11 @@ public struct ObjectObservation<Value: Sendable>: AsyncSequence, Sendable {
 }
 
 extension ObjectStore {
+    /// How often, while anything observes a store, it looks for the commits of other
+    /// processes (and of other stores on the same file): SQLite's `data_version`, one read
+    /// on the write connection.
+    public static let watchInterval: TimeInterval = 0.05
+
     private func observation<Value: Sendable>(_ fetch: @escaping @Sendable (ObjectReader) throws -> Value) -> ValueObservation<ValueReducers.Fetch<Value>> {
         ValueObservation.tracking { [self] db in try fetch(ObjectReader(db: db, store: self)) }
     }
@@ -64,6 +69,18 @@ extension ObjectStore {
     /// ```
     public func observe<M: Model & Equatable>(_ query: ObjectQuery<M>) -> ObjectObservation<[M]> {
         let observation = observation { try $0.fetch(query) }.removeDuplicates()
+        let pool = self.pool
+        return ObjectObservation(values: { observation.values(in: pool) }, watch: externalCommits)
+    }
+
+    /// One object, now and after every commit that may have changed it (`nil` while there is
+    /// none); a model that is not `Equatable` may be yielded again unchanged.
+    ///
+    /// ```swift
+    /// for try await entry in store.observe(LogEntry.self, id: 7) { show(entry) }
+    /// ```
+    public func observe<M: Model>(_ type: M.Type, id: M.ID) -> ObjectObservation<M?> {
+        let observation = observation { try $0.object(type, id: id) }
         let pool = self.pool
         return ObjectObservation(values: { observation.values(in: pool) }, watch: externalCommits)
     }

@@ -23,6 +23,10 @@
 /// ``Preferences/Observed/lastError`` tells why an assignment stored nothing (assignments
 /// cannot throw), and ``Preferences/Observed/set(_:)`` throws instead.
 ///
+/// **Durability.** An assignment is a ``Preferences/set(_:for:)``: when it returns, the value
+/// survives a crash of the process; a power cut, after ``Preferences/flush()`` or with
+/// ``Preferences/Options/durable``. One that failed stored nothing.
+///
 /// Thread-safe, like the store: the wrapper is a value holding a reference to the observed
 /// key, so copies of it share one value.
 @propertyWrapper

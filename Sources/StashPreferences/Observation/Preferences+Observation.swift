@@ -12,7 +12,7 @@ extension Preferences {
     /// ```
     ///
     /// Changes made by other processes (or other instances on the same suite) arrive within
-    /// ``watchInterval``: while anyone observes, the store polls the change counter in the
+    /// the watch interval (50 ms): while anyone observes, the store polls the change counter in the
     /// log's header (a load from memory, no system call). The stream ends when the store is
     /// closed or the task iterating it is cancelled.
     public func changes() -> AsyncStream<PreferenceChange> {

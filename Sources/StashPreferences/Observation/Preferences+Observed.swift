@@ -19,8 +19,14 @@ extension Preferences {
     /// ```
     ///
     /// ``Preference`` is the property-wrapper form. Changes made in this process are seen when
-    /// the write returns; other processes' changes within ``Preferences/watchInterval`` (the
+    /// the write returns; other processes' changes within the watch interval (the
     /// store polls the change counter in the log's header while anyone observes).
+    ///
+    /// **Durability.** An assignment to ``value`` (or ``set(_:)``, ``reset()``) is a
+    /// ``Preferences/set(_:for:)``: when it returns, the value is in the suite's log and
+    /// survives a crash of the process; it survives a power cut after ``Preferences/flush()``,
+    /// or at once with ``Preferences/Options/durable``. An assignment that failed stored
+    /// nothing (``lastError`` says why).
     ///
     /// Thread-safe: read and write from any thread or task. `onChange` runs on the thread
     /// that made the change (the writer's, or the store's watch queue for another process's).
@@ -31,19 +37,17 @@ extension Preferences {
         /// The store it reads and writes.
         public let store: Preferences
 
-        private struct State {
+        private struct State: Sendable {
             var value: Value
             var lastError: StashError?
         }
 
-        private let registrar = ObservationRegistrar()
-        private let state: LockedValue<State>
-        private let observer = LockedValue<UInt64?>(nil)
+        private let state: ObservedState<State>
 
         init(key: Key<Value>, store: Preferences) {
             self.key = key
             self.store = store
-            state = LockedValue(State(value: key.defaultValue))
+            state = ObservedState(State(value: key.defaultValue))
             let id = store.register(
                 key: key.name,
                 current: { [weak self] in
@@ -52,42 +56,34 @@ extension Preferences {
                         try? engine.refresh()
                         return engine.resolvedValue(key.name)
                     }
-                    self?.state.withLock { $0.value = stored.flatMap { try? key.decode($0) } ?? key.defaultValue }
+                    let value = stored.flatMap { try? key.decode($0) } ?? key.defaultValue
+                    // Before anyone can read it: no tracking to tell.
+                    self?.state.adjust { $0.value = value }
                 },
                 deliver: { [weak self] change in
                     self?.receive(change.value.flatMap { try? key.decode($0) } ?? key.defaultValue)
                 },
                 finish: {}
             )
-            observer.withLock { $0 = id }
-        }
-
-        deinit {
-            if let id = observer.withLock({ $0 }) { store.removeObserver(id) }
+            if let id { state.releasing { [store] in store.removeObserver(id) } }
         }
 
         /// The key's value (its default when it has none, or one of another type). Setting
         /// it stores the new value; when the write fails (a full disk, a closed store),
         /// nothing changes and ``lastError`` says why. Use ``set(_:)`` to handle the error.
         public var value: Value {
-            get {
-                registrar.access(self, keyPath: \.value)
-                return state.withLock { $0.value }
-            }
+            get { state.read(\.value, of: self) { $0.value } }
             set {
                 do { try set(newValue) } catch {
                     let failure = error as? StashError ?? StashError(.io, "\(error)", key: key.name)
-                    registrar.withMutation(of: self, keyPath: \.lastError) { state.withLock { $0.lastError = failure } }
+                    state.change(\.lastError, of: self) { $0.lastError = failure }
                 }
             }
         }
 
         /// The error of the last write through ``value`` that failed; `nil` after one that
         /// succeeded.
-        public var lastError: StashError? {
-            registrar.access(self, keyPath: \.lastError)
-            return state.withLock { $0.lastError }
-        }
+        public var lastError: StashError? { state.read(\.lastError, of: self) { $0.lastError } }
 
         /// Stores `newValue` (`nil`, for an optional type, removes it).
         ///
@@ -103,20 +99,19 @@ extension Preferences {
 
         /// Removes the stored value, so that ``value`` is the key's default.
         ///
-        /// - throws: As ``Preferences/removeObject(forKey:)``.
+        /// - throws: As ``Preferences/removeValue(for:)``.
         public func reset() throws {
-            try store.remove(key)
+            try store.removeValue(for: key)
             clearError()
         }
 
         private func clearError() {
-            guard state.withLock({ $0.lastError != nil }) else { return }
-            registrar.withMutation(of: self, keyPath: \.lastError) { state.withLock { $0.lastError = nil } }
+            state.change(\.lastError, of: self, when: { $0.lastError != nil }) { $0.lastError = nil }
         }
 
         /// A change of the key, from the store's delivery (in commit order).
         private func receive(_ newValue: Value) {
-            registrar.withMutation(of: self, keyPath: \.value) { state.withLock { $0.value = newValue } }
+            state.change(\.value, of: self) { $0.value = newValue }
         }
     }
 

@@ -1,5 +1,5 @@
-public import Foundation
-import StashCore
+import Foundation
+public import StashCore
 
 extension Preferences {
     /// A typed key: a name, a type and a default value.
@@ -10,7 +10,7 @@ extension Preferences {
     /// }
     /// struct Profile: Codable, Sendable { var name: String }
     /// let profile = Preferences.Key<Profile?>("profile", default: nil)   // stored as JSON
-    /// let token = Preferences.Key<String?>("token", default: nil, expiresAfter: 3600)
+    /// let token = Preferences.Key<String?>("token", default: nil, expiry: .after(3600))
     ///
     /// prefs[.volume] = 0.5
     /// prefs[profile] = Profile(name: "Ada")
@@ -24,25 +24,25 @@ extension Preferences {
         public let name: String
         /// What reading returns when the key has no value (or a value of another type).
         public let defaultValue: Value
-        /// Seconds after which a value set through this key disappears; `nil` to keep it.
-        public let expiresAfter: TimeInterval?
+        /// When a value set through this key disappears (`.after` or `.at`); `.never` keeps it.
+        public let expiry: ExpiryPolicy
         let encode: @Sendable (Value) throws -> PreferenceValue?
         let decode: @Sendable (PreferenceValue) throws -> Value
 
         /// A key for a natively stored type.
-        public init(_ name: String, default defaultValue: Value, expiresAfter: TimeInterval? = nil) where Value: PreferenceStorable {
+        public init(_ name: String, default defaultValue: Value, expiry: ExpiryPolicy = .never) where Value: PreferenceStorable {
             self.name = name
             self.defaultValue = defaultValue
-            self.expiresAfter = expiresAfter
+            self.expiry = expiry
             encode = { try $0.preferenceValue() }
             decode = { try Value(preferenceValue: $0) }
         }
 
         /// A key for any `Codable` type, stored as JSON.
-        public init(_ name: String, default defaultValue: Value, expiresAfter: TimeInterval? = nil) where Value: Codable {
+        public init(_ name: String, default defaultValue: Value, expiry: ExpiryPolicy = .never) where Value: Codable {
             self.name = name
             self.defaultValue = defaultValue
-            self.expiresAfter = expiresAfter
+            self.expiry = expiry
             encode = { value in
                 let json: Data
                 do {
@@ -114,11 +114,15 @@ extension Preferences {
             error.key = key.name
             throw error
         }
-        try set(stored, forKey: key.name, expiresAfter: key.expiresAfter)
+        try write(stored, forKey: key.name, expiry: key.expiry)
     }
 
     /// Removes the stored value of a typed key.
-    public func remove<Value>(_ key: Key<Value>) throws {
-        try removeObject(forKey: key.name)
+    ///
+    /// ```swift
+    /// try prefs.removeValue(for: .volume)
+    /// ```
+    public func removeValue<Value>(for key: Key<Value>) throws {
+        try removeValue(forKey: key.name)
     }
 }

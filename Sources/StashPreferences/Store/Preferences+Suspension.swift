@@ -14,6 +14,14 @@ extension Preferences {
     ///
     /// Reads and writes go on as usual meanwhile; each write takes the lock and gives it back.
     /// Idempotent.
+    ///
+    /// **Crash safety.** Suspending changes nothing in what a write promises: when a set
+    /// returns, suspended or not, the value survives a crash of the process (a power cut
+    /// after ``flush()``, or with ``Options/durable``). There is nothing to write first.
+    ///
+    /// **Thread safety.** Call it from any thread while others read and write: it waits for a
+    /// write in progress, and every write that ends after it returned gives the lock back
+    /// before returning.
     public func suspend() {
         engine.withLock { engine in
             engine.isSuspended = true
@@ -22,7 +30,8 @@ extension Preferences {
     }
 
     /// Lets writes keep the file lock for a millisecond again (see ``suspend()``), so that a
-    /// burst of writes takes it once. Idempotent.
+    /// burst of writes takes it once. Idempotent and thread-safe; it changes nothing in what a
+    /// write promises.
     public func resume() {
         engine.withLock { $0.isSuspended = false }
     }

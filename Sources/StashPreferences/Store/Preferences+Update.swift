@@ -21,13 +21,13 @@ extension Preferences {
     /// inside it (that would wait for itself): other processes wait while it runs.
     ///
     /// - returns: The value stored.
-    /// - throws: What `body` throws, ``/StashCore/StashError/Code/invalidKey``,
-    ///   ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``.
+    /// - throws: What `body` throws, ``StashError/Code/invalidKey``,
+    ///   ``StashError/Code/diskFull``, ``StashError/Code/closed``.
     @discardableResult
     public func update(forKey key: String, _ body: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
         try withLock { transaction in
             let new = try body(transaction.object(forKey: key))
-            try transaction.set(new, forKey: key)
+            try transaction.write(new, forKey: key)
             return new
         }
     }
@@ -42,7 +42,7 @@ extension Preferences {
     /// try prefs.update(.recent) { $0.append("report.pdf") }
     /// ```
     ///
-    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value has another type
+    /// - throws: ``StashError/Code/typeMismatch`` when the stored value has another type
     ///   (nothing is written), and as `update(forKey:_:)`.
     public func update<Value>(_ key: Key<Value>, _ body: (inout Value) throws -> Void) throws {
         try withLock { transaction in
@@ -61,8 +61,8 @@ extension Preferences {
     /// ```
     ///
     /// - returns: The new value.
-    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value is not an integer,
-    ///   ``/StashCore/StashError/Code/unsupportedValue`` when the sum overflows `Int64`; nothing is
+    /// - throws: ``StashError/Code/typeMismatch`` when the stored value is not an integer,
+    ///   ``StashError/Code/unsupportedValue`` when the sum overflows `Int64`; nothing is
     ///   written then. And as `update(forKey:_:)`.
     @discardableResult
     public func increment(forKey key: String, by amount: Int64 = 1) throws -> Int64 {
@@ -98,7 +98,7 @@ extension Preferences {
     /// of them was reserved: a full disk, any other error, or a crash leaves none of them
     /// visible, to this process or another.
     ///
-    /// - throws: What `body` throws, ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``.
+    /// - throws: What `body` throws, ``StashError/Code/diskFull``, ``StashError/Code/closed``.
     public func withLock<T>(_ body: (Transaction) throws -> T) throws -> T {
         try run { engine in
             if engine.isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
@@ -127,7 +127,7 @@ extension Preferences {
     /// ```
     ///
     /// Valid only inside the body it was given to; later use reads nothing and writes throw
-    /// ``/StashCore/StashError/Code/closed``.
+    /// ``StashError/Code/closed``.
     public final class Transaction {
         fileprivate var engine: PreferencesEngine?
         fileprivate var writes: [(key: String, value: PreferenceValue?, expiry: Double?)] = []
@@ -168,7 +168,7 @@ extension Preferences {
         /// let volume = try transaction.value(for: .volume)
         /// ```
         ///
-        /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value has another type.
+        /// - throws: ``StashError/Code/typeMismatch`` when the stored value has another type.
         public func value<Value>(for key: Key<Value>) throws -> Value {
             guard let stored = object(forKey: key.name) else { return key.defaultValue }
             do { return try key.decode(stored) } catch var error as StashError {
@@ -177,28 +177,27 @@ extension Preferences {
             }
         }
 
-        /// Stores `value` under `key` when the body returns (`nil` removes the key).
+        /// Stores `value` under `key` when the body returns.
         ///
         /// ```swift
         /// try transaction.set(.string("dark"), forKey: "theme")
         /// ```
         ///
-        /// - throws: ``/StashCore/StashError/Code/invalidKey``, ``/StashCore/StashError/Code/closed`` after the body.
-        public func set(_ value: PreferenceValue?, forKey key: String) throws {
-            guard let engine else { throw StashError(.closed, "the transaction has ended", key: key) }
-            let key = try PreferencesEngine.storedKey(key)
-            pending[key] = .some(value)
-            let now = engine.clock.now.timeIntervalSince1970
-            writes.append((key, value, engine.index[key]?.expiry.flatMap { $0 > now ? $0 : nil }))
+        /// An expiry date the key's value had is kept.
+        ///
+        /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/closed`` after the body.
+        public func set(_ value: PreferenceValue, forKey key: String) throws {
+            try write(value, forKey: key)
         }
 
-        /// Stores a Swift value under `key` when the body returns.
+        /// Stores a Swift value under `key` when the body returns; an empty optional removes
+        /// the key.
         ///
         /// ```swift
         /// try transaction.set(Date(), forKey: "lastPurchase")
         /// ```
         public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String) throws {
-            try set(try value.preferenceValue(), forKey: key)
+            try write(try value.preferenceValue(), forKey: key)
         }
 
         /// Stores the value of a typed key when the body returns.
@@ -212,16 +211,34 @@ extension Preferences {
                 error.key = key.name
                 throw error
             }
-            try set(stored, forKey: key.name)
+            try write(stored, forKey: key.name)
         }
 
         /// Removes the stored value of `key` when the body returns.
         ///
         /// ```swift
-        /// try transaction.removeObject(forKey: "pendingOrder")
+        /// try transaction.removeValue(forKey: "pendingOrder")
         /// ```
-        public func removeObject(forKey key: String) throws {
-            try set(nil as PreferenceValue?, forKey: key)
+        public func removeValue(forKey key: String) throws {
+            try write(nil, forKey: key)
+        }
+
+        /// Removes the stored value of a typed key when the body returns.
+        ///
+        /// ```swift
+        /// try transaction.removeValue(for: .volume)
+        /// ```
+        public func removeValue<Value>(for key: Key<Value>) throws {
+            try write(nil, forKey: key.name)
+        }
+
+        /// Records the write of `value` (`nil` removes), keeping the key's expiry date.
+        func write(_ value: PreferenceValue?, forKey key: String) throws {
+            guard let engine else { throw StashError(.closed, "the transaction has ended", key: key) }
+            let key = try PreferencesEngine.storedKey(key)
+            pending[key] = .some(value)
+            let now = engine.clock.now.timeIntervalSince1970
+            writes.append((key, value, engine.index[key]?.expiry.flatMap { $0 > now ? $0 : nil }))
         }
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import StashCore
+public import StashCore
 
 extension Preferences {
     /// The value of `key`: its volatile value, else its stored one, else its registered
@@ -14,29 +14,24 @@ extension Preferences {
         return value
     }
 
-    /// Stores `value` under `key`; `nil` removes the key.
+    /// Stores `value` under `key`.
     ///
     /// ```swift
     /// try prefs.set(.integer(3), forKey: "launchCount")
-    /// try prefs.set(.string("abc"), forKey: "token", expiresAfter: 3600)
+    /// try prefs.set(.string("abc"), forKey: "token", expiry: .after(3600))
     /// ```
     ///
     /// When this returns, the value survives a crash of the process; with
     /// ``Options/durable`` (or after ``flush()``) it survives a power cut.
     ///
     /// - parameters:
-    ///   - value: The value to store; `nil` removes the key.
-    ///   - key: The key: not empty, at most 65,535 bytes.
-    ///   - expiresAfter: Seconds after which the value disappears, measured with the store's
-    ///     clock; `nil` to keep it.
-    /// - throws: ``/StashCore/StashError/Code/invalidKey`` (empty, or longer than 65,535 bytes),
-    ///   ``/StashCore/StashError/Code/unsupportedValue`` (larger than 256 MB),
-    ///   ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``. Nothing is stored then.
-    public func set(_ value: PreferenceValue?, forKey key: String, expiresAfter: TimeInterval? = nil) throws {
-        try run { engine in
-            let expiry = expiresAfter.map { engine.clock.now.timeIntervalSince1970 + $0 }
-            try engine.write(key, value, expiry: value == nil ? nil : expiry)
-        }
+    ///   - expiry: When the value disappears, measured with the store's clock: `.after`,
+    ///     `.at` or `.never` (the default). A preference is not a cache: `.sliding` is refused.
+    /// - throws: ``StashError/Code/invalidKey`` (empty, or longer than 65,535 bytes),
+    ///   ``StashError/Code/unsupportedValue`` (larger than 256 MB, or a sliding expiry),
+    ///   ``StashError/Code/diskFull``, ``StashError/Code/closed``. Nothing is stored then.
+    public func set(_ value: PreferenceValue, forKey key: String, expiry: ExpiryPolicy = .never) throws {
+        try write(value, forKey: key, expiry: expiry)
     }
 
     /// Stores a Swift value under `key`; an empty optional removes the key.
@@ -44,30 +39,42 @@ extension Preferences {
     /// ```swift
     /// try prefs.set(42, forKey: "answer")
     /// try prefs.set(["a", "b"], forKey: "recent")
+    /// try prefs.set("abc", forKey: "token", expiry: .after(3600))
     /// ```
     ///
-    /// - throws: As the untyped `set(_:forKey:expiresAfter:)`, and
-    ///   ``/StashCore/StashError/Code/unsupportedValue`` for a `nil` inside a collection.
-    public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String, expiresAfter: TimeInterval? = nil) throws {
-        try set(try value.preferenceValue(), forKey: key, expiresAfter: expiresAfter)
-    }
-
-    /// Stores a loosely typed value, as UserDefaults' `set(_:forKey:)` does; `nil` removes.
-    ///
-    /// ```swift
-    /// try prefs.setObject(["size": 12, "bold": true], forKey: "font")
-    /// ```
-    ///
-    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` for a value of a type that cannot be
-    ///   stored (nothing is stored then), and as the untyped `set(_:forKey:expiresAfter:)`.
-    public func setObject(_ value: Any?, forKey key: String) throws {
-        guard let value else { return try set(nil as PreferenceValue?, forKey: key) }
-        try set(try PreferenceValue(any: value), forKey: key)
+    /// - throws: As the untyped `set(_:forKey:expiry:)`, and
+    ///   ``StashError/Code/unsupportedValue`` for a `nil` inside a collection.
+    public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String, expiry: ExpiryPolicy = .never) throws {
+        try write(try value.preferenceValue(), forKey: key, expiry: expiry)
     }
 
     /// Removes the stored value of `key` (registered defaults and volatile values stay).
-    public func removeObject(forKey key: String) throws {
-        try set(nil as PreferenceValue?, forKey: key)
+    ///
+    /// ```swift
+    /// try prefs.removeValue(forKey: "token")
+    /// ```
+    ///
+    /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/diskFull``,
+    ///   ``StashError/Code/closed``.
+    public func removeValue(forKey key: String) throws {
+        try write(nil, forKey: key, expiry: .never)
+    }
+
+    /// Stores `value` (`nil` removes the key) with `expiry`: the one path of every write.
+    func write(_ value: PreferenceValue?, forKey key: String, expiry: ExpiryPolicy) throws {
+        try run { engine in
+            let deadline = try Preferences.deadline(of: expiry, now: engine.clock.now, key: key)
+            try engine.write(key, value, expiry: value == nil ? nil : deadline)
+        }
+    }
+
+    /// The deadline of `expiry` from `now` in seconds since 1970, `nil` for never; a sliding
+    /// expiry, which only caches have, is refused.
+    static func deadline(of expiry: ExpiryPolicy, now: Date, key: String) throws -> Double? {
+        guard !expiry.isSliding else {
+            throw StashError(.unsupportedValue, "a preference expires .after or .at a date, never .sliding", key: key)
+        }
+        return expiry.deadline(from: now)?.timeIntervalSince1970
     }
 
     /// The value of `key` as `type`, or `nil` when it has none or another type.

@@ -32,7 +32,7 @@ public import StashCore
 /// **Threads and processes.** Every method is thread-safe. Several processes (and several
 /// instances in one process) may use one suite: appends take the suite's file lock, and
 /// every access first looks at the change counter in the file's header, so each sees the
-/// others' writes on its next access, and observers see them within ``watchInterval``. A
+/// others' writes on its next access, and observers see them within 50 ms. A
 /// store keeps the file lock for a millisecond after a set, so that a burst of sets takes
 /// it once; another process's access to a changed suite waits at most that long.
 public final class Preferences: Sendable {
@@ -50,10 +50,17 @@ public final class Preferences: Sendable {
     public static let fileExtension = "stashprefs"
 
     /// How often, while someone observes, the store looks for other processes' changes.
-    public static let watchInterval: TimeInterval = 0.05
+    package static let watchInterval: TimeInterval = 0.05
 
     /// The suite's name.
     public let suite: String
+    /// Whether values are kept in a file: `false` for ``init(inMemory:clock:)`` and for a
+    /// ``standard`` store whose folder could not be opened, whose values are lost at exit.
+    ///
+    /// ```swift
+    /// if !prefs.isPersistent { print("settings will not survive a relaunch") }
+    /// ```
+    public var isPersistent: Bool { url != nil }
     /// The log file, or `nil` for an in-memory store.
     public let url: URL?
     /// How the store writes.
@@ -68,10 +75,12 @@ public final class Preferences: Sendable {
     /// `Sandbox.main`'s preferences folder.
     ///
     /// When that folder cannot be opened (a read-only home, say), the store keeps its values
-    /// in memory only and ``recoveryReport`` says why.
+    /// in memory only: ``isPersistent`` is then `false` and ``recoveryReport`` says why. An
+    /// app that must know opens its suite with `try Preferences()` instead, which throws.
     ///
     /// ```swift
     /// Preferences.standard[.volume] = 0.5
+    /// if !Preferences.standard.isPersistent { warn(Preferences.standard.recoveryReport?.reason) }
     /// ```
     public static let standard: Preferences = {
         let sandbox = Sandbox.main

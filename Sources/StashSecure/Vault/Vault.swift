@@ -47,6 +47,8 @@ public final class Vault: Sendable {
     /// The access group of a shared vault, `nil` for a private one.
     public let accessGroup: String?
     let storage: any VaultStorage
+    /// Tells the vault's observed entries (``observed(_:)``) of changes.
+    let watch: VaultWatch
 
     /// The platform's vault: the Keychain on Apple platforms; elsewhere an encrypted file in
     /// the user's ``Keyring`` locked by its master key file (created on first use).
@@ -107,6 +109,7 @@ public final class Vault: Sendable {
         self.service = service
         self.accessGroup = accessGroup
         self.storage = storage
+        self.watch = VaultWatch(file: { storage.file })
     }
 
     /// The encrypted file of a file vault (`nil` for the Keychain). It may not exist yet.
@@ -142,6 +145,7 @@ public final class Vault: Sendable {
         } else {
             try storage.removeValue(forKey: key)
         }
+        watch.changed()
     }
 
     /// Removes the entry under `key`. Removing what is not there is not an error.
@@ -151,6 +155,7 @@ public final class Vault: Sendable {
     /// ```
     public func removeValue(forKey key: String) throws {
         try storage.removeValue(forKey: Vault.storedKey(key))
+        watch.changed()
     }
 
     /// The names of every entry, sorted.
@@ -169,6 +174,7 @@ public final class Vault: Sendable {
     /// ```
     public func removeAll() throws {
         try storage.removeAll()
+        watch.changed()
     }
 
     /// Re-encrypts a file vault under a new key in one atomic step, and uses that key from

@@ -8,6 +8,9 @@ import Stash
 ///   `flushed N` once writes 0…N are committed. The parent kills it with SIGKILL.
 /// - `cache.hold-writer DIR`: opens DIR as the writer, stores `from-child`, flushes, reports
 ///   `ready` and waits to be killed.
+/// - `cache.suspend-and-wait DIR`: with a flush delay of an hour, stores `a`, `b` and `c`,
+///   suspends the cache (which flushes them), stages the removal of `a`, reports `suspended`
+///   and waits to be killed.
 /// - `cache.out-of-descriptors DIR`: stores a value in a file, uses up every file
 ///   descriptor the process may have (a low `RLIMIT_NOFILE`), reads the value then
 ///   (`openFile`, `data`, reporting `exhausted open=… data=…`), frees the descriptors and
@@ -33,6 +36,16 @@ let cacheScenarios: [String: Scenario] = [
         try cache.set(Data("from-child".utf8), forKey: "from-child")
         try await cache.flush()
         report("ready")
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    },
+    "cache.suspend-and-wait": { arguments in
+        var configuration = childConfiguration()
+        configuration.flushDelay = 3600
+        let cache = try DiskCache(directory: URL(fileURLWithPath: arguments[0]), configuration: configuration)
+        for key in ["a", "b", "c"] { try cache.set(Data(key.utf8), forKey: key) }
+        try await cache.suspend()
+        cache.removeValue(forKey: "a")
+        report("suspended")
         while true { try await Task.sleep(for: .seconds(3600)) }
     },
     "cache.out-of-descriptors": { arguments in
@@ -99,7 +112,6 @@ private func childConfiguration() -> DiskCache.Configuration {
     var configuration = DiskCache.Configuration()
     configuration.inlineThreshold = 1024
     configuration.flushDelay = 0.002
-    configuration.log = { _ in }
     return configuration
 }
 

@@ -9,7 +9,8 @@ let cookieScenarios: [String: Scenario] = [
     "cookies.set-loop": { arguments in
         guard let folder = arguments.first else { throw StashError(.invalidKey, "usage: cookies.set-loop FOLDER") }
         var configuration = CookieJar.Configuration()
-        configuration.limits = CookieJar.Limits(perDomain: 100_000, total: 100_000)
+        configuration.countLimit = 100_000
+        configuration.countLimitPerDomain = 100_000
         let jar = try CookieJar(directory: URL(fileURLWithPath: folder), configuration: configuration)
         report("ready")
         let url = URL(string: "https://example.com/")!

@@ -25,7 +25,7 @@ struct CrashTestPayload: Codable, Sendable {
     guard arguments.count == 2, let start = Int(arguments[1]) else {
         throw StashError(.invalidKey, "usage: core.archive-write-loop FILE START")
     }
-    let archive = Archive<CrashTestPayload>(url: URL(fileURLWithPath: arguments[0]), format: .binary)
+    let archive = ArchiveFile<CrashTestPayload>(url: URL(fileURLWithPath: arguments[0]), format: .binary)
     var generation = start
     while true {
         try archive.save(CrashTestPayload(generation: generation))

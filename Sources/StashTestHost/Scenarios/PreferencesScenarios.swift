@@ -42,8 +42,8 @@ let preferencesScenarios: [String: Scenario] = [
         for round in 0..<3 {
             for i in 0..<300 { try prefs.set(round * 1000 + i, forKey: "\(prefix)-\(i)") }
         }
-        for i in stride(from: 0, to: 300, by: 3) { try prefs.removeObject(forKey: "\(prefix)-\(i)") }
-        for i in 0..<50 { try prefs.removeObject(forKey: "parent-\(i)") }
+        for i in stride(from: 0, to: 300, by: 3) { try prefs.removeValue(forKey: "\(prefix)-\(i)") }
+        for i in 0..<50 { try prefs.removeValue(forKey: "parent-\(i)") }
         if arguments[2] == "yes" {
             try prefs.compact()
             try prefs.set("after", forKey: "\(prefix)-after")
@@ -86,5 +86,20 @@ let preferencesScenarios: [String: Scenario] = [
         defaults.set(2.5, forKey: "ratio")
         defaults.synchronize()
         report("done")
+    },
+    // preferences.observed-set FILE KEY VALUE [suspend]: (suspends the store first, with
+    // "suspend") sets KEY to the integer VALUE through a `@Preference` wrapper, prints "set"
+    // once the assignment returned, and waits to be killed.
+    "preferences.observed-set": { arguments in
+        guard arguments.count == 3 || arguments.count == 4, let value = Int(arguments[2]) else {
+            throw usage("preferences.observed-set FILE KEY VALUE [suspend]")
+        }
+        let prefs = try Preferences(url: URL(fileURLWithPath: arguments[0]))
+        if arguments.count == 4 { prefs.suspend() }
+        let preference = Preference(Preferences.Key(arguments[1], default: 0), store: prefs)
+        preference.wrappedValue = value
+        if let error = preference.projectedValue.lastError { throw error }
+        report("set")
+        while true { try await Task.sleep(for: .seconds(3600)) }
     },
 ]

@@ -28,7 +28,6 @@ struct CacheStoreTests {
     func makeStore() throws -> CacheStore {
         var configuration = DiskCache.Configuration()
         configuration.clock = clock
-        configuration.log = { _ in }
         return try CacheStore(sandbox: folder.sandbox(), configuration: configuration)
     }
 
@@ -41,23 +40,23 @@ struct CacheStoreTests {
         try store.set([Order(number: "C-1")], for: CacheKey<[Order]>("orders", scope: .user("42")))
         #expect(store.size(of: .user("42")) > 0)
 
-        let removed = try await store.clear(.user("42"))
+        let removed = try await store.removeAll(in: .user("42"))
         #expect(removed == 3)
         #expect(store.size(of: .user("42")) == 0)
-        #expect(store.value(for: orders(of: "42")) == nil)
-        #expect(store.value(for: orders(of: "42", page: 2)) == nil)
-        #expect(store.value(for: orders(of: "4"))?.value == [Order(number: "A-1")])
-        #expect(store.value(for: .products)?.value == [Product(id: 1, name: "tea")])
+        #expect(try store.value(for: orders(of: "42")) == nil)
+        #expect(try store.value(for: orders(of: "42", page: 2)) == nil)
+        #expect(try store.value(for: orders(of: "4"))?.value == [Order(number: "A-1")])
+        #expect(try store.value(for: .products)?.value == [Product(id: 1, name: "tea")])
         #expect(store.size() == store.size(of: .shared) + store.size(of: .user("4")))
     }
 
-    @Test func clearAllEmptiesEveryLocation() async throws {
+    @Test func removeAllEmptiesEveryLocation() async throws {
         let store = try makeStore()
         try store.set([Product(id: 1, name: "tea")], for: .products)
         try store.set([Order(number: "A-1")], for: orders(of: "4"))
-        try await store.clearAll()
+        try await store.removeAll()
         #expect(store.size() == 0)
-        #expect(store.value(for: .products) == nil)
+        #expect(try store.value(for: .products) == nil)
     }
 
     @Test func locationsAreTheCachesAndDocumentsFolders() throws {
@@ -69,7 +68,7 @@ struct CacheStoreTests {
         #expect(FileStore.exists(sandbox.documents.appendingPathComponent("CacheStore/manifest.sqlite")))
         #expect(FileStore.exists(sandbox.caches.appendingPathComponent("CacheStore/manifest.sqlite")))
         let reopened = try makeStore()
-        #expect(reopened.value(for: orders(of: "4"))?.value == [Order(number: "A-1")])
+        #expect(try reopened.value(for: orders(of: "4"))?.value == [Order(number: "A-1")])
         #expect(reopened.size(of: .user("4")) > 0)
     }
 
@@ -77,29 +76,41 @@ struct CacheStoreTests {
         let store = try makeStore()
         try store.set([Product(id: 1, name: "tea")], for: .products)
         try store.set(nil, for: .products)
-        #expect(store.value(for: .products) == nil)
+        #expect(try store.value(for: .products) == nil)
         #expect(store.size() == 0)
+    }
+
+    @Test func anEntryThatNoLongerDecodesIsReportedAndKept() throws {
+        let store = try makeStore()
+        try store.set(["tea", "coffee"], for: CacheKey<[String]>("menu"))
+        let renamed = CacheKey<[Product]>("menu")
+        let error = #expect(throws: StashError.self) { _ = try store.value(for: renamed) }
+        #expect(error?.code == .typeMismatch && error?.key == renamed.storageKey)
+        // Still there for the type that wrote it: a failed decoding deletes nothing.
+        #expect(try store.value(for: CacheKey<[String]>("menu"))?.value == ["tea", "coffee"])
+        store.removeValue(for: renamed)
+        #expect(try store.value(for: renamed) == nil)
     }
 
     @Test func freshnessPolicies() throws {
         let store = try makeStore()
-        let prices = CacheKey<[Double]>("prices", freshness: .never)
+        let prices = CacheKey<[Double]>("prices", freshness: .doNotCache)
         try store.set([9.99], for: prices)
-        #expect(store.value(for: prices) == nil)
+        #expect(try store.value(for: prices) == nil)
         #expect(store.size() == 0)
 
         let countries = CacheKey<[String]>("countries", freshness: .forever)
         try store.set(["FR", "JP"], for: countries)
         try store.set([Product(id: 1, name: "tea")], for: .products)
         clock.advance(by: 599)
-        let fresh = try #require(store.value(for: .products))
+        let fresh = try #require(try store.value(for: .products))
         #expect(!fresh.isStale && fresh.age == 599)
         clock.advance(by: 1)
-        let stale = try #require(store.value(for: .products))
+        let stale = try #require(try store.value(for: .products))
         #expect(stale.isStale && stale.age == 600 && stale.value == [Product(id: 1, name: "tea")])
         #expect(stale.storedAt == Date(timeIntervalSince1970: 2_000_000))
         clock.advance(by: 10 * 365 * 86_400)
-        #expect(store.value(for: countries)?.isStale == false)
+        #expect(try store.value(for: countries)?.isStale == false)
     }
 
     @Test func parametersAndScopesMakeDistinctKeys() {

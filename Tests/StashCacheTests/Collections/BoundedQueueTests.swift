@@ -8,7 +8,7 @@ struct BoundedQueueTests {
     let clock = ManualClock(now: Date(timeIntervalSinceReferenceDate: 500_000))
 
     @Test func firstInFirstOutDroppingTheOldestWhenFull() {
-        let queue = BoundedQueue<Int>(capacity: 3, clock: clock)
+        let queue = BoundedQueue<Int>(countLimit: 3, clock: clock)
         #expect(queue.isEmpty)
         #expect(queue.append(1) == nil)
         queue.append(2)
@@ -27,7 +27,7 @@ struct BoundedQueueTests {
     }
 
     @Test func wrapsAroundManyTimes() {
-        let queue = BoundedQueue<Int>(capacity: 7, clock: clock)
+        let queue = BoundedQueue<Int>(countLimit: 7, clock: clock)
         for value in 0..<1_000 { queue.append(value) }
         #expect(queue.elements == Array(993..<1_000))
         for expected in 993..<1_000 { #expect(queue.popFirst() == expected) }
@@ -35,13 +35,13 @@ struct BoundedQueueTests {
     }
 
     @Test func aZeroCapacityQueueHandsBackWhatItIsGiven() {
-        let queue = BoundedQueue<String>(capacity: 0, clock: clock)
+        let queue = BoundedQueue<String>(countLimit: 0, clock: clock)
         #expect(queue.append("x") == "x")
         #expect(queue.isEmpty)
     }
 
     @Test func elementsExpireAfterTheMaximumAge() {
-        let queue = BoundedQueue<String>(capacity: 10, maxAge: 60, clock: clock)
+        let queue = BoundedQueue<String>(countLimit: 10, ageLimit: 60, clock: clock)
         queue.append("old")
         clock.advance(by: 30)
         queue.append("new")
@@ -53,7 +53,7 @@ struct BoundedQueueTests {
     }
 
     @Test func concurrentAppendersLoseNothingButTheOverflow() async {
-        let queue = BoundedQueue<Int>(capacity: 100, clock: clock)
+        let queue = BoundedQueue<Int>(countLimit: 100, clock: clock)
         let dropped = await withTaskGroup(of: Int.self) { group in
             for task in 0..<4 {
                 group.addTask {
@@ -75,26 +75,26 @@ struct BoundedQueueTests {
     @Test func saveAndLoadRoundTrip() throws {
         let folder = TemporaryFolder("queue")
         let url = folder.file("queue.json")
-        let queue = BoundedQueue<String>(capacity: 4, maxAge: 100, clock: clock)
+        let queue = BoundedQueue<String>(countLimit: 4, ageLimit: 100, clock: clock)
         for word in ["a", "b", "c"] {
             queue.append(word)
             clock.advance(by: 10)
         }
         try queue.save(to: url)
         clock.advance(by: 75)                                 // "a" (age 105) has expired since
-        let loaded = try BoundedQueue<String>(contentsOf: url, capacity: 4, maxAge: 100, clock: clock)
+        let loaded = try BoundedQueue<String>(contentsOf: url, countLimit: 4, ageLimit: 100, clock: clock)
         #expect(loaded.elements == ["b", "c"])
-        let smaller = try BoundedQueue<String>(contentsOf: url, capacity: 1, clock: clock)
+        let smaller = try BoundedQueue<String>(contentsOf: url, countLimit: 1, clock: clock)
         #expect(smaller.elements == ["c"])
     }
 
     @Test func loadingReportsMissingAndCorruptFiles() throws {
         let folder = TemporaryFolder("queue")
         let url = folder.file("queue.json")
-        expectCollectionError(.notFound) { try BoundedQueue<Int>(contentsOf: url, capacity: 1) }
+        expectCollectionError(.notFound) { try BoundedQueue<Int>(contentsOf: url, countLimit: 1) }
         try FileStore.write(Data([0xFF, 0x00, 0x7B]), to: url)
-        expectCollectionError(.corruptFile) { try BoundedQueue<Int>(contentsOf: url, capacity: 1) }
+        expectCollectionError(.corruptFile) { try BoundedQueue<Int>(contentsOf: url, countLimit: 1) }
         try FileStore.write(Data(#"{"format":"stash.queue","version":1}"#.utf8), to: url)
-        expectCollectionError(.corruptFile) { try BoundedQueue<Int>(contentsOf: url, capacity: 1) }
+        expectCollectionError(.corruptFile) { try BoundedQueue<Int>(contentsOf: url, countLimit: 1) }
     }
 }

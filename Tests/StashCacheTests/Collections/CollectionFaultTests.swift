@@ -15,8 +15,8 @@ struct CollectionFaultTests {
         init(folder: URL) throws {
             url = folder.appendingPathComponent("recent.json")
             pool = FileStore.exists(url)
-                ? try ExpiringPool(contentsOf: url, capacity: 10, expiry: .never)
-                : ExpiringPool(capacity: 10, expiry: .never)
+                ? try ExpiringPool(contentsOf: url, countLimit: 10, defaultExpiry: .never)
+                : ExpiringPool(countLimit: 10, defaultExpiry: .never)
         }
         func change(_ body: (ExpiringPool<String, Int>) -> Void) throws {
             body(pool)
@@ -25,7 +25,7 @@ struct CollectionFaultTests {
         var saved: [String: Int] {
             get throws {
                 guard FileStore.exists(url) else { return [:] }
-                let loaded = try ExpiringPool<String, Int>(contentsOf: url, capacity: 10, expiry: .never)
+                let loaded = try ExpiringPool<String, Int>(contentsOf: url, countLimit: 10, defaultExpiry: .never)
                 return Dictionary(uniqueKeysWithValues: loaded.entries.map { ($0.key, $0.value) })
             }
         }
@@ -55,14 +55,14 @@ struct CollectionFaultTests {
         let queue: BoundedQueue<String>
         init(folder: URL) throws {
             url = folder.appendingPathComponent("outbox.json")
-            queue = FileStore.exists(url) ? try BoundedQueue(contentsOf: url, capacity: 10) : BoundedQueue(capacity: 10)
+            queue = FileStore.exists(url) ? try BoundedQueue(contentsOf: url, countLimit: 10) : BoundedQueue(countLimit: 10)
         }
         func change(_ body: (BoundedQueue<String>) -> Void) throws {
             body(queue)
             try queue.save(to: url)
         }
         var saved: [String] {
-            get throws { FileStore.exists(url) ? try BoundedQueue<String>(contentsOf: url, capacity: 10).elements : [] }
+            get throws { FileStore.exists(url) ? try BoundedQueue<String>(contentsOf: url, countLimit: 10).elements : [] }
         }
     }
 

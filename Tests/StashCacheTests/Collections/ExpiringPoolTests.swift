@@ -8,7 +8,7 @@ struct ExpiringPoolTests {
     let clock = ManualClock(now: Date(timeIntervalSinceReferenceDate: 500_000))
 
     @Test func aFullPoolEvictsTheEntryClosestToExpiry() {
-        let pool = ExpiringPool<String, Int>(capacity: 3, expiry: .after(100), clock: clock)
+        let pool = ExpiringPool<String, Int>(countLimit: 3, defaultExpiry: .after(100), clock: clock)
         pool.set(1, forKey: "default")                       // expires at +100
         pool.set(2, forKey: "soon", expiry: .after(10))
         pool.set(3, forKey: "never", expiry: .never)
@@ -25,7 +25,7 @@ struct ExpiringPoolTests {
     }
 
     @Test func expiredEntriesAreNeverReturned() {
-        let pool = ExpiringPool<String, Int>(capacity: 10, expiry: .after(60), clock: clock)
+        let pool = ExpiringPool<String, Int>(countLimit: 10, defaultExpiry: .after(60), clock: clock)
         pool["a"] = 1
         pool.set(2, forKey: "b", expiry: .after(120))
         clock.advance(by: 60)
@@ -39,7 +39,7 @@ struct ExpiringPoolTests {
     }
 
     @Test func slidingEntriesStayWhileRead() {
-        let pool = ExpiringPool<String, Int>(capacity: 2, expiry: .sliding(10), clock: clock)
+        let pool = ExpiringPool<String, Int>(countLimit: 2, defaultExpiry: .sliding(10), clock: clock)
         pool["kept"] = 1
         pool["idle"] = 2
         for _ in 0..<3 {
@@ -52,14 +52,14 @@ struct ExpiringPoolTests {
     }
 
     @Test func aZeroCapacityPoolHoldsNothing() {
-        let pool = ExpiringPool<Int, Int>(capacity: 0, expiry: .never, clock: clock)
+        let pool = ExpiringPool<Int, Int>(countLimit: 0, defaultExpiry: .never, clock: clock)
         pool[1] = 1
         #expect(pool[1] == nil)
     }
 
     @Test func manyRandomOperationsKeepTheHeapSound() {
         var generator = SeededGenerator(seed: 3)
-        let pool = ExpiringPool<Int, Int>(capacity: 40, expiry: .after(50), clock: clock)
+        let pool = ExpiringPool<Int, Int>(countLimit: 40, defaultExpiry: .after(50), clock: clock)
         for step in 0..<3_000 {
             let key = Int.random(in: 0..<100, using: &generator)
             switch Int.random(in: 0..<4, using: &generator) {
@@ -77,7 +77,7 @@ struct ExpiringPoolTests {
     @Test func saveAndLoadRoundTrip() throws {
         let folder = TemporaryFolder("pool")
         let url = folder.file("pool.json")
-        let pool = ExpiringPool<String, [Int]>(capacity: 5, expiry: .after(100), clock: clock)
+        let pool = ExpiringPool<String, [Int]>(countLimit: 5, defaultExpiry: .after(100), clock: clock)
         pool["a"] = [1]
         pool.set([2, 2], forKey: "b", expiry: .never)
         pool.set([3], forKey: "c", expiry: .sliding(30))
@@ -85,7 +85,7 @@ struct ExpiringPoolTests {
         try pool.save(to: url)
 
         clock.advance(by: 20)                                 // "d" expires while the app is away
-        let loaded = try ExpiringPool<String, [Int]>(contentsOf: url, capacity: 5, expiry: .after(100), clock: clock)
+        let loaded = try ExpiringPool<String, [Int]>(contentsOf: url, countLimit: 5, defaultExpiry: .after(100), clock: clock)
         #expect(loaded.entries.map(\.key) == ["c", "a", "b"])
         #expect(loaded["b"] == [2, 2])
         #expect(loaded["c"] == [3])                           // "c" slides: read at +20, alive until +50
@@ -95,39 +95,39 @@ struct ExpiringPoolTests {
         #expect(loaded["a"] == nil)
         #expect(loaded.checkInvariants() == [])
 
-        let smaller = try ExpiringPool<String, [Int]>(contentsOf: url, capacity: 1, expiry: .after(1), clock: clock)
+        let smaller = try ExpiringPool<String, [Int]>(contentsOf: url, countLimit: 1, defaultExpiry: .after(1), clock: clock)
         #expect(smaller.entries.map(\.key) == ["b"])          // the farthest deadline stays
     }
 
     @Test func loadingReportsMissingCorruptAndNewerFiles() throws {
         let folder = TemporaryFolder("pool")
         let url = folder.file("pool.json")
-        expectCollectionError(.notFound) { try ExpiringPool<String, Int>(contentsOf: url, capacity: 1, expiry: .never) }
+        expectCollectionError(.notFound) { try ExpiringPool<String, Int>(contentsOf: url, countLimit: 1, defaultExpiry: .never) }
 
         try FileStore.write(Data("{\"format\":\"stash.pool\",\"vers".utf8), to: url)
-        expectCollectionError(.corruptFile) { try ExpiringPool<String, Int>(contentsOf: url, capacity: 1, expiry: .never) }
+        expectCollectionError(.corruptFile) { try ExpiringPool<String, Int>(contentsOf: url, countLimit: 1, defaultExpiry: .never) }
 
         try FileStore.write(Data(#"{"format":"stash.pool","version":1,"items":[{"key":"a","value":"not an int"}]}"#.utf8), to: url)
-        let error = #expect(throws: StashError.self) { try ExpiringPool<String, Int>(contentsOf: url, capacity: 1, expiry: .never) }
+        let error = #expect(throws: StashError.self) { try ExpiringPool<String, Int>(contentsOf: url, countLimit: 1, defaultExpiry: .never) }
         #expect(error?.code == .corruptFile)
         #expect(error?.path == url.path)
 
         try FileStore.write(Data(#"{"format":"stash.queue","version":1,"items":[]}"#.utf8), to: url)
-        expectCollectionError(.corruptFile) { try ExpiringPool<String, Int>(contentsOf: url, capacity: 1, expiry: .never) }
+        expectCollectionError(.corruptFile) { try ExpiringPool<String, Int>(contentsOf: url, countLimit: 1, defaultExpiry: .never) }
 
         try FileStore.write(Data(#"{"format":"stash.pool","version":9,"items":[]}"#.utf8), to: url)
-        expectCollectionError(.unsupportedVersion) { try ExpiringPool<String, Int>(contentsOf: url, capacity: 1, expiry: .never) }
+        expectCollectionError(.unsupportedVersion) { try ExpiringPool<String, Int>(contentsOf: url, countLimit: 1, defaultExpiry: .never) }
         #expect(try FileStore.read(url) == Data(#"{"format":"stash.pool","version":9,"items":[]}"#.utf8))
     }
 
     @Test func savingAnUnencodableValueFailsAndKeepsTheOldFile() throws {
         let folder = TemporaryFolder("pool")
         let url = folder.file("pool.json")
-        let pool = ExpiringPool<String, Double>(capacity: 2, expiry: .never, clock: clock)
+        let pool = ExpiringPool<String, Double>(countLimit: 2, defaultExpiry: .never, clock: clock)
         pool["ok"] = 1
         try pool.save(to: url)
         pool["nan"] = .nan
         expectCollectionError(.unsupportedValue) { try pool.save(to: url) }
-        #expect(try ExpiringPool<String, Double>(contentsOf: url, capacity: 2, expiry: .never, clock: clock).entries.map(\.key) == ["ok"])
+        #expect(try ExpiringPool<String, Double>(contentsOf: url, countLimit: 2, defaultExpiry: .never, clock: clock).entries.map(\.key) == ["ok"])
     }
 }

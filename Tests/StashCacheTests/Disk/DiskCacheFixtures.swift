@@ -15,7 +15,6 @@ struct DiskCacheFixture {
     func configuration(_ configure: (inout DiskCache.Configuration) -> Void = { _ in }) -> DiskCache.Configuration {
         var configuration = DiskCache.Configuration()
         configuration.clock = clock
-        configuration.log = { _ in }
         configure(&configuration)
         return configuration
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StashCache
 import StashCore
 import StashTestSupport
@@ -9,29 +10,22 @@ import Testing
 /// throws what it could not write, the background retry logs once, and every value a
 /// successful flush acknowledged is there after a reopen.
 struct DiskCacheFullDiskTests {
-    final class LogLines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
-    }
-
     func mountVolume() throws -> SmallVolume {
         guard let volume = try SmallVolume.forTest(megabytes: 2) else { try Test.cancel(Comment(rawValue: SmallVolume.unavailable)) }
         return volume
     }
 
-    func configuration(_ log: LogLines) -> DiskCache.Configuration {
+    func configuration(_ log: LogMessages) -> DiskCache.Configuration {
         var configuration = DiskCache.Configuration()
         configuration.flushDelay = 0.01
-        configuration.log = { log.append($0) }
+        configuration.logger = log.logger
         return configuration
     }
 
     @Test func setsAreRefusedAfterAFlushRanOutOfSpaceUntilOneSucceeds() async throws {
         let volume = try mountVolume()
         let directory = volume.url.appendingPathComponent("cache", isDirectory: true)
-        let log = LogLines()
+        let log = LogMessages()
         let cache = try DiskCache(directory: directory, configuration: configuration(log))
         let filler = volume.url.appendingPathComponent("filler")
         // Half the volume: deleting it later leaves room for the staged values and the WAL.
@@ -90,9 +84,9 @@ struct DiskCacheFullDiskTests {
 
         // Logged once per run of failures: a new run starts only after a logged recovery
         // (space may come and go as SQLite checkpoints), never once per retry.
-        let failures = log.all.filter { $0.hasPrefix("background flush") }
-        let recoveries = log.all.filter { $0.contains("succeeded again") }
-        #expect(failures.count <= recoveries.count + 1, "\(log.all)")
+        let failures = log.all.filter { $0.level == .error && $0.message.hasPrefix("background flush") }
+        let recoveries = log.all.filter { $0.message.contains("succeeded again") }
+        #expect(failures.count <= recoveries.count + 1, "\(log.all.map(\.message))")
 
         let reopened = try DiskCache(directory: directory, configuration: configuration(log))
         for (key, value) in flushed { #expect(reopened.data(forKey: key) == value, "\(key)") }
@@ -103,7 +97,7 @@ struct DiskCacheFullDiskTests {
     @Test func closeThrowsWhatItCouldNotWrite() async throws {
         let volume = try mountVolume()
         let directory = volume.url.appendingPathComponent("cache", isDirectory: true)
-        let log = LogLines()
+        let log = LogMessages()
         var configuration = configuration(log)
         configuration.flushDelay = 3600     // only explicit flushes
         let cache = try DiskCache(directory: directory, configuration: configuration)
@@ -137,7 +131,7 @@ struct DiskCacheFullDiskTests {
 
     @Test func aFileBackedSetOnAFullDiskNamesItsFileNotTheTemporaryOne() throws {
         let volume = try mountVolume()
-        let log = LogLines()
+        let log = LogMessages()
         let cache = try DiskCache(directory: volume.url.appendingPathComponent("cache", isDirectory: true), configuration: configuration(log))
         do {
             try cache.set(Data(count: 3 * 1024 * 1024), forKey: "https://example.com/big.png")

@@ -16,7 +16,7 @@ struct DiskCacheLimitTests {
 
     @Test func countLimitTrimsLeastRecentlyUsedDownToTheRatio() async throws {
         let fixture = DiskCacheFixture()
-        let cache = try fixture.open { $0.limits = .init(maxBytes: nil, maxCount: 10) }
+        let cache = try fixture.open { $0.sizeLimit = nil; $0.countLimit = 10 }
         try fill(cache, fixture, count: 10)
         _ = cache.data(forKey: "k0")    // k0 becomes the most recently used
         fixture.clock.advance(by: 1)
@@ -28,7 +28,7 @@ struct DiskCacheLimitTests {
     @Test func byteLimitTrimsToTheConfiguredRatio() async throws {
         let fixture = DiskCacheFixture()
         let cache = try fixture.open {
-            $0.limits = .init(maxBytes: 1000)
+            $0.sizeLimit = 1000
             $0.trimRatio = 0.8
             $0.inlineThreshold = 50
         }
@@ -45,7 +45,7 @@ struct DiskCacheLimitTests {
 
     @Test func ageLimitRemovesEntriesWrittenTooLongAgo() async throws {
         let fixture = DiskCacheFixture()
-        let cache = try fixture.open { $0.limits = .init(maxAge: 100) }
+        let cache = try fixture.open { $0.ageLimit = 100 }
         try cache.set(.filled(1, 10), forKey: "old")
         fixture.clock.advance(by: 60)
         try cache.set(.filled(2, 10), forKey: "new")
@@ -58,7 +58,8 @@ struct DiskCacheLimitTests {
     @Test func freeDiskFloorHalvesTheCache() async throws {
         let fixture = DiskCacheFixture()
         let cache = try fixture.open {
-            $0.limits = .init(maxBytes: nil, minimumFreeDiskSpace: Int64.max / 2)
+            $0.sizeLimit = nil
+            $0.minimumFreeDiskSpace = Int64.max / 2
             $0.flushDelay = 3600    // no background trim in the middle of the writes
         }
         try await cache.flush()     // after the housekeeping that opening schedules
@@ -70,7 +71,7 @@ struct DiskCacheLimitTests {
 
     @Test func withinLimitsNothingIsTrimmed() async throws {
         let fixture = DiskCacheFixture()
-        let cache = try fixture.open { $0.limits = .init(maxBytes: 10_000, maxCount: 100, maxAge: 3600) }
+        let cache = try fixture.open { $0.sizeLimit = 10_000; $0.countLimit = 100; $0.ageLimit = 3600 }
         try fill(cache, fixture, count: 20)
         #expect(try await cache.trim() == 0)
         #expect(cache.count == 20)

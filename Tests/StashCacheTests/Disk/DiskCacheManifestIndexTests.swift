@@ -111,7 +111,8 @@ struct DiskCacheManifestIndexTests {
     @Test func trimsOrderUnflushedReadsAndWritesByLastAccess() async throws {
         let cache = try fixture.open {
             $0.flushDelay = 3600
-            $0.limits = .init(maxBytes: nil, minimumFreeDiskSpace: .max)
+            $0.sizeLimit = nil
+            $0.minimumFreeDiskSpace = .max
         }
         try await cache.flush()
         for index in 0..<10 {

@@ -195,7 +195,7 @@ struct DiskCacheOpenFileTests {
     /// is recent, and stays while colder ones go.
     @Test func aValueReadThroughItsFileSurvivesATrimOfColderOnes() async throws {
         let fixture = DiskCacheFixture()
-        let cache = try fixture.open { $0.limits = DiskCache.Limits(maxBytes: 100_000); $0.trimRatio = 0.8; $0.inlineThreshold = 0 }
+        let cache = try fixture.open { $0.sizeLimit = 100_000; $0.trimRatio = 0.8; $0.inlineThreshold = 0 }
         try cache.set(.filled(7, 20_000), forKey: "popular")
         for index in 0..<3 {
             fixture.clock.advance(by: 10)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import GRDB
 import StashCache
 import StashCore
@@ -7,6 +8,11 @@ import Testing
 
 @Suite(.timeLimit(.minutes(3)))
 struct DiskCacheRecoveryTests {
+    @Test func theDefaultLoggerDiscardsEverything() {
+        // A library never writes to an app's standard error on its own (swift-log's advice).
+        #expect(DiskCache.Configuration().logger.handler is SwiftLogNoOpLogHandler)
+    }
+
     @Test func aCorruptManifestIsRebuiltEmptyAndLogged() async throws {
         let fixture = DiskCacheFixture()
         let cache = try fixture.open { $0.inlineThreshold = 10 }
@@ -17,12 +23,12 @@ struct DiskCacheRecoveryTests {
         for suffix in ["-wal", "-shm"] { try FileStore.delete(URL(fileURLWithPath: manifest.path + suffix)) }
         try FileStore.write(Data(repeating: 0x5A, count: 8192), to: manifest)
 
-        let log = LockedLines()
+        let log = LogMessages()
         let reopened = try DiskCache(directory: fixture.directory, configuration: fixture.configuration {
-            $0.log = { log.append($0) }
+            $0.logger = log.logger
         })
         #expect(reopened.recovery.rebuiltManifest)
-        #expect(log.lines.contains { $0.contains("unusable") })
+        #expect(log.all.contains { $0.level == .warning && $0.message.contains("unusable") })
         #expect(reopened.count == 0 && reopened.data(forKey: "inline") == nil)
         #expect(try FileStore.list(fixture.directory.appendingPathComponent("files")).isEmpty)
         try reopened.set(.filled(3, 500), forKey: "again")
@@ -170,23 +176,5 @@ private func isWrittenValue(_ data: Data, key: String) -> Bool {
           Set(data).count == 1 else { return false }
     return stride(from: slot, to: 1_000_000, by: 64).contains { index in
         UInt8(truncatingIfNeeded: index) == byte && data.count == (index % 3 == 0 ? 3000 + index % 500 : 10 + index % 200)
-    }
-}
-
-/// Log lines collected from any thread.
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        storage.append(line)
-        lock.unlock()
-    }
-
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
     }
 }

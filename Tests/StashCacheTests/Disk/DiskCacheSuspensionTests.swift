@@ -15,8 +15,7 @@ struct DiskCacheSuspensionTests {
     /// which blocks no one (read marks are bytes 123-127, the writer's 120).
     private func locksHeld() throws -> [String] {
         let writer = try HeldFileLocks.on(fixture.directory.appendingPathComponent("writer.lock")).map { "writer.lock \($0)" }
-        let shm = try HeldFileLocks.on(fixture.directory.appendingPathComponent("manifest.sqlite-shm"))
-            .filter { !($0.start == "128" && $0.end == "128") }
+        let shm = try HeldFileLocks.beyondOpenSQLiteConnections(on: fixture.directory.appendingPathComponent("manifest.sqlite-shm"))
             .map { "shm \($0)" }
         return writer + shm
     }
@@ -111,5 +110,51 @@ struct DiskCacheSuspensionTests {
         let other = try fixture.open()
         try second.close()
         try other.close()
+    }
+
+    /// The crash-safety promise: what was written before `suspend()` returned survives a kill
+    /// while suspended (the child's flush delay is an hour: only suspend's flush writes), and
+    /// the removal staged meanwhile is lost.
+    @Test func aCrashWhileSuspendedKeepsWhatWasWrittenBefore() throws {
+        let child = try ChildProcess.testHost("cache.suspend-and-wait", fixture.directory.path)
+        #expect(child.readLine() == "suspended", "child failed: \(child.standardError())")
+        child.kill()
+        child.wait()
+        let cache = try fixture.open()
+        for key in ["a", "b", "c"] { #expect(cache.data(forKey: key) == Data(key.utf8), "\(key)") }
+        #expect(!cache.isSuspended, "a fresh process's cache starts resumed")
+        try cache.set(Data("d".utf8), forKey: "d")
+        try cache.close()
+    }
+
+    /// The thread-safety promise: writes racing with `suspend()` are either in its flush or
+    /// refused with `suspended`; none is dropped.
+    @Test func writesRacingASuspensionAreKeptOrRefused() async throws {
+        let cache = try fixture.open { $0.flushDelay = 3600 }
+        let kept = LockedValue<[String]>([])
+        let refused = LockedValue<[StashError.Code]>([])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for index in 0..<200 {
+                        let key = "w\(writer)-\(index)"
+                        do {
+                            try cache.set(Data(key.utf8), forKey: key)
+                            kept.withLock { $0.append(key) }
+                        } catch let error as StashError {
+                            refused.withLock { $0.append(error.code) }
+                        }
+                        await Task.yield()
+                    }
+                }
+            }
+            group.addTask { try await cache.suspend() }
+            try await group.waitForAll()
+        }
+        #expect(refused.withLock { $0 }.allSatisfy { $0 == .suspended })
+        try cache.close()
+        let reopened = try fixture.open()
+        for key in kept.withLock({ $0 }) { #expect(reopened.data(forKey: key) == Data(key.utf8), "\(key)") }
+        try reopened.close()
     }
 }

@@ -36,7 +36,7 @@ struct HybridCacheTests {
 
     @Test func expiryHoldsOnBothSides() throws {
         let hybrid = HybridCache(
-            memory: MemoryCache(clock: fixture.clock), disk: try fixture.open(), codec: .json(Note.self)
+            memory: MemoryCache(configuration: .init(clock: fixture.clock)), disk: try fixture.open(), codec: .json(Note.self)
         )
         try hybrid.set(Note(title: "short"), forKey: "s", expiry: .after(10))
         fixture.clock.advance(by: 11)

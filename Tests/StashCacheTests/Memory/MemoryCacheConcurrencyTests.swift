@@ -18,8 +18,7 @@ struct MemoryCacheConcurrencyTests {
         let cache = MemoryCache<Int, Int>(
             configuration: .init(countLimit: 200, costLimit: 2_000, onEvict: { key, value, _ in
                 evicted.withLock { _ = $0.insert([key, value]) }
-            }),
-            clock: clock
+            }, clock: clock),
         )
         let tasks = 8
         let keysPerTask = 100

@@ -20,8 +20,7 @@ struct MemoryCacheEvictionTests {
         let recorder = Recorder()
         let clock = ManualClock()
         let cache = MemoryCache<Int, Int>(
-            configuration: .init(countLimit: 3, costLimit: 10, onEvict: recorder.record),
-            clock: clock
+            configuration: .init(countLimit: 3, costLimit: 10, onEvict: recorder.record, clock: clock)
         )
         cache.set(10, forKey: 1)
         cache.set(20, forKey: 2)

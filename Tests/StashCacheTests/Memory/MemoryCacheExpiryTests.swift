@@ -4,12 +4,12 @@ import StashTestSupport
 import Testing
 @testable import StashCache
 
-/// Expiry, sliding expiry and the age limit, driven by a manual clock.
+/// ExpiryPolicy, sliding expiry and the age limit, driven by a manual clock.
 struct MemoryCacheExpiryTests {
     let clock = ManualClock(now: Date(timeIntervalSinceReferenceDate: 1_000_000))
 
     @Test func entriesExpireAfterTheirInterval() {
-        let cache = MemoryCache<String, Int>(clock: clock)
+        let cache = MemoryCache<String, Int>(configuration: .init(clock: clock))
         cache.set(1, forKey: "short", expiry: .after(10))
         cache.set(2, forKey: "long", expiry: .after(100))
         cache.set(3, forKey: "forever")
@@ -25,7 +25,7 @@ struct MemoryCacheExpiryTests {
     }
 
     @Test func fixedDatesAndThePerCacheDefault() {
-        let cache = MemoryCache<String, Int>(configuration: .init(defaultExpiry: .after(60)), clock: clock)
+        let cache = MemoryCache<String, Int>(configuration: .init(defaultExpiry: .after(60), clock: clock))
         cache["default"] = 1
         cache.set(2, forKey: "date", expiry: .at(clock.now.addingTimeInterval(30)))
         cache.set(3, forKey: "never", expiry: .never)
@@ -40,7 +40,7 @@ struct MemoryCacheExpiryTests {
     /// The default clock is read coarsely: deadlines a second or more away, or already past,
     /// are still told apart exactly.
     @Test func theSystemClocksCoarseReadingKeepsDeadlines() {
-        let cache = MemoryCache<String, Int>(configuration: .init(maxAge: 3600))
+        let cache = MemoryCache<String, Int>(configuration: .init(ageLimit: 3600))
         cache.set(1, forKey: "hour", expiry: .after(3600))
         cache.set(2, forKey: "past", expiry: .at(Date().addingTimeInterval(-1)))
         cache.set(3, forKey: "second", expiry: .at(Date().addingTimeInterval(1)))
@@ -54,7 +54,7 @@ struct MemoryCacheExpiryTests {
     }
 
     @Test func anExpiryInThePastRemovesTheKey() {
-        let cache = MemoryCache<String, Int>(clock: clock)
+        let cache = MemoryCache<String, Int>(configuration: .init(clock: clock))
         cache["a"] = 1
         cache.set(2, forKey: "a", expiry: .at(clock.now.addingTimeInterval(-1)))
         #expect(cache["a"] == nil)
@@ -63,7 +63,7 @@ struct MemoryCacheExpiryTests {
     }
 
     @Test func slidingExpiryExtendsOnEveryHit() {
-        let cache = MemoryCache<String, Int>(clock: clock)
+        let cache = MemoryCache<String, Int>(configuration: .init(clock: clock))
         cache.set(1, forKey: "session", expiry: .sliding(10))
         for _ in 0..<5 {
             clock.advance(by: 8)
@@ -75,8 +75,8 @@ struct MemoryCacheExpiryTests {
         #expect(cache["session"] == nil)
     }
 
-    @Test func maxAgeCapsEveryEntryIncludingSlidingOnes() {
-        let cache = MemoryCache<String, Int>(configuration: .init(maxAge: 20), clock: clock)
+    @Test func ageLimitCapsEveryEntryIncludingSlidingOnes() {
+        let cache = MemoryCache<String, Int>(configuration: .init(ageLimit: 20, clock: clock))
         cache["plain"] = 1
         cache.set(2, forKey: "sliding", expiry: .sliding(10))
         cache.set(3, forKey: "later", expiry: .after(100))
@@ -92,7 +92,7 @@ struct MemoryCacheExpiryTests {
     }
 
     @Test func trimToAgeDropsOldWritesWhateverTheirRecency() {
-        let cache = MemoryCache<Int, Int>(clock: clock)
+        let cache = MemoryCache<Int, Int>(configuration: .init(clock: clock))
         for key in 0..<10 {
             cache[key] = key
             clock.advance(by: 1)
@@ -109,8 +109,7 @@ struct MemoryCacheExpiryTests {
         let cache = MemoryCache<String, Int>(
             configuration: .init(onEvict: { key, _, reason in
                 evicted.withLock { $0.append("\(key):\(reason)") }
-            }),
-            clock: clock
+            }, clock: clock),
         )
         cache.set(1, forKey: "a", expiry: .after(1))
         cache.set(2, forKey: "b", expiry: .after(1))
@@ -124,7 +123,7 @@ struct MemoryCacheExpiryTests {
 
     @Test func manyDeadlinesExpireInOrder() {
         var generator = SeededGenerator(seed: 7)
-        let cache = MemoryCache<Int, Int>(clock: clock)
+        let cache = MemoryCache<Int, Int>(configuration: .init(clock: clock))
         var deadlines: [Int: Double] = [:]
         for key in 0..<500 {
             let seconds = Double.random(in: 1..<1_000, using: &generator)

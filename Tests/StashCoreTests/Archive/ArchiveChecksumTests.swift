@@ -23,7 +23,7 @@ struct ArchiveChecksumTests {
     func everySingleByteFlipIsDetected(format: PropertyListFormat) throws {
         let folder = TemporaryFolder("archive-flip")
         let url = folder.file("contact.\(format.fileExtension)")
-        let archive = Archive<Contact>(url: url, format: format)
+        let archive = ArchiveFile<Contact>(url: url, format: format)
         try archive.save(Self.contact)
         let original = try FileStore.read(url)
         let seed = SeededGenerator.freshSeed(for: "everySingleByteFlipIsDetected(\(format))")
@@ -53,7 +53,7 @@ struct ArchiveChecksumTests {
     @Test func everyValueOfTheTopDictionarysBytesIsDetected() throws {
         let folder = TemporaryFolder("archive-dictionary")
         let url = folder.file("contact.plist")
-        let archive = Archive<Contact>(url: url, format: .binary)
+        let archive = ArchiveFile<Contact>(url: url, format: .binary)
         try archive.save(Self.contact)
         let original = try FileStore.read(url)
         // "bplist00", then the top object: a dictionary of 3 (0xD3) and 6 one-byte references.
@@ -77,7 +77,7 @@ struct ArchiveChecksumTests {
         let tree = try PropertyList(encoding: Self.contact)
         let old: PropertyList = ["version": 1, "value": tree]
         try FileStore.write(try old.data(format: format), to: url)
-        let archive = Archive<Contact>(url: url, format: format)
+        let archive = ArchiveFile<Contact>(url: url, format: format)
         #expect(try archive.load() == Self.contact)
         try archive.save(Self.contact)
         let saved = try PropertyList(data: try FileStore.read(url))
@@ -95,7 +95,7 @@ struct ArchiveChecksumTests {
         let url = folder.file("contact.plist")
         let old: PropertyList = ["version": 1, "value": try PropertyList(encoding: Self.contact), "chdcksum": "x"]
         try FileStore.write(try old.data(format: .binary), to: url)
-        let error = #expect(throws: StashError.self) { try Archive<Contact>(url: url).load() }
+        let error = #expect(throws: StashError.self) { try ArchiveFile<Contact>(url: url).load() }
         #expect(error?.code == .corruptFile)
     }
 
@@ -103,7 +103,7 @@ struct ArchiveChecksumTests {
     @Test func valuesThatLookLikeAChecksumDoNotConfuseIt() throws {
         let folder = TemporaryFolder("archive-lookalike")
         let url = folder.file("strings.json")
-        let archive = Archive<[String]>(url: url, format: .json)
+        let archive = ArchiveFile<[String]>(url: url, format: .json)
         try archive.save(["sha256:0000000000000000:0000000000000000"])
         let saved = try PropertyList(data: try FileStore.read(url))
         guard case .string(let checksum)? = saved["checksum"] else { Issue.record("no checksum"); return }

@@ -15,7 +15,7 @@ struct ArchiveCrashTests {
     @Test func sigkillDuringSavesNeverLeavesAMix() throws {
         let folder = TemporaryFolder("archive-crash")
         let url = folder.file("big.plist")
-        let archive = Archive<Payload>(url: url)
+        let archive = ArchiveFile<Payload>(url: url)
         var next = 0
         for round in 0..<5 {
             let child = try ChildProcess.testHost("core.archive-write-loop", url.path, String(next))

@@ -3,14 +3,14 @@ import StashCore
 import StashTestSupport
 import Testing
 
-/// `Archive` under an I/O fault at each of its calls (see `FaultSweep`): a failed save
+/// `ArchiveFile` under an I/O fault at each of its calls (see `FaultSweep`): a failed save
 /// throws and leaves the previous value or the new one, whole; the archive still loads.
 struct ArchiveFaultTests {
     @Test func everyFailedCallLeavesOneWholeValue() {
-        typealias Step = FaultSweep<Archive<[String]>, [String]?>.Step
-        let sweep = FaultSweep<Archive<[String]>, [String]?>(
-            name: "Archive", initial: nil,
-            open: { Archive<[String]>(url: $0.appendingPathComponent("drafts.plist")) },
+        typealias Step = FaultSweep<ArchiveFile<[String]>, [String]?>.Step
+        let sweep = FaultSweep<ArchiveFile<[String]>, [String]?>(
+            name: "ArchiveFile", initial: nil,
+            open: { ArchiveFile<[String]>(url: $0.appendingPathComponent("drafts.plist")) },
             close: { _ in },
             read: { try $0.loadIfPresent() },
             steps: [

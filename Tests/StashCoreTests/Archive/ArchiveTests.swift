@@ -20,7 +20,7 @@ struct ArchiveTests {
     @Test(arguments: PropertyListFormat.allCases)
     func savesAndLoads(format: PropertyListFormat) throws {
         let folder = TemporaryFolder("archive")
-        let archive = Archive<Note>(url: folder.file("note.\(format.fileExtension)"), format: format)
+        let archive = ArchiveFile<Note>(url: folder.file("note.\(format.fileExtension)"), format: format)
         #expect(try archive.loadIfPresent() == nil)
         try archive.save(Self.note)
         var expected = Self.note
@@ -31,10 +31,10 @@ struct ArchiveTests {
 
     @Test func topLevelScalarsAndCollections() throws {
         let folder = TemporaryFolder("archive")
-        let number = Archive<Int>(url: folder.file("n.plist"), format: .xml)
+        let number = ArchiveFile<Int>(url: folder.file("n.plist"), format: .xml)
         try number.save(42)
         #expect(try number.load() == 42)
-        let map = Archive<[String: [Int]]>(url: folder.file("m.json"), format: .json)
+        let map = ArchiveFile<[String: [Int]]>(url: folder.file("m.json"), format: .json)
         try map.save(["a": [1, 2], "b": []])
         #expect(try map.load() == ["a": [1, 2], "b": []])
     }
@@ -42,11 +42,11 @@ struct ArchiveTests {
     @Test func aFileInAnotherFormatStillLoads() throws {
         let folder = TemporaryFolder("archive")
         let url = folder.file("note")
-        try Archive<Note>(url: url, format: .json).save(Self.note)
-        #expect(try Archive<Note>(url: url, format: .binary).load() == Self.note)
-        try Archive<Note>(url: url, format: .xml).save(Self.note)
+        try ArchiveFile<Note>(url: url, format: .json).save(Self.note)
+        #expect(try ArchiveFile<Note>(url: url, format: .binary).load() == Self.note)
+        try ArchiveFile<Note>(url: url, format: .xml).save(Self.note)
         // XML keeps whole seconds only, as Apple's writer does.
-        let loaded = try Archive<Note>(url: url, format: .binary).load()
+        let loaded = try ArchiveFile<Note>(url: url, format: .binary).load()
         #expect(loaded.created == Date(timeIntervalSinceReferenceDate: 700_000_000))
         #expect(loaded.title == Self.note.title)
     }
@@ -67,9 +67,9 @@ struct ArchiveTests {
     func migratesVersion1To2AddingAndRemovingFields(format: PropertyListFormat) throws {
         let folder = TemporaryFolder("archive")
         let url = folder.file("profile")
-        try Archive<ProfileV1>(url: url, format: format, version: 1).save(ProfileV1(name: "Ada", nickname: "A", age: 36))
+        try ArchiveFile<ProfileV1>(url: url, format: format, version: 1).save(ProfileV1(name: "Ada", nickname: "A", age: 36))
 
-        let archive = Archive<ProfileV2>(url: url, format: format, version: 2)
+        let archive = ArchiveFile<ProfileV2>(url: url, format: format, version: 2)
         #expect(throws: StashError.self) { try archive.load() }  // no migration yet
         archive.migration(from: 1) { profile in
             profile["nickname"] = nil
@@ -88,9 +88,9 @@ struct ArchiveTests {
     @Test func aNewerFileIsRefusedAndKept() throws {
         let folder = TemporaryFolder("archive")
         let url = folder.file("profile.plist")
-        try Archive<Int>(url: url, version: 3).save(7)
+        try ArchiveFile<Int>(url: url, version: 3).save(7)
         let before = try FileStore.read(url)
-        let error = #expect(throws: StashError.self) { try Archive<Int>(url: url, version: 2).load() }
+        let error = #expect(throws: StashError.self) { try ArchiveFile<Int>(url: url, version: 2).load() }
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.path == url.path)
         #expect(try FileStore.read(url) == before)
@@ -99,7 +99,7 @@ struct ArchiveTests {
     @Test(arguments: PropertyListFormat.allCases)
     func corruptAndTruncatedFilesNameTheFileAndStayUntouched(format: PropertyListFormat) throws {
         let folder = TemporaryFolder("archive")
-        let archive = Archive<Note>(url: folder.file("note"), format: format)
+        let archive = ArchiveFile<Note>(url: folder.file("note"), format: format)
         try archive.save(Self.note)
         let whole = try FileStore.read(archive.url)
         for length in [0, 1, whole.count / 2, whole.count - 2] {
@@ -116,7 +116,7 @@ struct ArchiveTests {
         let folder = TemporaryFolder("archive")
         let url = folder.file("plain.plist")
         try PropertyList.dictionary(["hello": "world"]).write(to: url)
-        let error = #expect(throws: StashError.self) { try Archive<String>(url: url).load() }
+        let error = #expect(throws: StashError.self) { try ArchiveFile<String>(url: url).load() }
         #expect(error?.code == .corruptFile)
         #expect(error?.description.contains(url.path) == true)
     }
@@ -124,8 +124,8 @@ struct ArchiveTests {
     @Test func aMistypedFieldNamesItsPath() throws {
         let folder = TemporaryFolder("archive")
         let url = folder.file("profile.plist")
-        try Archive<[ProfileV1]>(url: url).save([ProfileV1(name: "Ada", nickname: "A", age: 36)])
-        let error = #expect(throws: StashError.self) { try Archive<[ProfileV2]>(url: url).load() }
+        try ArchiveFile<[ProfileV1]>(url: url).save([ProfileV1(name: "Ada", nickname: "A", age: 36)])
+        let error = #expect(throws: StashError.self) { try ArchiveFile<[ProfileV2]>(url: url).load() }
         #expect(error?.code == .typeMismatch)
         #expect(error?.reason.contains("theme") == true)
     }
@@ -134,13 +134,13 @@ struct ArchiveTests {
     /// lists have one, and keep it.
     @Test func unsupportedValuesAreRefusedBeforeWriting() throws {
         let folder = TemporaryFolder("archive")
-        let json = Archive<[String: Double]>(url: folder.file("ratios.json"), format: .json)
+        let json = ArchiveFile<[String: Double]>(url: folder.file("ratios.json"), format: .json)
         try json.save(["a": 1])
         let error = #expect(throws: StashError.self) { try json.save(["a": .nan]) }
         #expect(error?.code == .unsupportedValue)
         #expect(try json.load() == ["a": 1])
 
-        let binary = Archive<[String: Double]>(url: folder.file("ratios.plist"))
+        let binary = ArchiveFile<[String: Double]>(url: folder.file("ratios.plist"))
         try binary.save(["a": .nan, "b": .infinity])
         let loaded = try binary.load()
         #expect(loaded["a"]?.isNaN == true)
@@ -151,7 +151,7 @@ struct ArchiveTests {
     /// archive written by one of the writers.
     @Test func concurrentWritersLeaveAValidArchive() async throws {
         let folder = TemporaryFolder("archive")
-        let archive = Archive<[Int]>(url: folder.file("shared.plist"), durability: .processSafe)
+        let archive = ArchiveFile<[Int]>(url: folder.file("shared.plist"), durability: .processSafe)
         try archive.save([0])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 1...8 {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StashCore
+import StashTestSupport
 @testable import StashHTTP
 import Testing
 
@@ -49,15 +50,4 @@ struct CollapseDroppedBodyTests {
         #expect(trips.withLock { $0 } == 2)
         #expect(cache.inFlight.withLock { $0.isEmpty })
     }
-}
-
-/// Whether `condition` holds within 30 seconds, checked every 10 ms: a watchdog, so that a
-/// caller left waiting fails the test instead of hanging it.
-private func eventually(_ condition: () -> Bool) async -> Bool {
-    let limit = ContinuousClock.now + .seconds(30)
-    while !condition() {
-        guard ContinuousClock.now < limit else { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }

@@ -133,7 +133,8 @@ struct CookieJarPersistenceTests {
     @Test func concurrentTasksShareOneJar() async throws {
         var configuration = configuration()
         configuration.durability = .processSafe
-        configuration.limits = CookieJar.Limits(perDomain: 1000, total: 1000)
+        configuration.countLimit = 1000
+        configuration.countLimitPerDomain = 1000
         let jar = try CookieJar(sandbox: folder.sandbox(), configuration: configuration)
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {

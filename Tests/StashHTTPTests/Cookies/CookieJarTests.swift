@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import HTTPTypes
 import StashCore
+import StashTestSupport
 @testable import StashHTTP
 import Testing
 
@@ -8,11 +10,12 @@ import Testing
 struct CookieJarTests {
     let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
 
-    func jar(_ limits: CookieJar.Limits = CookieJar.Limits()) -> CookieJar {
+    func jar(countLimitPerDomain: Int = 180, countLimit: Int = 3000) -> CookieJar {
         var configuration = CookieJar.Configuration()
         configuration.clock = clock
         configuration.publicSuffixes = .builtIn
-        configuration.limits = limits
+        configuration.countLimitPerDomain = countLimitPerDomain
+        configuration.countLimit = countLimit
         return CookieJar(inMemory: configuration)
     }
 
@@ -153,7 +156,7 @@ struct CookieJarTests {
     }
 
     @Test func limitsPerDomainAndInTotalEvictTheLeastRecentlyUsed() throws {
-        let jar = jar(CookieJar.Limits(perDomain: 3, total: 5))
+        let jar = jar(countLimitPerDomain: 3, countLimit: 5)
         for index in 0..<3 {
             try jar.setCookie("c\(index)=1", for: url("https://www.example.com/"))
             clock.advance(by: 1)
@@ -176,7 +179,7 @@ struct CookieJarTests {
     }
 
     @Test func ipAddressesAreTheirOwnDomainForLimits() throws {
-        let jar = jar(CookieJar.Limits(perDomain: 1, total: 10))
+        let jar = jar(countLimitPerDomain: 1, countLimit: 10)
         try jar.setCookie("a=1", for: url("http://10.0.0.1/"))
         try jar.setCookie("b=1", for: url("http://192.168.0.1/"))
         try jar.setCookie("c=1", for: url("http://[::1]:8080/"))
@@ -194,6 +197,18 @@ struct CookieJarTests {
         response.headerFields.append(HTTPField(name: .setCookie, value: "also=2; Path=/"))
         jar.setCookies(from: response, for: HTTPRequest(url: url("https://example.com/x")))
         #expect(jar.cookies().map(\.name).sorted() == ["also", "good"])
+    }
+
+    @Test func ignoredCookiesGoToTheConfiguredLoggerAtDebugLevel() {
+        let log = LogMessages()
+        var configuration = CookieJar.Configuration()
+        configuration.publicSuffixes = .builtIn
+        configuration.logger = log.logger
+        let jar = CookieJar(inMemory: configuration)
+        var response = HTTPResponse(status: .ok)
+        response.headerFields.append(HTTPField(name: .setCookie, value: "bad=1; Domain=evil.com"))
+        jar.setCookies(from: response, for: HTTPRequest(url: url("https://example.com/x")))
+        #expect(log.all.count == 1 && log.all.allSatisfy { $0.level == .debug && $0.message.hasPrefix("CookieJar: Set-Cookie ignored") }, "\(log.all.map(\.message))")
     }
 
     @Test func existingCookieHeadersAreKept() throws {

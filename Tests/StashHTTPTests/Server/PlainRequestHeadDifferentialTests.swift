@@ -26,6 +26,8 @@ struct PlainRequestHeadDifferentialTests {
         "GET / HTTP/1.1\r\nContent-Length: 00\r\n\r\n",
         "GET / HTTP/1.1\r\nContent-Length: 0\r\ncontent-length: 5\r\n\r\n",
         "GET / HTTP/1.1\r\nContent-Length:0 \r\n\r\n",
+        // Found by the mutation test (seed 2155107114655994960): NIO refuses a tab after `0`.
+        "HEAD /logo.png HTTP/1.1\r\nHost: example.com\r\nContent-Length: 0\t\r\n\r\n",
         "GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
         "GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
         "GET / HTTP/1.1\r\nUpgrade: h2c\r\n\r\n",

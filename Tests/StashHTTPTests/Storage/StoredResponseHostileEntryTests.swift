@@ -202,7 +202,7 @@ struct StoredResponseHostileEntryTests {
 
     /// Statistics add a body file's claimed length without overflowing.
     @Test func bytesSavedStopsAtIntMax() {
-        var statistics = HTTPCacheStatistics()
+        var statistics = HTTPCache.Statistics()
         statistics.addBytesSaved(.max)
         statistics.addBytesSaved(.max)
         #expect(statistics.bytesSaved == .max)

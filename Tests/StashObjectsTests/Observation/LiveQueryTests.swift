@@ -8,29 +8,17 @@ import Testing
 /// `LiveQuery`: tracked by `withObservationTracking`, updated by commits from another task,
 /// another store on the file and another process.
 struct LiveQueryTests {
-    /// Counts `onChange` calls of one tracking of `read`.
-    private final class Firings: Sendable {
-        let count = LockedValue(0)
-        init(_ read: () -> Void) { withObservationTracking(read) { [count] in count.withLock { $0 += 1 } } }
-        var value: Int { count.withLock { $0 } }
-    }
-
-    /// Waits (the test's time limit fails it) until `condition` holds.
-    private func until(_ condition: () -> Bool) async throws {
-        while !condition() { try await Task.sleep(for: .milliseconds(2)) }
-    }
-
     @Test(.timeLimit(.minutes(1))) func itLoadsThenFollowsAnotherTasksCommits() async throws {
         let folder = TemporaryFolder("objects-live")
         let store = try folder.objectStore(graphSchema)
         try await store.write { tx in _ = try tx.insert(Person(id: nil, name: "Ada", age: 36)) }
         let live = LiveQuery(Person.query().filter(\.age >= 18).sorted(\.name), in: store)
-        try await until { !live.isLoading }
+        #expect(await eventually { !live.isLoading })
         #expect(live.objects.map(\.name) == ["Ada"])
-        let firings = Firings { _ = live.objects }
+        let firings = ObservationFirings { _ = live.objects }
         try await Task.detached { try store.write { tx in _ = try tx.insert(Person(id: nil, name: "Grace", age: 85)) } }.value
-        try await until { firings.value > 0 }
-        try await until { live.count == 2 }
+        #expect(await eventually { firings.count > 0 })
+        #expect(await eventually { live.count == 2 })
         #expect(live.objects.map(\.name) == ["Ada", "Grace"])
         #expect(live.error == nil)
     }
@@ -41,11 +29,11 @@ struct LiveQueryTests {
         let store = try folder.objectStore(graphSchema)
         let other = try folder.objectStore(graphSchema)
         let model = PeopleModel(store: store)
-        try await until { !model.$people.isLoading }
+        #expect(await eventually { !model.$people.isLoading })
         #expect(model.people.isEmpty)
-        let firings = Firings { _ = model.people }
+        let firings = ObservationFirings { _ = model.people }
         try await other.write { tx in _ = try tx.insert(Person(id: nil, name: "Ada", age: 36)) }
-        try await until { firings.value > 0 && model.people.count == 1 }
+        #expect(await eventually { firings.count > 0 && model.people.count == 1 })
     }
 }
 

@@ -14,7 +14,7 @@ import Testing
         for round in 0..<4 {
             for i in 0..<1000 { try prefs.set("\(payload) \(round) \(i)", forKey: "key-\(i)") }
         }
-        for i in stride(from: 0, to: 1000, by: 2) { try prefs.removeObject(forKey: "key-\(i)") }
+        for i in stride(from: 0, to: 1000, by: 2) { try prefs.removeValue(forKey: "key-\(i)") }
         let before = try FileStore.size(of: file)
         try prefs.compact()
         let after = try FileStore.size(of: file)

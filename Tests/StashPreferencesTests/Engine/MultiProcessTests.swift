@@ -32,7 +32,7 @@ import Testing
         try one.set("from one", forKey: "x")
         #expect(two.string(forKey: "x") == "from one")
         try two.set(2, forKey: "y")
-        try two.removeObject(forKey: "x")
+        try two.removeValue(forKey: "x")
         #expect(one.keys == ["y"])
         try one.removeAll()
         #expect(two.keys.isEmpty)

@@ -25,7 +25,7 @@ struct PreferencesFaultTests {
                         try transaction.set(.integer(3), forKey: "c")
                     }
                 }, change: { $0["a"] = .integer(2); $0["c"] = .integer(3) }),
-                Step("remove b", apply: { try $0.removeObject(forKey: "b") }, change: { $0["b"] = nil }),
+                Step("remove b", apply: { try $0.removeValue(forKey: "b") }, change: { $0["b"] = nil }),
                 Step("set big (grows the file)", apply: { try $0.set(big, forKey: "big") }, change: { $0["big"] = big }),
                 Step("compact", apply: { try $0.compact() }, change: { _ in }),
             ],

@@ -30,72 +30,67 @@ private struct LevelHolder {
     let folder = TemporaryFolder("prefs-observed")
     var file: URL { folder.file("observed.stashprefs") }
 
-    /// Counts `onChange` calls of one tracking of `read`.
-    private final class Firings: Sendable {
-        let count = LockedValue(0)
-        init(_ read: () -> Void) {
-            withObservationTracking(read) { [count] in count.withLock { $0 += 1 } }
-        }
-        var value: Int { count.withLock { $0 } }
-
-        /// Waits (at most 10 s) until `onChange` has run.
-        func waitForFiring() async throws {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while value == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
-        }
-    }
-
     @Test func aTrackedReadFiresOnAChangeOfItsKeyOnly() throws {
         let prefs = try Preferences(url: file)
         let level = prefs.observed(.level)
         var seen = 0
-        let firings = Firings { seen = level.value }
+        let firings = ObservationFirings { seen = level.value }
         #expect(seen == 7)
         try prefs.set("other", forKey: "name")
-        #expect(firings.value == 0, "a change of another key must not fire")
+        #expect(firings.count == 0, "a change of another key must not fire")
         try prefs.set(3, for: .level)
-        #expect(firings.value == 1, "the change is delivered before the write returns")
+        #expect(firings.count == 1, "the change is delivered before the write returns")
         #expect(level.value == 3)
         try prefs.set(4, for: .level)
-        #expect(firings.value == 1, "a tracking fires once")
+        #expect(firings.count == 1, "a tracking fires once")
     }
 
     @Test func aChangeFromAnotherTaskFires() async throws {
         let prefs = try Preferences(url: file)
         let level = prefs.observed(.level)
-        let firings = Firings { _ = level.value }
+        let firings = ObservationFirings { _ = level.value }
         let writer = Task.detached { try prefs.set(42, for: .level) }
         try await writer.value
-        try await firings.waitForFiring()
-        #expect(firings.value == 1)
+        #expect(await eventually { firings.count > 0 })
+        #expect(firings.count == 1)
         #expect(level.value == 42)
     }
 
     @Test func aChangeFromAnotherProcessFires() async throws {
         let prefs = try Preferences(url: file)
         let level = prefs.observed(.level)
-        let firings = Firings { _ = level.value }
+        let firings = ObservationFirings { _ = level.value }
         let child = try ChildProcess.testHost("preferences.count", file.path, "level", "1")
         #expect(child.readAllLines() == ["ready", "done"])
         #expect(child.wait() == 0)
         // Within the store's watch interval; 10 s at most before this fails.
-        try await firings.waitForFiring()
-        #expect(firings.value == 1)
+        #expect(await eventually { firings.count > 0 })
+        #expect(firings.count == 1)
         #expect(level.value == 1, "the child incremented a missing key to 1")
     }
 
     @Test func theWrapperInAnObservableModelIsTracked() throws {
         let prefs = try Preferences(url: file)
         let model = LevelModel(store: prefs)
-        let firings = Firings { _ = model.level }
+        let firings = ObservationFirings { _ = model.level }
         model.title = "renamed"
-        #expect(firings.value == 0)
+        #expect(firings.count == 0)
         model.level = 9
-        #expect(firings.value == 1)
+        #expect(firings.count == 1)
         #expect(prefs[.level] == 9, "assigning stores the value")
         #expect(model.$level.lastError == nil)
         // Another store on the same file sees it after a reopen too.
         #expect(try Preferences(url: file)[.level] == 9)
+    }
+
+    /// The durability promise: an assignment through the wrapper survives a kill of the
+    /// process the moment it returned.
+    @Test func anAssignmentThroughTheWrapperSurvivesACrash() throws {
+        let child = try ChildProcess.testHost("preferences.observed-set", file.path, "level", "11")
+        #expect(child.readLine() == "set", "child failed: \(child.standardError())")
+        child.kill()
+        child.wait()
+        #expect(try Preferences(url: file)[.level] == 11)
     }
 
     @Test func theWrapperWorksInAnyTypeAndCopiesShareTheValue() throws {
@@ -105,7 +100,7 @@ private struct LevelHolder {
         #expect(holder.level == 7)
         holder.level = 12
         #expect(copy.level == 12)
-        try prefs.removeObject(forKey: "level")
+        try prefs.removeValue(forKey: "level")
         #expect(holder.level == 7, "a removed value reads as the default")
     }
 
@@ -113,12 +108,12 @@ private struct LevelHolder {
         let prefs = try Preferences(url: file)
         let level = prefs.observed(.level)
         level.value = 5
-        let firings = Firings { _ = level.lastError }
+        let firings = ObservationFirings { _ = level.lastError }
         prefs.close()
         level.value = 6
         #expect(level.value == 5)
         #expect(level.lastError?.code == .closed)
-        #expect(firings.value == 1, "lastError is tracked")
+        #expect(firings.count == 1, "lastError is tracked")
         #expect(throws: StashError.self) { try level.set(6) }
     }
 

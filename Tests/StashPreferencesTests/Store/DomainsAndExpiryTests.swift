@@ -48,12 +48,30 @@ import Testing
         #expect(try Preferences(url: file).keys == ["new"])
     }
 
+    @Test func expiryIsTheCachesPolicyAtADateOrAfterSecondsNeverSliding() throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_000_000))
+        let prefs = try Preferences(url: file, clock: clock)
+        try prefs.set("sale", forKey: "banner", expiry: .at(Date(timeIntervalSince1970: 1_000_030)))
+        let error = #expect(throws: StashError.self) { try prefs.set(1, forKey: "slides", expiry: .sliding(10)) }
+        #expect(error?.code == .unsupportedValue && error?.key == "slides")
+        #expect(prefs.object(forKey: "slides") == nil)
+        clock.advance(by: 29)
+        #expect(prefs.string(forKey: "banner") == "sale")
+        clock.advance(by: 1)
+        #expect(prefs.string(forKey: "banner") == nil)
+    }
+
+    @Test func aStoreSaysWhetherItsValuesSurviveARelaunch() throws {
+        #expect(try Preferences(url: file).isPersistent)
+        #expect(!Preferences(inMemory: "scratch").isPersistent)
+    }
+
     @Test func valuesExpireWithTheInjectedClock() throws {
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_000_000))
         let prefs = try Preferences(url: file, clock: clock)
-        let token = Preferences.Key<String?>("token", default: nil, expiresAfter: 60)
+        let token = Preferences.Key<String?>("token", default: nil, expiry: .after(60))
         prefs[token] = "secret"
-        try prefs.set(5, forKey: "cached", expiresAfter: 10)
+        try prefs.set(5, forKey: "cached", expiry: .after(10))
         try prefs.set(1, forKey: "forever")
         clock.advance(by: 9)
         #expect(prefs.integer(forKey: "cached") == 5)

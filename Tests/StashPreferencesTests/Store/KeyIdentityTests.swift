@@ -33,7 +33,7 @@ import Testing
         prefs.close()
         let reopened = try Preferences(url: file)
         #expect(reopened.integer(forKey: "\u{C5}ngstr\u{F6}m") == 1)
-        try reopened.removeObject(forKey: "A\u{30A}ngstro\u{308}m")
+        try reopened.removeValue(forKey: "A\u{30A}ngstro\u{308}m")
         reopened.close()
         #expect(try Preferences(url: file).keys.isEmpty)
     }

@@ -35,7 +35,7 @@ where S.Element: Sendable {
         let changes = prefs.changes()
         try prefs.set(1, forKey: "a")
         try prefs.set("x", forKey: "b")
-        try prefs.removeObject(forKey: "a")
+        try prefs.removeValue(forKey: "a")
         let seen = try await first(3, of: changes)
         #expect(seen == [
             PreferenceChange(key: "a", value: .integer(1), isFromOtherProcess: false),
@@ -59,7 +59,7 @@ where S.Element: Sendable {
         prefs[volume] = 0.6
         let values = prefs.values(for: volume)
         prefs[volume] = 0.7
-        try prefs.remove(volume)
+        try prefs.removeValue(for: volume)
         #expect(try await first(3, of: values) == [0.6, 0.7, 0.5])
     }
 

@@ -40,4 +40,30 @@ struct PreferencesSuspensionTests {
         }
         #expect(heldAfterSomeWrite)
     }
+
+    /// The crash-safety promise: a write made while suspended survives a kill of the process.
+    @Test func aWriteWhileSuspendedSurvivesACrash() throws {
+        let child = try ChildProcess.testHost("preferences.observed-set", file.path, "level", "5", "suspend")
+        #expect(child.readLine() == "set", "child failed: \(child.standardError())")
+        child.kill()
+        child.wait()
+        #expect(try Preferences(url: file).integer(forKey: "level") == 5)
+    }
+
+    /// The thread-safety promise: suspending while other threads write leaves no lock held
+    /// once they are done, and loses no write.
+    @Test func suspendingWhileOthersWriteLeavesNoLock() async throws {
+        let prefs = try Preferences(url: file)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for index in 0..<100 { try prefs.set(index, forKey: "w\(writer)") }
+                }
+            }
+            group.addTask { prefs.suspend() }
+            try await group.waitForAll()
+        }
+        #expect(try HeldFileLocks.on(lockFile) == [])
+        for writer in 0..<4 { #expect(prefs.integer(forKey: "w\(writer)") == 99) }
+    }
 }

@@ -85,7 +85,7 @@ import Testing
             let balance = transaction.integer(forKey: "balance")
             try transaction.set(balance - 4, forKey: "balance")
             #expect(transaction.integer(forKey: "balance") == 6)
-            try transaction.removeObject(forKey: "pending")
+            try transaction.removeValue(forKey: "pending")
             try transaction.set("yes", forKey: "paid")
             return 4
         }
@@ -102,7 +102,7 @@ import Testing
         try prefs.update(recent) { $0.append("b.txt") }
         #expect(prefs[recent] == ["a.txt", "b.txt"])
 
-        try prefs.set(1, forKey: "session", expiresAfter: 60)
+        try prefs.set(1, forKey: "session", expiry: .after(60))
         try prefs.increment(forKey: "session")
         #expect(prefs.integer(forKey: "session") == 2)
         clock.advance(by: 61)

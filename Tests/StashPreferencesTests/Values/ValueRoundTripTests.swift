@@ -100,8 +100,8 @@ struct Profile: Codable, Sendable, Equatable {
             try prefs.set(2, forKey: "b")
             try prefs.set(3, forKey: "c")
             prefs[name] = nil
-            try prefs.set(nil as PreferenceValue?, forKey: "a")
-            try prefs.setObject(nil, forKey: "b")
+            try prefs.removeValue(forKey: "a")
+            try prefs.removeValue(forKey: "b")
         }
         #expect(prefs[name] == nil)
         #expect(prefs.object(forKey: "name") == nil)
@@ -111,11 +111,11 @@ struct Profile: Codable, Sendable, Equatable {
     @Test func unsupportedValuesAreRejectedAndNothingIsStored() throws {
         let prefs = try Preferences(url: file)
         try prefs.set("kept", forKey: "k")
-        #expect(throws: StashError.self) { try prefs.setObject(NSObject(), forKey: "k") }
-        #expect(throws: StashError.self) { try prefs.setObject([1, NSObject()] as [Any], forKey: "k") }
+        #expect(throws: StashError.self) { try prefs.set(try PreferenceValue(any: NSObject()), forKey: "k") }
+        #expect(throws: StashError.self) { try prefs.set(try PreferenceValue(any: [1, NSObject()] as [Any]), forKey: "k") }
         #expect(throws: StashError.self) { try prefs.set([1, nil] as [Int?], forKey: "k") }
         do {
-            try prefs.setObject(NSObject(), forKey: "k")
+            try prefs.set(try PreferenceValue(any: NSObject()), forKey: "k")
         } catch let error as StashError {
             #expect(error.code == .unsupportedValue)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StashCore
+import StashTestSupport
 @testable import StashSecure
 import Testing
 
@@ -74,38 +75,5 @@ struct KeychainFallbackTests {
         let vault = vault(fallsBack: false)
         #expect(errorCode { try vault.set("s", forKey: "token") } == .permissionDenied)
         #expect(!FileStore.exists(fixture.keyring.folder))
-    }
-}
-
-/// The messages a `Logger` received.
-final class LogMessages: @unchecked Sendable {
-    struct Message {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-    }
-
-    private let messages = LockedValue<[Message]>([])
-
-    var all: [Message] { messages.withLock { $0 } }
-
-    var logger: Logger {
-        Logger(label: "stash.vault") { _ in Handler(messages: self) }
-    }
-
-    struct Handler: LogHandler {
-        let messages: LogMessages
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let fields = (event.metadata ?? [:]).mapValues { "\($0)" }
-            messages.messages.withLock { $0.append(Message(level: event.level, message: "\(event.message)", metadata: fields)) }
-        }
     }
 }

@@ -5,7 +5,7 @@ public import Foundation
 /// ```swift
 /// struct Draft: Codable, Sendable { var title: String; var body: String }
 ///
-/// let drafts = Archive<[Draft]>(url: documents.appendingPathComponent("drafts.plist"))
+/// let drafts = ArchiveFile<[Draft]>(url: documents.appendingPathComponent("drafts.plist"))
 /// try drafts.save([Draft(title: "Hello", body: "…")])
 /// let loaded = try drafts.load()
 /// ```
@@ -23,10 +23,10 @@ public import Foundation
 /// one, never a mix. A load never writes: a corrupt, truncated or too-new file is reported
 /// with a typed error naming it and left exactly as it was.
 ///
-/// **Thread safety.** An `Archive` may be shared between threads and tasks. Concurrent saves
+/// **Thread safety.** An `ArchiveFile` may be shared between threads and tasks. Concurrent saves
 /// from threads or processes never interleave: the last rename wins and the file is always
 /// one whole archive. Migrations run without any lock held.
-public final class Archive<Value: Codable>: Sendable {
+public final class ArchiveFile<Value: Codable>: Sendable {
     /// A step that upgrades the untyped tree of a value from one version to the next.
     public typealias Migration = @Sendable (inout PropertyList) throws -> Void
 
@@ -62,7 +62,7 @@ public final class Archive<Value: Codable>: Sendable {
     /// that the current `Value` no longer declares:
     ///
     /// ```swift
-    /// let archive = Archive<Profile>(url: url, version: 2)
+    /// let archive = ArchiveFile<Profile>(url: url, version: 2)
     /// archive.migration(from: 1) { profile in
     ///     profile["nickname"] = nil                        // removed in version 2
     ///     profile["theme"] = "system"                      // added in version 2

@@ -1,16 +1,18 @@
 public import Foundation
 
-/// When a cached entry stops being served.
+/// When a cached entry or a preference stops being served: the one expiry vocabulary of
+/// every Stash store (docs/API.md).
 ///
 /// Every cache has a default expiry and every write may override it. Time is read from the
-/// cache's ``/StashCore/StashClock``, so tests move a `ManualClock` instead of sleeping.
+/// store's ``StashClock``, so tests move a `ManualClock` instead of sleeping. Expiry removes
+/// a value; `CacheStore`'s freshness only marks it stale.
 ///
 /// ```swift
 /// cache.set(avatar, forKey: "ada", expiry: .after(7 * 24 * 3600))   // SDWebImage's week
 /// cache.set(token, forKey: "session", expiry: .sliding(15 * 60))     // extends on each read
 /// cache.set(banner, forKey: "sale", expiry: .at(saleEnd))
 /// ```
-public enum Expiry: Sendable, Hashable {
+public enum ExpiryPolicy: Sendable, Hashable {
     /// Kept until evicted by a limit or removed.
     case never
     /// Expires this many seconds after it was written.

@@ -15,7 +15,7 @@ package enum ArchiveFuzzing {
 
     package static func run(_ bytes: UnsafeRawBufferPointer) {
         // The real load path, with a migration step that edits the tree as users' steps do.
-        let migrations: [Int: Archive<Sample>.Migration] = [
+        let migrations: [Int: ArchiveFile<Sample>.Migration] = [
             0: { tree in
                 if case .dictionary(var fields) = tree {
                     fields["tags"] = fields["tags"] ?? []
