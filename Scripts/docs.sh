@@ -47,10 +47,10 @@ swift package generate-documentation --enable-experimental-combined-documentatio
 # parallel, so another process's output can land in the middle of a line.
 root=$(basename "$PWD" | tr '[:upper:]' '[:lower:]')
 warnings=$(grep -nE '(warning|error):' "$log" \
-    | grep -Ev "^[0-9]+:warning: '[^']+': found [0-9]+ file\(s\) which are unhandled; explicitly declare them as resources or exclude from the target" \
+    | grep -Ev "warning: '[^']+': found [0-9]+ file\(s\) which are unhandled; explicitly declare them as resources or exclude from the target" \
     || true)
 # ...unless the package in question is this one.
-own=$(grep -n "^warning: '$root': found [0-9]* file(s) which are unhandled" "$log" || true)
+own=$(grep -n "warning: '$root': found [0-9]* file(s) which are unhandled" "$log" || true)
 warnings=$(printf '%s\n%s' "$warnings" "$own" | sed '/^$/d')
 
 if [ "$status" -ne 0 ] || [ -n "$warnings" ]; then

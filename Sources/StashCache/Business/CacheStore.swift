@@ -67,10 +67,10 @@ public final class CacheStore: Sendable {
     /// if let cached = try store.value(for: .products) { show(cached.value) }
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/typeMismatch`` when the stored entry does not
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored entry does not
     ///   decode as `Value` (a model changed between versions of the app): the entry is
     ///   left as it is, for a later version to read or for ``set(_:for:)`` or
-    ///   ``removeValue(for:)`` to replace; ``StashCore/StashError/Code/invalidKey`` when the
+    ///   ``removeValue(for:)`` to replace; ``/StashCore/StashError/Code/invalidKey`` when the
     ///   key's name, user or parameter holds NUL; and what opening the location's
     ///   ``DiskCache`` throws.
     public func value<Value>(for key: CacheKey<Value>) throws -> CachedValue<Value>? {

@@ -28,7 +28,7 @@ extension DiskCache {
     /// access dates) is lost at such a crash, as unflushed work always is.
     ///
     /// **Thread safety.** Call it from any thread or task while others read and write: a write
-    /// racing with it is either in its flush or throws ``StashCore/StashError/Code/suspended``,
+    /// racing with it is either in its flush or throws ``/StashCore/StashError/Code/suspended``,
     /// never dropped silently. `suspend()`, ``resume()`` and ``isSuspended`` take turns on the
     /// cache's queue and lock.
     ///
