@@ -59,6 +59,7 @@ let package = Package(
         // tested only against the pinned 603.0.1 (Package.resolved, .ci/run); the APIs the
         // plugin and its tests use were checked by reading 600.0.1's sources, not by a build.
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Libraries

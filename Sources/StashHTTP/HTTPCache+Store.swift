@@ -13,6 +13,9 @@ extension HTTPCache {
     /// ```
     ///
     /// - parameters:
+    ///   - response: The response the origin sent.
+    ///   - body: The response's whole body.
+    ///   - request: The request it answers.
     ///   - requestTime: When the request was sent (defaults to now).
     ///   - responseTime: When the response arrived (defaults to now).
     @discardableResult

@@ -253,7 +253,7 @@ public final class HTTPCache: Sendable {
     /// the process once it returns. **Threads:** safe to call from any task, concurrently with
     /// other calls (which then see a closed cache); idempotent.
     ///
-    /// - throws: ``StashCore/StashError/Code/diskFull`` (or another write error) naming how
+    /// - throws: ``/StashCore/StashError/Code/diskFull`` (or another write error) naming how
     ///   many staged responses could not be written; the folder is released all the same.
     public func close() throws {
         backgroundRevalidations.cancel()

@@ -99,6 +99,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Thread-safe, like the transport; `body` is read by one task. Nothing is stored.
     ///
     /// - parameters:
+    ///   - request: The request to send.
+    ///   - body: The request's body, read part by part as it is sent.
     ///   - length: The body's length, sent as `Content-Length`; `nil` sends it chunked.
     /// - throws: What reading `body` throws, `HTTPClientError` (or a NIO error) when no
     ///   response head arrives. A request whose body was read is never sent again.

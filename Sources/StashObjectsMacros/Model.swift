@@ -1,7 +1,7 @@
 @_exported public import StashObjects
 
-/// Makes a struct a ``StashObjects/Model`` that reads its own rows: it writes the
-/// ``StashObjects/ColumnDecodable`` conformance (`init(row:)`) a fast model would otherwise
+/// Makes a struct a ``/StashObjects/Model`` that reads its own rows: it writes the
+/// ``/StashObjects/ColumnDecodable`` conformance (`init(row:)`) a fast model would otherwise
 /// write by hand, so that fetching many objects costs what a hand-written GRDB record costs.
 ///
 /// ```swift
@@ -21,7 +21,7 @@
 /// ```
 ///
 /// The macro adds, in an extension, the conformances the struct does not declare yet
-/// (``StashObjects/Model`` and ``StashObjects/ColumnDecodable``; `Model` brings `Codable`,
+/// (``/StashObjects/Model`` and ``/StashObjects/ColumnDecodable``; `Model` brings `Codable`,
 /// synthesized as usual) and an `init(row:)` that reads every stored attribute by its
 /// `CodingKeys` string, in declaration order:
 ///
@@ -44,7 +44,7 @@
 /// `CodingKeys`, only the properties it names are columns; a property left out keeps its
 /// default value. Computed, `static` and `let`-with-a-value properties are not columns.
 ///
-/// ``StashObjects/Model/columnNames`` gives key paths their columns, so queries, sorts,
+/// ``/StashObjects/Model/columnNames`` gives key paths their columns, so queries, sorts,
 /// `unique`, `indexed` and relationships name a renamed property by its key path as any
 /// other (`Note.query().sorted(\.createdAt)` sorts on `created_at`). The macro writes it
 /// beside a hand-written `init(row:)` or `init(from:)` too, from the `CodingKeys` the body
@@ -79,7 +79,7 @@
 /// (without `CodingKeys` in the body, or named by them: move it out, or write `init(row:)`
 /// yourself); a tuple pattern (`var (a, b): (Int, Int)`, except a `let`
 /// with its value); a struct without a stored `id` property. At run time the read throws the
-/// same typed errors as the `Codable` path (``StashError/Code/typeMismatch`` naming model and
+/// same typed errors as the `Codable` path (`StashError.Code.typeMismatch` naming model and
 /// attribute).
 ///
 /// For each named relationship the struct declares as a static property with its types
@@ -91,6 +91,6 @@
 ///
 /// The macro lives in its own library, `StashObjectsMacros`, because it compiles
 /// swift-syntax: an app that writes its models as plain `Codable` structs conforming to
-/// ``StashObjects/Model`` does not depend on it (and fetches slower).
+/// ``/StashObjects/Model`` does not depend on it (and fetches slower).
 @attached(extension, conformances: StashObjects.Model, StashObjects.ColumnDecodable, names: named(init(row:)), named(columnNames), arbitrary)
 public macro Model() = #externalMacro(module: "StashObjectsMacroPlugin", type: "ModelMacro")

@@ -56,7 +56,7 @@ extension SharedCache {
     /// try await cache.setMany([("a", Data("1".utf8)), ("b", Data("2".utf8))])
     /// ```
     ///
-    /// - throws: as ``setMany(_:expiry:)-(String:Data,_)``.
+    /// - throws: as ``setMany(_:expiry:)-([String:Data],_)``.
     public func setMany(_ pairs: [(String, Data)], expiry: ExpiryPolicy = .never) async throws {
         let timeToLive = try Self.timeToLive(expiry)
         var entries = [SharedCacheSetMany.Entry]()

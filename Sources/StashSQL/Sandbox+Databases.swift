@@ -10,7 +10,7 @@ extension Sandbox {
     /// try sandbox.databaseURL("notes")   // …/Documents/notes.sqlite
     /// ```
     ///
-    /// - throws: ``StashError/Code/invalidName`` for an empty name, `.`/`..`, a `/`, a
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` for an empty name, `.`/`..`, a `/`, a
     ///   control character, or a name that starts with `.` (SQLite's own files hide there).
     public func databaseURL(_ name: String, in folder: Folder = .documents) throws -> URL {
         try Sandbox.validate(name: name, what: "database name")
@@ -41,7 +41,7 @@ extension Sandbox {
     ///     support or caches are the other usual places.
     ///   - configuration: GRDB options; Stash's defaults are applied on top.
     ///   - busyTimeout: How long to wait for another connection's lock, in seconds.
-    /// - throws: ``StashError/Code/invalidName`` or ``StashError/Code/databaseUnavailable``.
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` or ``StashCore/StashError/Code/databaseUnavailable``.
     public func databaseQueue(
         _ name: String,
         in folder: Folder = .documents,
@@ -60,7 +60,7 @@ extension Sandbox {
     /// let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book") }
     /// ```
     ///
-    /// - throws: ``StashError/Code/invalidName`` or ``StashError/Code/databaseUnavailable``.
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` or ``StashCore/StashError/Code/databaseUnavailable``.
     public func databasePool(
         _ name: String,
         in folder: Folder = .documents,

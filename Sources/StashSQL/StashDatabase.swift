@@ -58,7 +58,7 @@ public enum StashDatabase {
     /// A `DatabaseQueue` (one connection, serialised) on the file at `url`, created if
     /// missing, with Stash's defaults.
     ///
-    /// - throws: ``StashError/Code/databaseUnavailable`` naming the file when SQLite cannot
+    /// - throws: ``StashCore/StashError/Code/databaseUnavailable`` naming the file when SQLite cannot
     ///   open it (not a database, permissions, a missing folder).
     public static func queue(at url: URL, configuration: Configuration = Configuration(), busyTimeout: TimeInterval = defaultBusyTimeout) throws -> DatabaseQueue {
         let configured = Self.configuration(configuration, busyTimeout: busyTimeout)
@@ -68,7 +68,7 @@ public enum StashDatabase {
     /// A `DatabasePool` (one writer and concurrent readers) on the file at `url`, created if
     /// missing, with Stash's defaults.
     ///
-    /// - throws: ``StashError/Code/databaseUnavailable`` naming the file when SQLite cannot
+    /// - throws: ``StashCore/StashError/Code/databaseUnavailable`` naming the file when SQLite cannot
     ///   open it.
     public static func pool(at url: URL, configuration: Configuration = Configuration(), busyTimeout: TimeInterval = defaultBusyTimeout) throws -> DatabasePool {
         let configured = Self.configuration(configuration, busyTimeout: busyTimeout)

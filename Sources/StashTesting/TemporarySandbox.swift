@@ -1,7 +1,7 @@
 public import Foundation
 import StashCore
 
-/// A ``Sandbox`` in a fresh temporary folder, deleted when the value is released: every
+/// A ``/StashCore/Sandbox`` in a fresh temporary folder, deleted when the value is released: every
 /// store your tests open in it starts empty and leaves nothing behind in the real home
 /// folder.
 ///
@@ -17,7 +17,7 @@ import StashCore
 /// }
 /// ```
 ///
-/// Pair it with ``ManualClock`` so that expiry is tested without sleeping.
+/// Pair it with ``/StashCore/ManualClock`` so that expiry is tested without sleeping.
 public final class TemporarySandbox: Sendable {
     /// The sandbox, rooted in ``root``.
     public let sandbox: Sandbox

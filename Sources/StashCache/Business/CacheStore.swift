@@ -33,7 +33,7 @@ public final class CacheStore: Sendable {
 
     /// Opens the store `name` of `sandbox`.
     ///
-    /// - throws: ``StashCore/StashError/Code/invalidName`` for a bad name, and what
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` for a bad name, and what
     ///   ``DiskCache/init(directory:configuration:)`` throws.
     public init(sandbox: Sandbox, name: String = "CacheStore", configuration: DiskCache.Configuration = DiskCache.Configuration()) throws {
         try Sandbox.validate(name: name, what: "cache store name")
@@ -47,9 +47,9 @@ public final class CacheStore: Sendable {
     /// Stores `value` for `key`, or removes the entry when `value` is `nil` or the key's
     /// freshness is ``CacheFreshness/doNotCache``.
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when the value cannot be
-    ///   encoded, ``StashCore/StashError/Code/invalidKey`` when the key's name, user or
-    ///   parameter holds NUL, and the disk cache's errors (``StashCore/StashError/Code/diskFull``…).
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when the value cannot be
+    ///   encoded, ``/StashCore/StashError/Code/invalidKey`` when the key's name, user or
+    ///   parameter holds NUL, and the disk cache's errors (``/StashCore/StashError/Code/diskFull``…).
     public func set<Value>(_ value: Value?, for key: CacheKey<Value>) throws {
         try key.validate()
         let disk = try cache(for: key.location)
@@ -67,10 +67,10 @@ public final class CacheStore: Sendable {
     /// if let cached = try store.value(for: .products) { show(cached.value) }
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/typeMismatch`` when the stored entry does not
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored entry does not
     ///   decode as `Value` (a model changed between versions of the app): the entry is
     ///   left as it is, for a later version to read or for ``set(_:for:)`` or
-    ///   ``removeValue(for:)`` to replace; ``StashCore/StashError/Code/invalidKey`` when the
+    ///   ``removeValue(for:)`` to replace; ``/StashCore/StashError/Code/invalidKey`` when the
     ///   key's name, user or parameter holds NUL; and what opening the location's
     ///   ``DiskCache`` throws.
     public func value<Value>(for key: CacheKey<Value>) throws -> CachedValue<Value>? {
@@ -143,7 +143,7 @@ public final class CacheStore: Sendable {
     /// ```
     ///
     /// - throws: The first error of a location that could not write what it had staged
-    ///   (``StashCore/StashError/Code/diskFull``); every location is closed either way.
+    ///   (``/StashCore/StashError/Code/diskFull``); every location is closed either way.
     public func close() throws {
         var firstError: (any Error)?
         for disk in caches.withLock({ Array($0.values) }) {

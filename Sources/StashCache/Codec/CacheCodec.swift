@@ -22,13 +22,13 @@ public protocol CacheCodec<Value>: Sendable {
 
     /// The bytes of `value`.
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` (or your own error) when the
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` (or your own error) when the
     ///   value cannot be encoded.
     func encode(_ value: Value) throws -> Data
 
     /// The value of `data`.
     ///
-    /// - throws: ``StashCore/StashError/Code/corruptFile`` (or your own error) when the bytes
+    /// - throws: ``/StashCore/StashError/Code/corruptFile`` (or your own error) when the bytes
     ///   are not a value; a cache then drops the entry and reports a miss.
     func decode(_ data: Data) throws -> Value
 }

@@ -17,7 +17,7 @@ extension BoundedQueue where Element: Codable {
     /// After a crash the file holds the previous save or this one, never a mix. Elements are
     /// encoded outside the queue's lock.
     ///
-    /// - throws: ``StashError`` with `unsupportedValue` when an element cannot be encoded,
+    /// - throws: ``/StashCore/StashError`` with `unsupportedValue` when an element cannot be encoded,
     ///   `diskFull`, `permissionDenied` or `io` when the write fails (the old file stays).
     public func save(to url: URL, durability: FileStore.Durability = .powerSafe) throws {
         let items = live { $0.elements }
@@ -32,7 +32,7 @@ extension BoundedQueue where Element: Codable {
     /// let searches = (try? BoundedQueue<String>(contentsOf: url, countLimit: 20)) ?? BoundedQueue(countLimit: 20)
     /// ```
     ///
-    /// - throws: ``StashError`` with `notFound` when there is no file, `corruptFile` when it
+    /// - throws: ``/StashCore/StashError`` with `notFound` when there is no file, `corruptFile` when it
     ///   cannot be decoded, `unsupportedVersion` when a newer build wrote it. The file is
     ///   never modified.
     public convenience init(

@@ -19,7 +19,7 @@ extension ExpiringPool where Key: Codable, Value: Codable {
     /// After a crash the file holds the previous save or this one, never a mix. Keys and
     /// values are encoded outside the pool's lock.
     ///
-    /// - throws: ``StashError`` with `unsupportedValue` when a value cannot be encoded,
+    /// - throws: ``/StashCore/StashError`` with `unsupportedValue` when a value cannot be encoded,
     ///   `diskFull`, `permissionDenied` or `io` when the write fails (the old file stays).
     public func save(to url: URL, durability: FileStore.Durability = .powerSafe) throws {
         let now = now
@@ -46,7 +46,7 @@ extension ExpiringPool where Key: Codable, Value: Codable {
     ///     ?? ExpiringPool(countLimit: 50, defaultExpiry: .after(900))
     /// ```
     ///
-    /// - throws: ``StashError`` with `notFound` when there is no file, `corruptFile` when it
+    /// - throws: ``/StashCore/StashError`` with `notFound` when there is no file, `corruptFile` when it
     ///   cannot be decoded, `unsupportedVersion` when a newer build wrote it. The file is
     ///   never modified.
     public convenience init(

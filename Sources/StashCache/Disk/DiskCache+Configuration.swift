@@ -72,11 +72,11 @@ extension DiskCache {
     /// Who may write. Only one process writes a cache folder at a time; a file lock
     /// enforces it.
     public enum Access: Sendable, Hashable {
-        /// Read and write. Opening fails with ``StashCore/StashError/Code/locked`` while
+        /// Read and write. Opening fails with ``/StashCore/StashError/Code/locked`` while
         /// another process (or another `DiskCache` in this one) writes the folder.
         case readWrite
         /// A read-only view of what the writer has flushed: writes throw
-        /// ``StashCore/StashError/Code/readOnly``, reads never extend sliding expiry, and no
+        /// ``/StashCore/StashError/Code/readOnly``, reads never extend sliding expiry, and no
         /// housekeeping runs. Works while a writer is open.
         case readOnly
     }

@@ -11,7 +11,7 @@ extension DiskCache {
     /// try await cache.flush()
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/diskFull`` and other manifest errors; the
+    /// - throws: ``/StashCore/StashError/Code/diskFull`` and other manifest errors; the
     ///   changes stay staged (and readable) and the next flush retries them.
     public func flush() async throws {
         guard !isReadOnly else { return }
@@ -69,7 +69,7 @@ extension DiskCache {
 
     /// Writes what is staged. Runs on ``queue`` only.
     ///
-    /// - throws: ``StashCore/StashError/Code/suspended`` while the cache is suspended (it
+    /// - throws: ``/StashCore/StashError/Code/suspended`` while the cache is suspended (it
     ///   holds no writer lock then), unless `suspending` (the flush of ``suspend()``).
     func flushNow(suspending: Bool = false) throws {
         var snapshot: [(key: String, change: PendingChange)] = []

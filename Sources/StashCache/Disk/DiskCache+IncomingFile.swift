@@ -19,8 +19,8 @@ extension DiskCache {
     /// process was killed while writing it) is deleted when the cache is next opened, so
     /// no entry ever points at a half-written file. Thread-safe; each file has one writer.
     ///
-    /// - throws: ``StashCore/StashError/Code/readOnly``, ``StashCore/StashError/Code/closed``,
-    ///   ``StashCore/StashError/Code/diskFull``, or the error creating the file.
+    /// - throws: ``/StashCore/StashError/Code/readOnly``, ``/StashCore/StashError/Code/closed``,
+    ///   ``/StashCore/StashError/Code/diskFull``, or the error creating the file.
     public func makeIncomingFile() throws -> URL {
         let (file, fd) = try openIncomingFile()
         SystemCalls.close(fd)
@@ -54,7 +54,7 @@ extension DiskCache {
     /// fsynced (as a file-backed `set` under the cache's default durability), so a power
     /// cut may lose it. Thread-safe.
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when `url` is not a file made
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when `url` is not a file made
     ///   by ``makeIncomingFile()`` of this cache (the file is left alone), and what `set`
     ///   throws (the incoming file is then deleted and the previous value kept).
     public func adoptFile(at url: URL, forKey key: String, expiry: ExpiryPolicy? = nil, metadata: Data? = nil) throws {

@@ -94,7 +94,7 @@ extension DiskCache {
     /// file is missing or not the value's size) from a file that exists but cannot be
     /// opened now (thrown: out of file descriptors, permission, I/O; the entry stays).
     ///
-    /// - throws: ``StashError`` with the `open` (or `stat`) failure's code and `errno`.
+    /// - throws: ``/StashCore/StashError`` with the `open` (or `stat`) failure's code and `errno`.
     package func openFileReportingFailure(forKey key: String) throws -> FileHandle? {
         guard let key = try? StoredKey.normalized(key) else { return nil }
         let name: String

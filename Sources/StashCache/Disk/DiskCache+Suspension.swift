@@ -18,7 +18,7 @@ extension DiskCache {
     /// While suspended, reads go on (each takes SQLite's read lock only while it runs),
     /// removals are staged for the flush that follows ``resume()``, and writes (``set(_:forKey:expiry:metadata:)``,
     /// ``adoptFile(at:forKey:expiry:metadata:)``, ``flush()``, ``trim()``, ``sweep()``,
-    /// ``removeAll()``) throw ``StashCore/StashError/Code/suspended``. Another process may
+    /// ``removeAll()``) throw ``/StashCore/StashError/Code/suspended``. Another process may
     /// become the folder's writer meanwhile (an extension, say). Idempotent; does nothing on
     /// a read-only view, which holds no lock between operations.
     ///
@@ -28,7 +28,7 @@ extension DiskCache {
     /// access dates) is lost at such a crash, as unflushed work always is.
     ///
     /// **Thread safety.** Call it from any thread or task while others read and write: a write
-    /// racing with it is either in its flush or throws ``StashCore/StashError/Code/suspended``,
+    /// racing with it is either in its flush or throws ``/StashCore/StashError/Code/suspended``,
     /// never dropped silently. `suspend()`, ``resume()`` and ``isSuspended`` take turns on the
     /// cache's queue and lock.
     ///
@@ -50,7 +50,7 @@ extension DiskCache {
     /// like ``suspend()``; a crash after it loses what any running cache would (the writes of
     /// the last ``Configuration/flushDelay``).
     ///
-    /// - throws: ``StashCore/StashError/Code/locked`` when another process is the folder's
+    /// - throws: ``/StashCore/StashError/Code/locked`` when another process is the folder's
     ///   writer now; the cache stays suspended and a later call may succeed.
     public func resume() throws {
         guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }

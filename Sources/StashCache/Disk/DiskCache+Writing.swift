@@ -26,10 +26,10 @@ extension DiskCache {
     ///     decomposed is one key, saved in its NFC form.
     ///   - expiry: Overrides ``Configuration/defaultExpiry``.
     ///   - metadata: At most ``maxMetadataSize`` bytes kept beside the value.
-    /// - throws: ``StashCore/StashError/Code/invalidKey``,
-    ///   ``StashCore/StashError/Code/unsupportedValue`` (metadata too large),
-    ///   ``StashCore/StashError/Code/diskFull``, ``StashCore/StashError/Code/readOnly``,
-    ///   ``StashCore/StashError/Code/closed``. On error the previous value is kept.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey``,
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` (metadata too large),
+    ///   ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/readOnly``,
+    ///   ``/StashCore/StashError/Code/closed``. On error the previous value is kept.
     ///   `.diskFull` also comes back, without touching the disk, from every `set` after a
     ///   flush failed for lack of space, until a flush succeeds (see ``flush()``).
     ///
@@ -68,7 +68,7 @@ extension DiskCache {
 
     /// The form of `key` the cache saves and looks up (``StashCore/StoredKey``): its NFC
     /// normalization, after refusing an empty key, a NUL character or more than
-    /// ``maxKeyLength`` bytes with ``StashCore/StashError/Code/invalidKey``.
+    /// ``maxKeyLength`` bytes with ``/StashCore/StashError/Code/invalidKey``.
     static func storedKey(_ key: String) throws -> String {
         if key.isEmpty { throw StashError(.invalidKey, "a cache key may not be empty", key: key) }
         let stored = try StoredKey.normalized(key)

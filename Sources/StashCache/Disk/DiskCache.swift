@@ -40,10 +40,10 @@ import Logging
 /// file is missing nor an orphan file: a file is written before its row is committed and a
 /// row is deleted before its file, and opening the cache reconciles the two (which also
 /// absorbs a power cut rolling back the last commits). A corrupt manifest is rebuilt empty
-/// and logged. A full disk makes `set` throw ``StashCore/StashError/Code/diskFull``.
+/// and logged. A full disk makes `set` throw ``/StashCore/StashError/Code/diskFull``.
 ///
 /// **Processes.** One process writes a cache folder at a time: a `flock` on `writer.lock`
-/// enforces it, and a second writer gets ``StashCore/StashError/Code/locked``. Other
+/// enforces it, and a second writer gets ``/StashCore/StashError/Code/locked``. Other
 /// processes may open the folder with ``Access/readOnly``: they see what the writer has
 /// flushed.
 ///
@@ -84,7 +84,7 @@ public final class DiskCache: Sendable {
     /// ```
     ///
     /// - throws: ``StashCore/StashError/Code/unsupportedLocation`` for another folder,
-    ///   ``StashCore/StashError/Code/invalidName`` for a bad name, and what
+    ///   ``/StashCore/StashError/Code/invalidName`` for a bad name, and what
     ///   ``init(directory:configuration:)`` throws.
     public convenience init(name: String, in sandbox: Sandbox, folder: Sandbox.Folder = .caches, configuration: Configuration = Configuration()) throws {
         guard folder == .caches || folder == .temporary else {
@@ -104,10 +104,10 @@ public final class DiskCache: Sendable {
     ///   - directory: The cache's own folder. Prefer one inside the caches or temporary
     ///     folder: the cache marks it as excluded from backup and may delete files in it.
     ///   - configuration: Limits, expiry, clock, access.
-    /// - throws: ``StashCore/StashError/Code/locked`` when another writer has the folder,
-    ///   ``StashCore/StashError/Code/notFound`` for a read-only view of a cache that does
-    ///   not exist, ``StashCore/StashError/Code/permissionDenied`` or
-    ///   ``StashCore/StashError/Code/io`` when the folder is unusable.
+    /// - throws: ``/StashCore/StashError/Code/locked`` when another writer has the folder,
+    ///   ``/StashCore/StashError/Code/notFound`` for a read-only view of a cache that does
+    ///   not exist, ``/StashCore/StashError/Code/permissionDenied`` or
+    ///   ``/StashCore/StashError/Code/io`` when the folder is unusable.
     public init(directory: URL, configuration: Configuration = Configuration()) throws {
         let directory = directory.standardizedFileURL
         self.directory = directory
@@ -158,14 +158,14 @@ public final class DiskCache: Sendable {
 
     /// Flushes staged writes, then releases the manifest and the writer lock so that another
     /// instance or process may write the folder. Later calls read nothing and throw
-    /// ``StashCore/StashError/Code/closed`` on writes. Idempotent.
+    /// ``/StashCore/StashError/Code/closed`` on writes. Idempotent.
     ///
     /// ```swift
     /// try cache.close()
     /// let again = try DiskCache(directory: cache.directory)
     /// ```
     ///
-    /// - throws: What the last flush could not write (``StashCore/StashError/Code/diskFull``
+    /// - throws: What the last flush could not write (``/StashCore/StashError/Code/diskFull``
     ///   on a full disk), naming how many staged changes are lost. The cache is closed
     ///   either way. When every staged change was written and only bookkeeping failed
     ///   (access dates, counters), nothing acknowledged is lost: that is logged, not thrown.

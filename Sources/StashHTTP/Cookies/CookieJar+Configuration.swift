@@ -9,7 +9,7 @@ extension CookieJar {
         /// The one writer: holds the jar's lock file for as long as it is open.
         case readWrite
         /// A read-only view of the saved cookies (for tools such as `stash cookies list`
-        /// while the app runs). Changes throw ``StashCore/StashError/Code/readOnly``.
+        /// while the app runs). Changes throw ``/StashCore/StashError/Code/readOnly``.
         case readOnly
     }
 

@@ -58,7 +58,7 @@ extension CookieJar {
     /// try jar.importCookiesTxt(contentsOf: URL(fileURLWithPath: "cookies.txt"))
     /// ```
     ///
-    /// - throws: As ``importCookiesTxt(_:)``; ``StashCore/StashError/Code/corruptFile`` when
+    /// - throws: As ``importCookiesTxt(_:)``; ``/StashCore/StashError/Code/corruptFile`` when
     ///   the file is not UTF-8; a file system error when it cannot be read.
     @discardableResult
     public func importCookiesTxt(contentsOf url: URL) throws -> Int {

@@ -2,7 +2,7 @@ import Foundation
 import StashCore
 
 /// The jar file: `STCJ`, a version, the cookies, and a SHA-256 of all that, so damage is
-/// reported as ``StashCore/StashError/Code/corruptFile`` instead of read as cookies.
+/// reported as ``/StashCore/StashError/Code/corruptFile`` instead of read as cookies.
 extension CookieJar {
     private static let magic: [UInt8] = Array("STCJ".utf8)
     private static let version: UInt16 = 1

@@ -13,7 +13,7 @@ extension CookieJar {
     ///
     /// - returns: How many cookies were deleted.
     /// - throws: ``StashCore/StashError/Code/invalidHost`` for a malformed domain,
-    ///   ``StashCore/StashError/Code/readOnly``, or the error of a failed save (then
+    ///   ``/StashCore/StashError/Code/readOnly``, or the error of a failed save (then
     ///   nothing changed).
     @discardableResult
     public func delete(domain: String? = nil, includingSubdomains: Bool = false, name: String? = nil, path: String? = nil) throws -> Int {
@@ -39,7 +39,7 @@ extension CookieJar {
     /// try jar.removeAll()
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/readOnly`` or the error of a failed save.
+    /// - throws: ``/StashCore/StashError/Code/readOnly`` or the error of a failed save.
     public func removeAll() throws {
         try change(required: true) { $0.removeAll() }
     }

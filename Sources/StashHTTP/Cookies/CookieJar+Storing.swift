@@ -49,7 +49,7 @@ extension CookieJar {
     ///   the past).
     /// - throws: ``StashCore/StashError/Code/invalidCookie`` for a line RFC 6265 ignores
     ///   (says why), ``StashCore/StashError/Code/invalidHost`` for a URL without a usable
-    ///   host, ``StashCore/StashError/Code/readOnly``, ``StashCore/StashError/Code/closed``,
+    ///   host, ``/StashCore/StashError/Code/readOnly``, ``/StashCore/StashError/Code/closed``,
     ///   or the error of a failed save (then nothing changed).
     @discardableResult
     public func setCookie(_ line: String, for url: URL) throws -> Cookie? {

@@ -28,7 +28,7 @@ import Logging
 /// are saved with the next change or at ``close()``.
 ///
 /// **Who may use it.** Thread-safe. One process writes a jar folder at a time: a second
-/// writer (in this process or another) gets ``StashCore/StashError/Code/locked``; others may
+/// writer (in this process or another) gets ``/StashCore/StashError/Code/locked``; others may
 /// open it with ``Access/readOnly``.
 public final class CookieJar: Sendable {
     /// The folder holding the jar's files; `nil` for a jar kept in memory only.
@@ -56,8 +56,8 @@ public final class CookieJar: Sendable {
     /// let jar = try CookieJar(sandbox: try Sandbox(app: "com.example.reader"))
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/locked`` when another process writes this jar,
-    ///   ``StashCore/StashError/Code/corruptFile`` when the saved jar cannot be read (the
+    /// - throws: ``/StashCore/StashError/Code/locked`` when another process writes this jar,
+    ///   ``/StashCore/StashError/Code/corruptFile`` when the saved jar cannot be read (the
     ///   file is left untouched), or a file system error.
     public convenience init(sandbox: Sandbox, configuration: Configuration = Configuration()) throws {
         try self.init(directory: sandbox.applicationSupport.appendingPathComponent("Cookies", isDirectory: true), configuration: configuration)
@@ -69,7 +69,7 @@ public final class CookieJar: Sendable {
     /// let jar = try CookieJar(directory: URL(fileURLWithPath: "/var/lib/app/cookies"))
     /// ```
     ///
-    /// - throws: As ``init(sandbox:configuration:)``; ``StashCore/StashError/Code/notFound``
+    /// - throws: As ``init(sandbox:configuration:)``; ``/StashCore/StashError/Code/notFound``
     ///   for a read-only jar whose folder does not exist.
     public init(directory: URL, configuration: Configuration = Configuration()) throws {
         let directory = directory.standardizedFileURL
@@ -120,7 +120,7 @@ public final class CookieJar: Sendable {
     deinit { close() }
 
     /// Saves what is pending (last-use times) and releases the writer lock. Later changes
-    /// throw ``StashCore/StashError/Code/closed``. Calling it twice does nothing.
+    /// throw ``/StashCore/StashError/Code/closed``. Calling it twice does nothing.
     ///
     /// ```swift
     /// jar.close()

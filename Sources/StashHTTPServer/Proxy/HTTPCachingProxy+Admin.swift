@@ -15,7 +15,7 @@ extension HTTPCachingProxy {
     /// await proxy.purge("/", host: "www.example.com") // with virtual hosts
     /// ```
     ///
-    /// Durability and threads as ``StashHTTP/HTTPCache/removeResponses(for:)``: safe from any
+    /// Durability and threads as ``/StashHTTP/HTTPCache/removeResponses(for:)``: safe from any
     /// task; with shared storage it returns once the removal is in the storage.
     ///
     /// - parameters:
@@ -31,13 +31,13 @@ extension HTTPCachingProxy {
     }
 
     /// Forgets what the cache keeps for every URL whose path starts with `prefix` (every
-    /// variant), as ``StashHTTP/HTTPCache/removeResponses(withURLPrefix:)`` does.
+    /// variant), as ``/StashHTTP/HTTPCache/removeResponses(withURLPrefix:)`` does.
     ///
     /// ```swift
     /// await proxy.purge(prefix: "/news/")
     /// ```
     ///
-    /// Durability and threads as ``StashHTTP/HTTPCache/removeResponses(withURLPrefix:)``.
+    /// Durability and threads as ``/StashHTTP/HTTPCache/removeResponses(withURLPrefix:)``.
     ///
     /// - returns: How many URLs were forgotten (`nil` with shared storage, which does not
     ///   say, or when `prefix` is not in origin form or `host` is not served).

@@ -23,8 +23,8 @@ extension HTTPCachingProxy {
     /// the connection's raw bytes until its first request that is not one, are answered on
     /// the event loop from bytes prepared when the response was first served (with a cache of
     /// this process only); every other request goes through NIO's decoder, the admission rule
-    /// (``RequestGate``) and the cache's flow, bodies from the upstream passed on as they
-    /// arrive (``StashHTTP/HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)``).
+    /// (`RequestGate`) and the cache's flow, bodies from the upstream passed on as they
+    /// arrive (``/StashHTTP/HTTPCache/streamResponse(to:body:policy:revalidatesInBackground:send:)``).
     /// Both give the same bytes.
     ///
     /// The limits of ``configuration`` apply: a client whose request head is not whole

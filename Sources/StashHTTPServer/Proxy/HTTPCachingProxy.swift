@@ -7,7 +7,7 @@ public import StashHTTP
 public import StashHTTPAsyncClient
 import StashHTTPWire
 
-/// A caching reverse proxy: every request goes through an ``StashHTTP/HTTPCache`` to one
+/// A caching reverse proxy: every request goes through an ``/StashHTTP/HTTPCache`` to one
 /// upstream origin over AsyncHTTPClient.
 ///
 /// ```swift
@@ -38,8 +38,8 @@ import StashHTTPWire
 /// (``Configuration/virtualHosts`` changes that), and `Location` / `Content-Location` values
 /// naming the upstream reach clients as absolute paths. The upstream URL is built from parts
 /// (scheme, host, port, path, query), never by joining strings. In a
-/// ``StashHTTP/HTTPCacheMode/shared`` cache a response that sets a cookie is not stored
-/// (``StashHTTP/HTTPCache``'s rule). Thread-safe.
+/// ``/StashHTTP/HTTPCacheMode/shared`` cache a response that sets a cookie is not stored
+/// (``/StashHTTP/HTTPCache``'s rule). Thread-safe.
 public final class HTTPCachingProxy: Sendable {
     /// Where requests are forwarded: scheme, host, port and an optional path prefix.
     public let upstream: URL
@@ -54,7 +54,7 @@ public final class HTTPCachingProxy: Sendable {
     ///
     /// - parameters:
     ///   - upstream: The origin, such as `http://127.0.0.1:8000`.
-    ///   - cache: Usually in ``StashHTTP/HTTPCacheMode/shared`` mode.
+    ///   - cache: Usually in ``/StashHTTP/HTTPCacheMode/shared`` mode.
     ///   - configuration: Timeouts and the connection cap.
     ///   - transport: The client used upstream; the proxy shuts it down in ``shutdown()``.
     ///     By default one whose read timeout is the configuration's ``Configuration/upstreamReadTimeout``.
@@ -113,7 +113,7 @@ public final class HTTPCachingProxy: Sendable {
     ///
     /// The body comes back whole, at most the transport's `maximumBodySize` (64 MiB by
     /// default; a longer one is a `502`); the server itself
-    /// (``run(host:port:logger:onRunning:)``) passes bodies of any size on as they arrive.
+    /// (``run(host:port:logger:accessLog:onRunning:)``) passes bodies of any size on as they arrive.
     /// `request` meets the same rules as a client's request to the server (its path as the
     /// target, its authority and `Host` fields as `Host`), and `body` the same size limit.
     public func respond(to request: HTTPRequest, body: Data) async -> (HTTPResponse, Data) {

@@ -3,12 +3,12 @@ import StashCore
 
 /// An editing scratchpad over a store, the `NSManagedObjectContext` / SwiftData
 /// `ModelContext` idea for an edit screen: it collects inserts, updates and deletes, shows
-/// them to its own fetches, undoes and redoes them, and ``save()`` writes them all in one
+/// them to its own fetches, undoes and redoes them, and ``save()-6vf2u`` writes them all in one
 /// transaction, or ``rollback()`` forgets them.
 ///
 /// - **One object per id.** Fetching an object the context holds a change for gives the
 ///   context's version of it, whatever the query; ``object(_:id:)`` does too.
-/// - **Fetches see pending changes.** ``fetch(_:)`` and ``count(_:)`` run over the store
+/// - **Fetches see pending changes.** ``fetch(_:)-2i9bp`` and ``count(_:)`` run over the store
 ///   with the context's changes applied: inserted objects appear when they match the
 ///   filter, edited ones may enter or leave it, deleted ones are gone; sort, limit and
 ///   offset apply to the result. (They run in SQLite inside a transaction that is rolled
@@ -36,14 +36,14 @@ import StashCore
 /// second save started while one runs throws `locked`. Undo steps are one per call, so
 /// changes that several tasks make at once interleave in the undo history.
 public final class ObjectContext: Sendable {
-    /// What ``ObjectContext/save()`` does with an object changed in the store since the
+    /// What ``ObjectContext/save()-6vf2u`` does with an object changed in the store since the
     /// context last saw it.
     ///
     /// ```swift
     /// let context = ObjectContext(store: store, mergePolicy: .storeWins)
     /// ```
     public enum MergePolicy: Sendable {
-        /// Throw ``StashError/Code/conflict``; nothing is written.
+        /// Throw ``StashCore/StashError/Code/conflict``; nothing is written.
         case fail
         /// Write the context's version over the store's.
         case contextWins
@@ -87,12 +87,12 @@ public final class ObjectContext: Sendable {
     /// let people = try context.fetch(Person.query().sorted(\.name))   // Alan among them
     /// ```
     ///
-    /// - throws: what ``ObjectReader/fetch(_:)`` throws.
+    /// - throws: what ``ObjectReader/fetch(_:)->[M]`` throws.
     public func fetch<M: Model>(_ query: ObjectQuery<M>) throws -> [M] {
         try merge(PendingView(state.withLock { $0 }).fetch(query, in: store))
     }
 
-    /// ``fetch(_:)`` from a task, off the caller's thread.
+    /// ``fetch(_:)-2i9bp`` from a task, off the caller's thread.
     ///
     /// ```swift
     /// let people = try await context.fetch(Person.query())
@@ -102,7 +102,7 @@ public final class ObjectContext: Sendable {
         return try merge(await view.fetch(query, in: store))
     }
 
-    /// How many objects ``fetch(_:)`` would return (limit and offset apply).
+    /// How many objects ``fetch(_:)-2i9bp`` would return (limit and offset apply).
     ///
     /// ```swift
     /// context.delete(ada)
@@ -235,9 +235,9 @@ public final class ObjectContext: Sendable {
     /// **Durability:** once `save()` returns, the changes are committed to the store's SQLite
     /// file (WAL) and survive a crash of the process.
     ///
-    /// - throws: ``StashError/Code/conflict`` naming the model and id;
-    ///   ``StashError/Code/missingRelatedObject`` when an object points at the temporary id
-    ///   of an object deleted in the context; ``StashError/Code/notFound`` for an update of
+    /// - throws: ``StashCore/StashError/Code/conflict`` naming the model and id;
+    ///   ``StashCore/StashError/Code/missingRelatedObject`` when an object points at the temporary id
+    ///   of an object deleted in the context; ``/StashCore/StashError/Code/notFound`` for an update of
     ///   an object that does not exist; `StashError.Code.locked` while another save of this
     ///   context runs; what ``ObjectTransaction`` throws.
     public func save() throws {
@@ -246,7 +246,7 @@ public final class ObjectContext: Sendable {
         finish(try store.write { tx in try save.run(in: tx) })
     }
 
-    /// ``save()`` from a task, off the caller's thread.
+    /// ``save()-6vf2u`` from a task, off the caller's thread.
     ///
     /// ```swift
     /// try await context.save()

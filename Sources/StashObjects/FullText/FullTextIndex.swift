@@ -134,7 +134,7 @@ extension ObjectReader {
     /// let hits = try store.read { try $0.search(Article.self, matching: "swift linux", limit: 20) }
     /// ```
     ///
-    /// - throws: ``StashError/Code/unknownAttribute`` when the model has no full-text
+    /// - throws: ``StashCore/StashError/Code/unknownAttribute`` when the model has no full-text
     ///   attribute (`ObjectEntity.fullText(_:)`).
     public func search<M: Model>(_ type: M.Type, matching text: String, limit: Int = 100) throws -> [M] {
         let schema = try store.schema(for: M.self)

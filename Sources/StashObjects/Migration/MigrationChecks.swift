@@ -4,7 +4,7 @@ import StashCore
 
 /// The data checks of a migration's plans, run with reads only before the migration writes
 /// anything: a refused migration leaves the file (and its WAL) byte-identical, however large
-/// the rebuild would have been. Each failure is ``StashError/Code/migrationFailed`` with key
+/// the rebuild would have been. Each failure is ``StashCore/StashError/Code/migrationFailed`` with key
 /// `Model.attribute` and the first offending object's id.
 enum MigrationChecks {
     static func run(_ plans: [TablePlan], db: Database, path: String) throws {

@@ -8,7 +8,7 @@ import StashCore
 /// changes of the new schema: it sees the old tables. Foreign keys are not enforced while
 /// it runs (SQLite cannot rebuild a table otherwise), so a delete does not cascade; every
 /// foreign key is checked before the migration commits, and one left pointing nowhere
-/// fails it (``StashError/Code/migrationFailed``, nothing written).
+/// fails it (``StashCore/StashError/Code/migrationFailed``, nothing written).
 ///
 /// ```swift
 /// MigrationStep(to: 3) { migration in

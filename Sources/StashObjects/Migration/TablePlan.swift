@@ -48,7 +48,7 @@ struct TablePlan {
         name.hasPrefix(table + "_") && (name.hasSuffix("_unique") || name.hasSuffix("_index"))
     }
 
-    /// The plan for `model` against `stored`; throws ``StashError/Code/migrationFailed``
+    /// The plan for `model` against `stored`; throws ``StashCore/StashError/Code/migrationFailed``
     /// naming `Model.attribute` for a change no data can allow (the id retyped, a new
     /// required attribute without a default value). `additiveOnly` (a table that several
     /// models of the schema share, so that no one declaration is its schema) keeps the new

@@ -25,8 +25,8 @@
 /// }
 /// ```
 ///
-/// A name that is not a stored attribute throws ``StashError/Code/unknownAttribute``; a
-/// stored value that does not fit the property throws ``StashError/Code/typeMismatch``
+/// A name that is not a stored attribute throws ``StashCore/StashError/Code/unknownAttribute``; a
+/// stored value that does not fit the property throws ``/StashCore/StashError/Code/typeMismatch``
 /// naming model and attribute, as the `Codable` path does. A model whose `CodingKeys`
 /// rename columns also says so in ``Model/columnNames``, for the key paths of its queries.
 public protocol ColumnDecodable: Model {

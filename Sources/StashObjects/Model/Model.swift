@@ -37,7 +37,7 @@ public protocol Model: Codable, Sendable {
     /// property without an entry is stored under its own name. `@Model` writes it (unless
     /// the struct declares it); a hand-written model whose `CodingKeys` rename columns fills
     /// it with the renamed properties, or a query on their key paths throws
-    /// ``StashError/Code/unknownAttribute`` (as does an entry naming no column). It is a pure
+    /// ``StashCore/StashError/Code/unknownAttribute`` (as does an entry naming no column). It is a pure
     /// static value, read once per type.
     ///
     /// ```swift

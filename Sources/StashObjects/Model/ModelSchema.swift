@@ -119,7 +119,7 @@ final class ModelSchema: @unchecked Sendable {
         )
     }
 
-    /// The column a key path reaches, or ``StashError/Code/unknownAttribute`` naming the model.
+    /// The column a key path reaches, or ``StashCore/StashError/Code/unknownAttribute`` naming the model.
     func column(_ keyPath: AnyKeyPath) throws -> String {
         guard let name = keyPathNames[keyPath], columnIndex[name] != nil else {
             let described = keyPathNames[keyPath].map { "\(modelName).\($0)" } ?? "\(keyPath)"

@@ -51,7 +51,7 @@ public struct ObjectEntity<M: Model>: Sendable {
     }
 
     /// The attributes, together, hold distinct values in every row (a `UNIQUE` index).
-    /// Inserting a duplicate throws ``StashError/Code/uniqueViolation``.
+    /// Inserting a duplicate throws ``StashCore/StashError/Code/uniqueViolation``.
     ///
     /// ```swift
     /// .unique(\.email)

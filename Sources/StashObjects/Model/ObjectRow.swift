@@ -100,7 +100,7 @@ public struct ObjectRow {
     /// Any other attribute, stored as the `Codable` path stores it: other integer widths,
     /// `Float`, `Data`, `Date`, `UUID`, `URL`, raw-value enums, JSON for the rest, and
     /// optionals of these (`nil` for NULL; NULL for any other type, even one that is
-    /// `ExpressibleByNilLiteral`, is a ``StashError/Code/typeMismatch``).
+    /// `ExpressibleByNilLiteral`, is a ``/StashCore/StashError/Code/typeMismatch``).
     ///
     /// ```swift
     /// createdAt = try row.value("createdAt")

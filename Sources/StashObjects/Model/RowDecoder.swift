@@ -9,7 +9,7 @@ import GRDBSQLite
 /// another order still works, through a dictionary.
 ///
 /// Every mismatch (text in an integer column written by another program, JSON that no
-/// longer decodes, NULL in a non-optional attribute) is a ``StashError`` naming model and
+/// longer decodes, NULL in a non-optional attribute) is a ``/StashCore/StashError`` naming model and
 /// attribute.
 final class RowDecoder: Decoder {
     let schema: ModelSchema
@@ -118,7 +118,7 @@ final class RowDecoder: Decoder {
 
     /// An integer column read as `T` (`Int`, `Int32`, `UInt8`, …): the one checked conversion
     /// of a stored `Int64` to a narrower type. A value out of `T`'s range is
-    /// ``StashError/Code/typeMismatch`` naming model and attribute, never a trap (`Int(_:)`
+    /// ``/StashCore/StashError/Code/typeMismatch`` naming model and attribute, never a trap (`Int(_:)`
     /// from an `Int64` traps on 32-bit platforms such as watchOS); so is a negative value
     /// read as `UInt64`.
     @inline(__always)

@@ -9,7 +9,7 @@ import Foundation
 /// ```
 ///
 /// An attribute that is not stored (left out of `CodingKeys`, or a computed property) makes
-/// the query throw ``StashError/Code/unknownAttribute`` when it runs.
+/// the query throw ``StashCore/StashError/Code/unknownAttribute`` when it runs.
 public struct ObjectFilter<M: Model>: Sendable {
     /// SQL with `?` placeholders; columns unqualified (they resolve to the model's table,
     /// also inside the sub-selects of relationship filters).

@@ -83,7 +83,7 @@ struct NamedRelation: Sendable {
 
 extension ModelSchema {
     /// The relationship declared as `name`, with how it is stored, or
-    /// ``StashError/Code/unknownAttribute`` naming `Model.name`.
+    /// ``StashCore/StashError/Code/unknownAttribute`` naming `Model.name`.
     func relation(named name: String) throws -> NamedRelation {
         if let known = namedRelations.withLock({ $0[name] }) { return known }
         guard let relationship = relationships.first(where: { $0.name == name }) else {

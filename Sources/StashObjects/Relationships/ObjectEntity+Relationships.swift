@@ -19,7 +19,7 @@ extension ObjectEntity {
     /// ```
     ///
     /// `.nullify` on a non-optional attribute is refused when the store opens, before
-    /// anything is written: ``StashError/Code/invalidSchema`` naming model and attribute.
+    /// anything is written: ``StashCore/StashError/Code/invalidSchema`` naming model and attribute.
     public func belongsTo<V: Storable, T: Model>(_ keyPath: KeyPath<M, V>, _ target: T.Type, onDelete rule: DeleteRule? = nil) -> Self {
         var copy = self
         guard let name = PropertyNames.name(of: keyPath) else {
@@ -35,7 +35,7 @@ extension ObjectEntity {
 
     /// A many-to-many relationship with `target`, through a join table created for you
     /// (`<table>_<targetTable>`); deleting either object removes its links. Link objects
-    /// with ``ObjectTransaction/link(_:_:)``, read them with ``ObjectReader/related(_:of:)``
+    /// with ``ObjectTransaction/link(_:_:)-(A,_)``, read them with ``ObjectReader/related(_:of:)``
     /// from either side.
     ///
     /// ```swift

@@ -14,7 +14,7 @@ import StashCore
 /// ```
 ///
 /// Asking for a relationship the query did not include throws
-/// ``StashError/Code/notPrefetched`` rather than answering "none". A value: keep it, pass it
+/// ``StashCore/StashError/Code/notPrefetched`` rather than answering "none". A value: keep it, pass it
 /// to other threads; it does not change when the store does.
 public struct ObjectGraph<M: Model>: RandomAccessCollection, Sendable {
     /// The objects the query selected, in its order.

@@ -52,8 +52,8 @@ extension ObjectTransaction {
     /// try tx.link(ada.clubs, chess)
     /// ```
     ///
-    /// - throws: ``StashError/Code/missingRelatedObject`` when either object does not
-    ///   exist, ``StashError/Code/unknownAttribute`` when the relationship is not a
+    /// - throws: ``StashCore/StashError/Code/missingRelatedObject`` when either object does not
+    ///   exist, ``StashCore/StashError/Code/unknownAttribute`` when the relationship is not a
     ///   many-to-many.
     public func link<T: Model>(_ related: RelatedObjects<T>, _ target: T) throws {
         try changeLink(related.origin, target, insert: true)

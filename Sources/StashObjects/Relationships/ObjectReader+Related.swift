@@ -107,7 +107,7 @@ extension ObjectTransaction {
     /// try tx.link(article, tag)
     /// ```
     ///
-    /// - throws: ``StashError/Code/missingRelatedObject`` when either does not exist.
+    /// - throws: ``StashCore/StashError/Code/missingRelatedObject`` when either does not exist.
     public func link<A: Model, B: Model>(_ first: A, _ second: B) throws {
         try changeLink(first, second, insert: true)
     }

@@ -10,9 +10,9 @@ public enum DeleteRule: String, Sendable, Codable {
     /// Deleting the target deletes the objects pointing at it.
     case cascade
     /// Deleting the target sets their reference to `nil`. The attribute must be optional:
-    /// on a non-optional one the store refuses to open (``StashError/Code/invalidSchema``).
+    /// on a non-optional one the store refuses to open (``StashCore/StashError/Code/invalidSchema``).
     case nullify
-    /// Deleting a target that is still referenced throws ``StashError/Code/deleteDenied``
+    /// Deleting a target that is still referenced throws ``StashCore/StashError/Code/deleteDenied``
     /// and writes nothing.
     case deny
 
@@ -65,7 +65,7 @@ struct Relationship: Sendable {
 
     /// This relationship with its delete rule settled against the model's columns: a left-out
     /// rule is `nullify` on an optional key and `deny` on a non-optional one; `nullify`
-    /// declared on a non-optional key throws ``StashError/Code/invalidSchema`` (SQLite would
+    /// declared on a non-optional key throws ``StashCore/StashError/Code/invalidSchema`` (SQLite would
     /// accept the table and fail at the first delete). A named one is also matched with its
     /// inverse (``NamedRelationships/settle(_:table:model:)``).
     func resolved(columns: [Column], columnIndex: [String: Int], model: String) throws -> Relationship {

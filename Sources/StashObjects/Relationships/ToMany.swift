@@ -26,7 +26,7 @@ import StashCore
 ///
 /// Reading one costs one SQL statement; a prefetch costs one per relationship for all the
 /// objects (``ObjectQuery/including(_:_:)``). Link a many-to-many with
-/// ``ObjectTransaction/link(_:_:_:)``.
+/// ``ObjectTransaction/link(_:_:)-(_,T)``.
 public struct ToMany<Source: Model, Target: Model>: ObjectRelationship {
     let declaration: Relationship
 

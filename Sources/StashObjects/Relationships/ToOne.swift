@@ -32,8 +32,8 @@ import StashCore
 /// prefetch (``ObjectQuery/including(_:_:)``) costs one statement per relationship for all
 /// the objects. The declaration is checked when the store opens: a name used twice, an
 /// inverse that does not exist or does not point back, a target outside the store's schema,
-/// `nullify` on a non-optional key are ``StashError/Code/invalidSchema`` (or
-/// ``StashError/Code/unknownModel``), before the file is touched.
+/// `nullify` on a non-optional key are ``StashCore/StashError/Code/invalidSchema`` (or
+/// ``StashCore/StashError/Code/unknownModel``), before the file is touched.
 ///
 /// Member access on it builds key paths across the relationship: `Person.card.number` is
 /// the card's number seen from a person, `Card.person.parent.name` goes two steps.

@@ -3,7 +3,7 @@ import GRDB
 import StashCore
 import StashSQL
 
-/// Turns SQLite's errors into ``StashError``s that name the model and attribute.
+/// Turns SQLite's errors into ``/StashCore/StashError``s that name the model and attribute.
 enum ObjectErrors {
     static func mapping<T>(path: String, _ body: () throws -> T) throws -> T {
         do {

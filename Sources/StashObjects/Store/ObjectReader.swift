@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StashCore
 
-/// Read access to a store inside ``ObjectStore/read(_:)`` (a consistent snapshot) or a
+/// Read access to a store inside ``ObjectStore/read(_:)-21hx0`` (a consistent snapshot) or a
 /// write transaction. Valid only during that call: do not keep it.
 ///
 /// ```swift
@@ -39,8 +39,8 @@ public class ObjectReader {
     /// let people = try reader.fetch(Person.query().filter(.like(\.name, "*Itcast-1*")).sorted(\.age, .descending))
     /// ```
     ///
-    /// - throws: ``StashError/Code/unknownAttribute`` for a filter or sort on an attribute
-    ///   that is not stored; ``StashError/Code/typeMismatch`` naming model and attribute when
+    /// - throws: ``StashCore/StashError/Code/unknownAttribute`` for a filter or sort on an attribute
+    ///   that is not stored; ``/StashCore/StashError/Code/typeMismatch`` naming model and attribute when
     ///   a stored value does not fit (another program wrote it).
     public func fetch<M: Model>(_ query: ObjectQuery<M>) throws -> [M] {
         let schema = try store.schema(for: M.self)

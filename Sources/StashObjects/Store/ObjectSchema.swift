@@ -6,7 +6,7 @@ import Foundation
 /// Changes the store can infer need no step: on open every model is compared with its table
 /// and new models and attributes, dropped attributes, type changes, optional ↔ required,
 /// unique constraints, indexes, relationships and delete rules are migrated where the data
-/// allows, and refused (``StashError/Code/migrationFailed`` naming `Model.attribute`, the
+/// allows, and refused (``StashCore/StashError/Code/migrationFailed`` naming `Model.attribute`, the
 /// file untouched) where it does not. Renames and rewrites are explicit steps.
 ///
 /// ```swift

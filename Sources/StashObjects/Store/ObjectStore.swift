@@ -38,10 +38,10 @@ public final class ObjectStore: Sendable {
     /// let store = try ObjectStore("library", sandbox: .main, schema: ObjectSchema(Book.self))
     /// ```
     ///
-    /// - throws: ``StashError/Code/invalidName``, ``StashError/Code/corruptFile`` (not a
-    ///   SQLite file; left untouched), ``StashError/Code/unsupportedVersion`` (a newer schema
-    ///   wrote it; left untouched), ``StashError/Code/migrationFailed`` (rolled back),
-    ///   ``StashError/Code/invalidSchema`` (a declaration that cannot be stored, such as
+    /// - throws: ``/StashCore/StashError/Code/invalidName``, ``/StashCore/StashError/Code/corruptFile`` (not a
+    ///   SQLite file; left untouched), ``/StashCore/StashError/Code/unsupportedVersion`` (a newer schema
+    ///   wrote it; left untouched), ``StashCore/StashError/Code/migrationFailed`` (rolled back),
+    ///   ``StashCore/StashError/Code/invalidSchema`` (a declaration that cannot be stored, such as
     ///   `nullify` on a non-optional key; found before the file is opened).
     public convenience init(_ name: String, in folder: Sandbox.Folder = .applicationSupport, sandbox: Sandbox, schema: ObjectSchema) throws {
         try self.init(url: sandbox.databaseURL(name, in: folder), schema: schema)

@@ -14,9 +14,9 @@ extension ObjectTransaction {
     /// let ada = try tx.upsert(Person(id: nil, name: "Ada", age: 37), onConflict: \.name)   // ada.id: the existing row's
     /// ```
     ///
-    /// - throws: ``StashError/Code/invalidSchema`` when `keys` are not declared unique
+    /// - throws: ``StashCore/StashError/Code/invalidSchema`` when `keys` are not declared unique
     ///   together (`unique(...)`, or the key of a one-to-one), before anything is written;
-    ///   ``StashError/Code/uniqueViolation`` when another unique attribute collides.
+    ///   ``StashCore/StashError/Code/uniqueViolation`` when another unique attribute collides.
     @discardableResult
     public func upsert<M: Model>(_ object: M, onConflict keys: PartialKeyPath<M>...) throws -> M {
         let schema = try store.schema(for: M.self)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StashCore
 
-/// One write transaction, inside ``ObjectStore/write(_:)``: reads see its own writes; all
+/// One write transaction, inside ``ObjectStore/write(_:)-2cbaf``: reads see its own writes; all
 /// of it commits when the closure returns, none of it when the closure throws.
 ///
 /// ```swift
@@ -48,8 +48,8 @@ public final class ObjectTransaction: ObjectReader {
     /// let ada = try tx.insert(Person(id: nil, name: "Ada", age: 36))   // ada.id != nil
     /// ```
     ///
-    /// - throws: ``StashError/Code/uniqueViolation`` (an object with this id or unique value
-    ///   exists), ``StashError/Code/missingRelatedObject`` (a relationship points nowhere).
+    /// - throws: ``StashCore/StashError/Code/uniqueViolation`` (an object with this id or unique value
+    ///   exists), ``StashCore/StashError/Code/missingRelatedObject`` (a relationship points nowhere).
     @discardableResult
     public func insert<M: Model>(_ object: M) throws -> M {
         let schema = try store.schema(for: M.self)
@@ -74,7 +74,7 @@ public final class ObjectTransaction: ObjectReader {
     /// try tx.update(ada)
     /// ```
     ///
-    /// - throws: ``StashError/Code/notFound`` when no object has its id.
+    /// - throws: ``/StashCore/StashError/Code/notFound`` when no object has its id.
     public func update<M: Model>(_ object: M) throws {
         let schema = try store.schema(for: M.self)
         try run(schema.updateSQL, object, schema)
@@ -116,7 +116,7 @@ public final class ObjectTransaction: ObjectReader {
     /// try tx.delete(Person.self, id: 1)
     /// ```
     ///
-    /// - throws: ``StashError/Code/deleteDenied`` when a `deny` relationship still points
+    /// - throws: ``StashCore/StashError/Code/deleteDenied`` when a `deny` relationship still points
     ///   at it (nothing deleted).
     @discardableResult
     public func delete<M: Model>(_ type: M.Type, id: M.ID) throws -> Bool {

@@ -107,7 +107,7 @@ final class LogFile {
 
     /// Grows the file to at least `size` bytes with real blocks, then maps it.
     ///
-    /// - throws: ``StashError/Code/diskFull`` when the disk has no room; the file and its
+    /// - throws: ``/StashCore/StashError/Code/diskFull`` when the disk has no room; the file and its
     ///   mapping are then as they were.
     func grow(to size: Int) throws {
         let current = try fileSize()

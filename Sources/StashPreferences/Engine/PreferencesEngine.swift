@@ -186,7 +186,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     /// The form a key is stored and looked up in (``StoredKey``): its NFC normalization, so
     /// that canonically equivalent keys are one key before and after a reopen.
     ///
-    /// - throws: ``StashError/Code/invalidKey`` for a key holding NUL.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey`` for a key holding NUL.
     @inline(__always)
     static func storedKey(_ key: String) throws -> String {
         try StoredKey.normalized(key)
@@ -253,8 +253,8 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
 
     /// Stores `value` (or removes the key, for `nil`), appending one record to the log.
     ///
-    /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/unsupportedValue`` (a value
-    ///   too large), ``StashError/Code/diskFull``, ``StashError/Code/closed``.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey``, ``/StashCore/StashError/Code/unsupportedValue`` (a value
+    ///   too large), ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``.
     func write(_ key: String, _ value: PreferenceValue?, expiry: Double? = nil) throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
         let key = try PreferencesEngine.storedKey(key)
@@ -288,8 +288,8 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     /// fails, a full disk included, nothing of the batch is in the log, for this process or
     /// another; a crash before the commit leaves none of it either.
     ///
-    /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/unsupportedValue``,
-    ///   ``StashError/Code/diskFull``, ``StashError/Code/closed``, and the error of the
+    /// - throws: ``/StashCore/StashError/Code/invalidKey``, ``/StashCore/StashError/Code/unsupportedValue``,
+    ///   ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``, and the error of the
     ///   msync of a durable store (the batch is applied whole then, perhaps not on the device).
     func write(batch changes: [Change]) throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }

@@ -66,8 +66,8 @@ struct RecordEncoder {
 
     /// Encodes one complete record, replacing the previous one.
     ///
-    /// - throws: ``StashError/Code/invalidKey`` for an empty or over-long key,
-    ///   ``StashError/Code/unsupportedValue`` for a value too large for one record.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey`` for an empty or over-long key,
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` for a value too large for one record.
     mutating func encode(_ kind: Record.Kind, key: String, value: PreferenceValue?, expiry: Double?) throws {
         writer.removeAll()
         writer.write(kind.rawValue << 4 | (value?.tag.rawValue ?? 0))

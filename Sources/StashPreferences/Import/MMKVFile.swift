@@ -17,7 +17,7 @@ struct MMKVFile {
 
     /// Parses `data`, checking it against the digest at the start of `crc` when given.
     ///
-    /// - throws: ``StashError/Code/corruptFile`` when the bytes are not an unencrypted MMKV
+    /// - throws: ``/StashCore/StashError/Code/corruptFile`` when the bytes are not an unencrypted MMKV
     ///   file or do not match the digest.
     init(data: Data, crc: Data?, path: String) throws {
         do {

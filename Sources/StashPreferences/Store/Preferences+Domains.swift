@@ -15,7 +15,7 @@ extension Preferences {
 
     /// Registers loosely typed defaults, as UserDefaults' `register(defaults:)` takes them.
     ///
-    /// - throws: ``StashError/Code/unsupportedValue`` when a value cannot be stored; nothing
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when a value cannot be stored; nothing
     ///   is registered then.
     public func register(defaults: [String: Any]) throws {
         register(defaults: try defaults.mapValues { try PreferenceValue(any: $0) })
@@ -42,7 +42,7 @@ extension Preferences {
     /// Removes every stored value with one record (registered defaults and volatile values
     /// stay). The space is reclaimed by the next compaction.
     ///
-    /// - throws: ``StashError/Code/diskFull``, ``StashError/Code/closed``.
+    /// - throws: ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``.
     public func removeAll() throws {
         try run { try $0.removeAll() }
     }

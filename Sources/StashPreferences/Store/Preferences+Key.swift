@@ -91,7 +91,7 @@ extension Preferences {
 
     /// The value of a typed key, or its default when it has none.
     ///
-    /// - throws: ``StashError/Code/typeMismatch`` when the stored value has another type.
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value has another type.
     public func value<Value>(for key: Key<Value>) throws -> Value {
         guard let stored = object(forKey: key.name) else { return key.defaultValue }
         do { return try key.decode(stored) } catch var error as StashError {
@@ -106,8 +106,8 @@ extension Preferences {
     /// try prefs.set(0.5, for: .volume)
     /// ```
     ///
-    /// - throws: ``StashError/Code/unsupportedValue``, ``StashError/Code/diskFull``,
-    ///   ``StashError/Code/closed``; nothing is stored then.
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue``, ``/StashCore/StashError/Code/diskFull``,
+    ///   ``/StashCore/StashError/Code/closed``; nothing is stored then.
     public func set<Value>(_ value: Value, for key: Key<Value>) throws {
         let stored: PreferenceValue?
         do { stored = try key.encode(value) } catch var error as StashError {

@@ -43,10 +43,10 @@ extension Preferences {
     /// All entries are appended under one file lock, then flushed to the device.
     ///
     /// - returns: How many keys were imported.
-    /// - throws: ``StashError/Code/notFound`` when the file is missing,
-    ///   ``StashError/Code/corruptFile`` when it is not an unencrypted MMKV file or fails its
-    ///   checksum, ``StashError/Code/typeMismatch`` when a value does not have the type
-    ///   `types` names, ``StashError/Code/invalidKey`` for a key holding NUL. Nothing is
+    /// - throws: ``/StashCore/StashError/Code/notFound`` when the file is missing,
+    ///   ``/StashCore/StashError/Code/corruptFile`` when it is not an unencrypted MMKV file or fails its
+    ///   checksum, ``/StashCore/StashError/Code/typeMismatch`` when a value does not have the type
+    ///   `types` names, ``/StashCore/StashError/Code/invalidKey`` for a key holding NUL. Nothing is
     ///   imported then.
     @discardableResult
     public func importMMKV(file: URL, types: [String: MMKVValueType] = [:]) throws -> Int {

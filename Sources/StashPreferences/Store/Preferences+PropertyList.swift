@@ -13,9 +13,9 @@ extension Preferences {
     /// All entries are appended under one file lock, then flushed to the device.
     ///
     /// - returns: How many keys were imported.
-    /// - throws: ``StashError/Code/notFound`` when the file is missing,
-    ///   ``StashError/Code/corruptFile`` when it is not a property list,
-    ///   ``StashError/Code/unsupportedValue`` when its top level is not a dictionary.
+    /// - throws: ``/StashCore/StashError/Code/notFound`` when the file is missing,
+    ///   ``/StashCore/StashError/Code/corruptFile`` when it is not a property list,
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` when its top level is not a dictionary.
     ///   Nothing is imported then.
     @discardableResult
     public func importPropertyList(from file: URL) throws -> Int {
@@ -55,7 +55,7 @@ extension Preferences {
     /// URLs and UUIDs become strings, JSON values their text, since property lists have no
     /// such types.
     ///
-    /// - throws: ``StashError`` when the file cannot be written; a previous file is then
+    /// - throws: ``/StashCore/StashError`` when the file cannot be written; a previous file is then
     ///   left as it was.
     public func exportPropertyList(to file: URL, format: PropertyListFormat = .xml) throws {
         let list = PropertyList.dictionary(storedValues().mapValues(\.propertyList))

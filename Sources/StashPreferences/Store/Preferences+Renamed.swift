@@ -5,7 +5,7 @@ import StashCore
 // forward to the new names and go away in a later release; nothing in Stash calls them.
 
 extension Preferences {
-    /// Renamed ``set(_:forKey:expiry:)``: expiry is an `ExpiryPolicy` in every store.
+    /// Renamed ``set(_:forKey:expiry:)-(Value,_,_)``: expiry is an `ExpiryPolicy` in every store.
     @available(*, deprecated, renamed: "set(_:forKey:expiry:)", message: "use expiry: .after(seconds)")
     public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String, expiresAfter seconds: TimeInterval) throws {
         try set(value, forKey: key, expiry: .after(seconds))

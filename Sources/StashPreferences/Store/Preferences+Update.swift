@@ -21,8 +21,8 @@ extension Preferences {
     /// inside it (that would wait for itself): other processes wait while it runs.
     ///
     /// - returns: The value stored.
-    /// - throws: What `body` throws, ``StashError/Code/invalidKey``,
-    ///   ``StashError/Code/diskFull``, ``StashError/Code/closed``.
+    /// - throws: What `body` throws, ``/StashCore/StashError/Code/invalidKey``,
+    ///   ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``.
     @discardableResult
     public func update(forKey key: String, _ body: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
         try withLock { transaction in
@@ -42,7 +42,7 @@ extension Preferences {
     /// try prefs.update(.recent) { $0.append("report.pdf") }
     /// ```
     ///
-    /// - throws: ``StashError/Code/typeMismatch`` when the stored value has another type
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value has another type
     ///   (nothing is written), and as `update(forKey:_:)`.
     public func update<Value>(_ key: Key<Value>, _ body: (inout Value) throws -> Void) throws {
         try withLock { transaction in
@@ -61,8 +61,8 @@ extension Preferences {
     /// ```
     ///
     /// - returns: The new value.
-    /// - throws: ``StashError/Code/typeMismatch`` when the stored value is not an integer,
-    ///   ``StashError/Code/unsupportedValue`` when the sum overflows `Int64`; nothing is
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value is not an integer,
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` when the sum overflows `Int64`; nothing is
     ///   written then. And as `update(forKey:_:)`.
     @discardableResult
     public func increment(forKey key: String, by amount: Int64 = 1) throws -> Int64 {
@@ -98,7 +98,7 @@ extension Preferences {
     /// of them was reserved: a full disk, any other error, or a crash leaves none of them
     /// visible, to this process or another.
     ///
-    /// - throws: What `body` throws, ``StashError/Code/diskFull``, ``StashError/Code/closed``.
+    /// - throws: What `body` throws, ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``.
     public func withLock<T>(_ body: (Transaction) throws -> T) throws -> T {
         try run { engine in
             if engine.isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }
@@ -127,7 +127,7 @@ extension Preferences {
     /// ```
     ///
     /// Valid only inside the body it was given to; later use reads nothing and writes throw
-    /// ``StashError/Code/closed``.
+    /// ``/StashCore/StashError/Code/closed``.
     public final class Transaction {
         fileprivate var engine: PreferencesEngine?
         fileprivate var writes: [(key: String, value: PreferenceValue?, expiry: Double?)] = []
@@ -168,7 +168,7 @@ extension Preferences {
         /// let volume = try transaction.value(for: .volume)
         /// ```
         ///
-        /// - throws: ``StashError/Code/typeMismatch`` when the stored value has another type.
+        /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value has another type.
         public func value<Value>(for key: Key<Value>) throws -> Value {
             guard let stored = object(forKey: key.name) else { return key.defaultValue }
             do { return try key.decode(stored) } catch var error as StashError {
@@ -185,7 +185,7 @@ extension Preferences {
         ///
         /// An expiry date the key's value had is kept.
         ///
-        /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/closed`` after the body.
+        /// - throws: ``/StashCore/StashError/Code/invalidKey``, ``/StashCore/StashError/Code/closed`` after the body.
         public func set(_ value: PreferenceValue, forKey key: String) throws {
             try write(value, forKey: key)
         }

@@ -25,11 +25,13 @@ extension Preferences {
     /// ``Options/durable`` (or after ``flush()``) it survives a power cut.
     ///
     /// - parameters:
+    ///   - value: The value to store.
+    ///   - key: The key: not empty, at most 65,535 bytes.
     ///   - expiry: When the value disappears, measured with the store's clock: `.after`,
     ///     `.at` or `.never` (the default). A preference is not a cache: `.sliding` is refused.
-    /// - throws: ``StashError/Code/invalidKey`` (empty, or longer than 65,535 bytes),
-    ///   ``StashError/Code/unsupportedValue`` (larger than 256 MB, or a sliding expiry),
-    ///   ``StashError/Code/diskFull``, ``StashError/Code/closed``. Nothing is stored then.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey`` (empty, or longer than 65,535 bytes),
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` (larger than 256 MB, or a sliding expiry),
+    ///   ``/StashCore/StashError/Code/diskFull``, ``/StashCore/StashError/Code/closed``. Nothing is stored then.
     public func set(_ value: PreferenceValue, forKey key: String, expiry: ExpiryPolicy = .never) throws {
         try write(value, forKey: key, expiry: expiry)
     }
@@ -43,7 +45,7 @@ extension Preferences {
     /// ```
     ///
     /// - throws: As the untyped `set(_:forKey:expiry:)`, and
-    ///   ``StashError/Code/unsupportedValue`` for a `nil` inside a collection.
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` for a `nil` inside a collection.
     public func set<Value: PreferenceStorable>(_ value: Value, forKey key: String, expiry: ExpiryPolicy = .never) throws {
         try write(try value.preferenceValue(), forKey: key, expiry: expiry)
     }
@@ -54,8 +56,8 @@ extension Preferences {
     /// try prefs.removeValue(forKey: "token")
     /// ```
     ///
-    /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/diskFull``,
-    ///   ``StashError/Code/closed``.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey``, ``/StashCore/StashError/Code/diskFull``,
+    ///   ``/StashCore/StashError/Code/closed``.
     public func removeValue(forKey key: String) throws {
         try write(nil, forKey: key, expiry: .never)
     }

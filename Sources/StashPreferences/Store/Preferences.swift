@@ -18,7 +18,7 @@ public import StashCore
 /// ```
 ///
 /// **Storage.** Each suite is one memory-mapped, append-only log file
-/// (`<suite>.stashprefs` in ``Sandbox/preferences``, with a `<suite>.stashprefs.lock` beside
+/// (`<suite>.stashprefs` in ``/StashCore/Sandbox/preferences``, with a `<suite>.stashprefs.lock` beside
 /// it). A set appends one record (records are checksummed in groups of up to 16, the open
 /// group by the header's commit); reads come from an in-memory index. When most
 /// of the log is dead (overwritten or removed values), it is compacted into a fresh file
@@ -112,8 +112,8 @@ public final class Preferences: Sendable {
     ///   - sandbox: Whose preferences folder.
     ///   - options: ``Options/durable`` to flush every set to the device.
     ///   - clock: The clock that expiring values are measured with.
-    /// - throws: ``StashError/Code/invalidName`` for a bad suite name, ``StashError`` when the
-    ///   folder or file cannot be created, ``StashError/Code/unsupportedVersion`` for a log
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` for a bad suite name, ``/StashCore/StashError`` when the
+    ///   folder or file cannot be created, ``/StashCore/StashError/Code/unsupportedVersion`` for a log
     ///   written by a newer format.
     public convenience init(
         suite: String? = nil, sandbox: Sandbox = .main, options: Options = [], clock: any StashClock = SystemClock()
@@ -198,7 +198,7 @@ public final class Preferences: Sendable {
     /// Flushes every acknowledged set to the device: after it returns, they survive a
     /// power cut.
     ///
-    /// - throws: ``StashError`` when msync or fsync fails.
+    /// - throws: ``/StashCore/StashError`` when msync or fsync fails.
     public func flush() throws {
         try engine.withLock { engine throws(any Error) in
             try engine.refresh()
@@ -209,13 +209,13 @@ public final class Preferences: Sendable {
     /// Rewrites the log with only its live values, now. Stores compact on their own when
     /// most of the log is dead; call this to reclaim space at once (after a large removal).
     ///
-    /// - throws: ``StashError/Code/diskFull`` when there is no room for the new file; the old
+    /// - throws: ``/StashCore/StashError/Code/diskFull`` when there is no room for the new file; the old
     ///   one is then untouched.
     public func compact() throws {
         try run { try $0.compact() }
     }
 
-    /// Closes the log. Later writes throw ``StashError/Code/closed``; reads return defaults.
+    /// Closes the log. Later writes throw ``/StashCore/StashError/Code/closed``; reads return defaults.
     public func close() {
         let observers = observers.withLock { $0.removeAll() }
         engine.withLock { $0.close() }

@@ -15,12 +15,12 @@ public protocol PreferenceStorable: Codable, Sendable {
     /// Converts a stored value back, accepting the lossless conversions UserDefaults accepts
     /// (an integer read as a Double, a string read as a URL).
     ///
-    /// - throws: ``StashError/Code/typeMismatch`` when the stored value has another type.
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the stored value has another type.
     init(preferenceValue: PreferenceValue) throws
 
     /// The value to store; `nil` (only from an empty optional) removes the key.
     ///
-    /// - throws: ``StashError/Code/unsupportedValue`` for a value that cannot be stored
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` for a value that cannot be stored
     ///   (a `nil` inside an array, say).
     func preferenceValue() throws -> PreferenceValue?
 }

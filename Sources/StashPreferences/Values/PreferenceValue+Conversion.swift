@@ -8,7 +8,7 @@ extension PreferenceValue {
     /// let value = try PreferenceValue(any: ["size": 12, "bold": true])
     /// ```
     ///
-    /// - throws: ``StashError/Code/unsupportedValue`` for `nil`, a type that cannot be stored,
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` for `nil`, a type that cannot be stored,
     ///   or a collection containing one.
     public init(any value: Any) throws {
         switch value {

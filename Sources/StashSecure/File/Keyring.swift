@@ -5,7 +5,7 @@ public import StashCore
 /// that asks for file vaults).
 ///
 /// It sits outside every application's own folders, so deleting an app's data (its
-/// ``Sandbox``) does not delete its secrets, the way the Keychain outlives an app:
+/// ``/StashCore/Sandbox``) does not delete its secrets, the way the Keychain outlives an app:
 ///
 /// | what | where |
 /// |---|---|

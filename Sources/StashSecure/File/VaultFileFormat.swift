@@ -102,7 +102,7 @@ enum VaultFileFormat {
     ///
     /// - parameters:
     ///   - wrongKey: The code to throw when the key check does not open
-    ///     (``StashError/Code/wrongPassphrase`` or ``StashError/Code/wrongKey``).
+    ///     (``StashCore/StashError/Code/wrongPassphrase`` or ``StashCore/StashError/Code/wrongKey``).
     static func decode(_ data: Data, header: VaultHeader, keys: VaultKeys, scope: String, path: String, wrongKey: StashError.Code) throws -> [String: Data] {
         let data = Data(data)
         let fields = data.prefix(VaultHeader.size)

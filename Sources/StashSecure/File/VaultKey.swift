@@ -17,7 +17,7 @@ public enum VaultKey: Sendable, Hashable {
     ///
     /// The file holds the key as base64 text. A key file that the group or others can read
     /// or write, or that belongs to another user, is refused with
-    /// ``StashError/Code/insecureKeyFile``.
+    /// ``StashCore/StashError/Code/insecureKeyFile``.
     case keyFile(URL? = nil)
     /// A passphrase, stretched with scrypt. The salt and the cost are stored in the vault
     /// header; `cost` applies when a vault is created or rotated.

@@ -14,7 +14,7 @@ import StashCore
 /// a tool that is signed later starts from an empty Keychain vault.
 ///
 /// Other platforms (``Vault/keychainFallsBackToFile`` is false) never fall back: there a missing
-/// entitlement is the app's misconfiguration, reported as ``StashError/Code/permissionDenied``.
+/// entitlement is the app's misconfiguration, reported as ``/StashCore/StashError/Code/permissionDenied``.
 final class KeychainFallbackStorage: VaultStorage {
     let keychain: KeychainStorage
     private let openFile: @Sendable () throws -> any VaultStorage

@@ -31,8 +31,8 @@ enum KeychainStatus {
         }
     }
 
-    /// `nil` for success; otherwise the error to throw: ``StashError/Code/locked`` while the
-    /// Keychain is locked, ``StashError/Code/permissionDenied`` for a missing entitlement,
+    /// `nil` for success; otherwise the error to throw: ``/StashCore/StashError/Code/locked`` while the
+    /// Keychain is locked, ``/StashCore/StashError/Code/permissionDenied`` for a missing entitlement,
     /// ``StashError/Code/keychain`` for anything else. The message holds the action, the
     /// meaning and the `OSStatus`.
     static func error(_ status: Int32, _ action: String, key: String?) -> StashError? {

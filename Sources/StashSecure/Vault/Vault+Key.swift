@@ -41,7 +41,7 @@ extension Vault {
     /// let token = try vault[Vault.Key<String>("api-token")]
     /// ```
     ///
-    /// - throws: ``StashError/Code/typeMismatch`` when the entry does not decode as `Value`,
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the entry does not decode as `Value`,
     ///   and the errors of ``data(forKey:)``.
     public subscript<Value>(key: Key<Value>) -> Value? {
         get throws {

@@ -8,7 +8,7 @@ extension Vault {
     /// let token = try vault.string(forKey: "api-token")
     /// ```
     ///
-    /// - throws: ``StashError/Code/typeMismatch`` when the entry is not UTF-8, and the errors
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the entry is not UTF-8, and the errors
     ///   of ``data(forKey:)``.
     public func string(forKey key: String) throws -> String? {
         try data(forKey: key).map { try Vault.decodeString($0, key: key) }
@@ -30,7 +30,7 @@ extension Vault {
     /// let credentials = try vault.value(Credentials.self, forKey: "login")
     /// ```
     ///
-    /// - throws: ``StashError/Code/typeMismatch`` when the entry does not decode as `type`,
+    /// - throws: ``/StashCore/StashError/Code/typeMismatch`` when the entry does not decode as `type`,
     ///   and the errors of ``data(forKey:)``.
     public func value<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value? {
         try data(forKey: key).map { try Vault.decodeJSON(type, from: $0, key: key) }
@@ -42,7 +42,7 @@ extension Vault {
     /// try vault.set(Credentials(user: "ada", password: "…"), forKey: "login")
     /// ```
     ///
-    /// - throws: ``StashError/Code/unsupportedValue`` when the value does not encode, and the
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when the value does not encode, and the
     ///   errors of ``set(_:forKey:)-(Data?,_)``.
     public func set<Value: Encodable>(_ value: Value?, forKey key: String) throws {
         try set(value.map { try Vault.encodeJSON($0, key: key) }, forKey: key)

@@ -63,14 +63,14 @@ public final class Vault: Sendable {
     /// `swift test`, `stash vault`). At the first refusal such a vault logs one warning
     /// (`stash.vault`) and keeps its entries in the user's ``Keyring`` file under its master
     /// key file, as on Linux; entries are not moved between the two. Other Apple platforms
-    /// throw ``StashError/Code/permissionDenied`` instead.
+    /// throw ``/StashCore/StashError/Code/permissionDenied`` instead.
     ///
     /// - parameters:
     ///   - service: Names the vault, typically the app's identifier. A safe folder name.
     ///   - accessGroup: Shares the vault with every app of the group (a Keychain access group).
     ///   - accessibility: When the Keychain lets the entries be read (ignored on Linux).
-    /// - throws: ``StashError/Code/invalidName`` for a bad service or group name. Its reads
-    ///   and writes throw ``StashError/Code/locked`` while the Keychain is locked (the device
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` for a bad service or group name. Its reads
+    ///   and writes throw ``/StashCore/StashError/Code/locked`` while the Keychain is locked (the device
     ///   is, and `accessibility` does not allow reading now).
     public convenience init(service: String, accessGroup: String? = nil, accessibility: Accessibility = .afterFirstUnlock) throws {
         try Vault.validate(service: service, accessGroup: accessGroup)
@@ -97,8 +97,8 @@ public final class Vault: Sendable {
     ///   - accessGroup: Makes it a shared vault (`groups/<group>.vault`).
     ///   - keyring: Where the vault files are: `Keyring()` for the user's keyring.
     ///   - key: Where the key comes from (the keyring's master key file by default).
-    /// - throws: ``StashError/Code/invalidName`` for a bad service or group name,
-    ///   ``StashError/Code/unsupportedValue`` for out-of-bounds scrypt costs.
+    /// - throws: ``/StashCore/StashError/Code/invalidName`` for a bad service or group name,
+    ///   ``/StashCore/StashError/Code/unsupportedValue`` for out-of-bounds scrypt costs.
     public convenience init(service: String, accessGroup: String? = nil, keyring: Keyring, key: VaultKey = .keyFile()) throws {
         try Vault.validate(service: service, accessGroup: accessGroup)
         let storage = try EncryptedFileStorage(keyring: keyring, service: service, accessGroup: accessGroup, key: key)
@@ -123,10 +123,10 @@ public final class Vault: Sendable {
     /// let secret = try vault.data(forKey: "signing-key")
     /// ```
     ///
-    /// - throws: ``StashError/Code/invalidKey``, ``StashError/Code/wrongPassphrase``,
-    ///   ``StashError/Code/wrongKey``, ``StashError/Code/tampered``,
-    ///   ``StashError/Code/truncatedFile``, ``StashError/Code/insecureKeyFile``,
-    ///   ``StashError/Code/keyUnavailable``, or a file or Keychain error.
+    /// - throws: ``/StashCore/StashError/Code/invalidKey``, ``StashCore/StashError/Code/wrongPassphrase``,
+    ///   ``StashCore/StashError/Code/wrongKey``, ``StashCore/StashError/Code/tampered``,
+    ///   ``/StashCore/StashError/Code/truncatedFile``, ``StashCore/StashError/Code/insecureKeyFile``,
+    ///   ``StashCore/StashError/Code/keyUnavailable``, or a file or Keychain error.
     public func data(forKey key: String) throws -> Data? {
         try storage.data(forKey: Vault.storedKey(key))
     }
@@ -190,7 +190,7 @@ public final class Vault: Sendable {
     /// whole under the old key or whole under the new one. Other `Vault` instances on the
     /// same file (other processes) must be opened again with the new key.
     ///
-    /// - throws: ``StashError/Code/notSupported`` for a Keychain vault; the errors of
+    /// - throws: ``StashCore/StashError/Code/notSupported`` for a Keychain vault; the errors of
     ///   ``data(forKey:)`` when the current key does not open the vault (nothing changes).
     public func rotate(to key: VaultKey) throws {
         try storage.rotate(to: key)
