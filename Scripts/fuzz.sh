@@ -39,7 +39,9 @@ fi
 bin=$(swift build --scratch-path "$scratch" --product StashFuzz "${sanitizers[@]}" -Xswiftc -DSTASH_FUZZ --show-bin-path)
 binary=$bin/StashFuzz
 command -v readelf >/dev/null 2>&1 || { echo "fuzz: readelf (Debian's binutils) is needed to check the instrumentation" >&2; exit 1; }
-sections=$(readelf -S "$bin/StashCore.build/Archive.swift.o" 2>/dev/null || true)
+# Any object file of a multi-file module shows it: the first of StashCore's.
+object=$(ls "$bin"/StashCore.build/*.swift.o 2>/dev/null | head -n 1)
+sections=$(readelf -S "${object:-/dev/null}" 2>/dev/null || true)
 if ! grep -q sancov <<<"$sections"; then
     echo "fuzz: the Swift code was built without coverage instrumentation; fuzzing would be blind" >&2
     exit 1
