@@ -26,7 +26,7 @@ extension HTTPCache {
         guard let keyPrefix = Self.storageKeyPrefix(of: prefix) else { return nil }
         if let sharedStorage {
             await backgroundWrites.wait()
-            try? await sharedStorage.removeValues(withKeyPrefix: Self.sharedKeyPrefix + keyPrefix)
+            try? await sharedStorage.removeAll(withKeyPrefix: Self.sharedKeyPrefix + keyPrefix)
             return nil
         }
         let keys = Set(memory.keys + (hybrid?.disk.keys ?? [])).filter { $0.hasPrefix(keyPrefix) }

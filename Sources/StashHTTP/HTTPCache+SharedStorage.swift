@@ -20,7 +20,7 @@ extension HTTPCache {
     /// variants of one URL (its `Vary` selections) as one value under a key that starts
     /// `http-cache:`, encoded in the same binary form as its disk entries and holding the
     /// full URL, which is checked on every read (a URL whose key would be longer than
-    /// ``maximumKeyBytes`` is keyed by its SHA-256).
+    /// ``keySizeLimit`` is keyed by its SHA-256).
     ///
     /// Errors the storage throws reach the cache's callers only from ``HTTPCache/removeAll()``
     /// (a removal the caller asked for): a failed read is a miss, a failed write leaves the
@@ -50,16 +50,16 @@ extension HTTPCache {
         /// (``HTTPCache/removeAll()`` passes `http-cache:`); other values stay.
         ///
         /// ```swift
-        /// try await storage.removeValues(withKeyPrefix: "http-cache:")
+        /// try await storage.removeAll(withKeyPrefix: "http-cache:")
         /// ```
-        func removeValues(withKeyPrefix prefix: String) async throws
+        func removeAll(withKeyPrefix prefix: String) async throws
         /// The longest key the storage takes, in bytes of UTF-8 (`SharedCache`: 1024; 900 when
         /// a storage does not say, the limit every storage had before it could).
         ///
         /// ```swift
-        /// let fits = key.utf8.count <= storage.maximumKeyBytes
+        /// let fits = key.utf8.count <= storage.keySizeLimit
         /// ```
-        var maximumKeyBytes: Int { get }
+        var keySizeLimit: Int { get }
     }
 
     /// A cache whose responses live only in `sharedStorage`, with no copy in this process.
@@ -117,7 +117,7 @@ extension HTTPCache {
     /// else its SHA-256.
     static func sharedKey(_ key: PrimaryCacheKey, in storage: any SharedStorage) -> String {
         let plain = sharedKeyPrefix + key.storageKey
-        return plain.utf8.count <= storage.maximumKeyBytes ? plain : sharedKeyPrefix + "sha256:" + SHA256.hexDigest(of: key.storageKey)
+        return plain.utf8.count <= storage.keySizeLimit ? plain : sharedKeyPrefix + "sha256:" + SHA256.hexDigest(of: key.storageKey)
     }
 
     /// The variants of `key` in `storage`; empty on a miss, on a failure, or when the value
@@ -164,11 +164,11 @@ extension HTTPCache {
 
 extension HTTPCache.SharedStorage {
     /// 900 bytes: a storage that does not say how long a key it takes gets the limit every
-    /// storage had before ``maximumKeyBytes`` existed (longer URLs are keyed by their
+    /// storage had before ``keySizeLimit`` existed (longer URLs are keyed by their
     /// SHA-256), so its keys do not move.
     ///
     /// ```swift
-    /// let fits = key.utf8.count <= storage.maximumKeyBytes // 900 unless the storage says
+    /// let fits = key.utf8.count <= storage.keySizeLimit // 900 unless the storage says
     /// ```
-    public var maximumKeyBytes: Int { 900 }
+    public var keySizeLimit: Int { 900 }
 }

@@ -196,7 +196,7 @@ public final class HTTPCache: Sendable {
         memory.removeAll()
         try await hybrid?.removeAll()
         await backgroundWrites.wait()
-        try await sharedStorage?.removeValues(withKeyPrefix: Self.sharedKeyPrefix)
+        try await sharedStorage?.removeAll(withKeyPrefix: Self.sharedKeyPrefix)
     }
 
     /// Writes stored responses still staged in memory to disk now; with ``sharedStorage``,

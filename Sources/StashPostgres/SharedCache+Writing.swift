@@ -120,12 +120,12 @@ extension SharedCache {
     /// ``Configuration/timeout``. Committed when it returns; thread-safe.
     ///
     /// ```swift
-    /// try await cache.removeValues(withKeyPrefix: "user/42/")
+    /// try await cache.removeAll(withKeyPrefix: "user/42/")
     /// ```
     ///
     /// - throws: `StashError(.invalidKey)` when `prefix` holds NUL; `StashError(.unavailable)`
     ///   when PostgreSQL fails and the policy is `.strict`.
-    public func removeValues(withKeyPrefix prefix: String) async throws {
+    public func removeAll(withKeyPrefix prefix: String) async throws {
         let prefix = try StoredKey.normalized(prefix)
         do {
             try await perform("removing the keys starting '\(prefix)'", timeout: configuration.timeout * 10, writes: true) {
@@ -140,9 +140,9 @@ extension SharedCache {
     /// The longest key this cache takes, in bytes of UTF-8: 1024.
     ///
     /// ```swift
-    /// let fits = key.utf8.count <= cache.maximumKeyBytes
+    /// let fits = key.utf8.count <= cache.keySizeLimit
     /// ```
-    public var maximumKeyBytes: Int { SharedCacheKey.maximumBytes }
+    public var keySizeLimit: Int { SharedCacheKey.maximumBytes }
 
     /// Adds `amount` to the counter at `key` atomically across every instance and answers
     /// the new value. A missing or expired counter starts at 0; a counter keeps its expiry.

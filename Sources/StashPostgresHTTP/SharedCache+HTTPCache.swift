@@ -12,7 +12,7 @@ public import StashPostgres
 /// ```
 ///
 /// The requirements are the cache's own `value(forKey:)`, `set(_:forKey:expiry:)`,
-/// `removeValue(forKey:)`, `removeValues(withKeyPrefix:)` and `maximumKeyBytes` (URLs whose
+/// `removeValue(forKey:)`, `removeAll(withKeyPrefix:)` and `keySizeLimit` (URLs whose
 /// key would be longer are keyed by their SHA-256), under its failure policy: with the default
 /// lenient policy an unreachable server makes lookups miss (the request goes to the origin)
 /// and stores drop, within `SharedCache.Configuration.timeout`. Responses are kept under

@@ -10,20 +10,20 @@ import Testing
 /// SHA-256, and found again.
 struct HTTPCacheSharedStorageTests {
     /// Values in a dictionary: a storage written the way an app outside the package would,
-    /// without `maximumKeyBytes`.
+    /// without `keySizeLimit`.
     final class DictionaryStorage: HTTPCache.SharedStorage {
         let values = LockedValue<[String: Data]>([:])
         func value(forKey key: String) async throws -> Data? { values.withLock { $0[key] } }
         func set(_ value: Data, forKey key: String, expiry: ExpiryPolicy) async throws { values.withLock { $0[key] = value } }
         func removeValue(forKey key: String) async throws { values.withLock { $0[key] = nil } }
-        func removeValues(withKeyPrefix prefix: String) async throws {
+        func removeAll(withKeyPrefix prefix: String) async throws {
             values.withLock { $0 = $0.filter { !$0.key.hasPrefix(prefix) } }
         }
     }
 
     @Test func aStorageThatDoesNotSayTakesKeysOf900Bytes() async throws {
         let storage = DictionaryStorage()
-        #expect(storage.maximumKeyBytes == 900)
+        #expect(storage.keySizeLimit == 900)
         let cache = HTTPCache(sharedStorage: storage)
         let send: HTTPSend = { _, _ in (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]), Data("body".utf8)) }
         for length in [800, 950] {
@@ -44,7 +44,7 @@ struct HTTPCacheSharedStorageTests {
         func value(forKey key: String) async throws -> Data? { nil }
         func set(_ value: Data, forKey key: String, expiry: ExpiryPolicy) async throws {}
         func removeValue(forKey key: String) async throws {}
-        func removeValues(withKeyPrefix prefix: String) async throws {
+        func removeAll(withKeyPrefix prefix: String) async throws {
             throw StashError(.io, "the storage is gone")
         }
     }

@@ -42,8 +42,8 @@ extension DiskCache {
         /// How long writes stay staged in memory before a background flush writes them to the
         /// manifest in one transaction. A crash loses at most the writes of this window.
         public var flushDelay: TimeInterval = 0.1
-        /// How often the background flush also sweeps expired and too-old entries.
-        public var sweepInterval: TimeInterval = 60
+        /// How often the background flush also removes expired and too-old entries (``DiskCache/removeExpired()``).
+        public var expiryInterval: TimeInterval = 60
         /// Whether this process writes the cache or only reads what the writer flushed.
         public var access: Access = .readWrite
         /// Where recoveries (a rebuilt manifest, reconciled files: `warning`) and failures of

@@ -45,7 +45,7 @@ extension DiskCache {
         do {
             try flushNow()
             let (trimDue, sweepDue) = state.withLock { state in
-                (state.needsTrim, now - state.lastSweep >= configuration.sweepInterval)
+                (state.needsTrim, now - state.lastSweep >= configuration.expiryInterval)
             }
             if force || trimDue || sweepDue || isLowOnDiskSpace() {
                 try stageTrim(expiredOnly: false)

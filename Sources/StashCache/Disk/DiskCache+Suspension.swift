@@ -17,7 +17,7 @@ extension DiskCache {
     ///
     /// While suspended, reads go on (each takes SQLite's read lock only while it runs),
     /// removals are staged for the flush that follows ``resume()``, and writes (``set(_:forKey:expiry:metadata:)``,
-    /// ``adoptFile(at:forKey:expiry:metadata:)``, ``flush()``, ``trim()``, ``sweep()``,
+    /// ``adoptFile(at:forKey:expiry:metadata:)``, ``flush()``, ``trim()``, ``removeExpired()``,
     /// ``removeAll()``) throw ``/StashCore/StashError/Code/suspended``. Another process may
     /// become the folder's writer meanwhile (an extension, say). Idempotent; does nothing on
     /// a read-only view, which holds no lock between operations.

@@ -27,15 +27,15 @@ extension DiskCache {
     }
 
     /// Removes expired entries and entries older than ``Configuration/ageLimit``. The background flush
-    /// does it every ``Configuration/sweepInterval``.
+    /// does it every ``Configuration/expiryInterval``.
     ///
     /// ```swift
-    /// try await cache.sweep()
+    /// try await cache.removeExpired()
     /// ```
     ///
     /// - returns: The number of entries removed.
     @discardableResult
-    public func sweep() async throws -> Int {
+    public func removeExpired() async throws -> Int {
         guard !isReadOnly else { throw StashError(.readOnly, "this DiskCache was opened read-only", path: directory.path) }
         return try await onQueue {
             try self.flushNow()

@@ -48,7 +48,7 @@ import Logging
 /// flushed.
 ///
 /// **Threads.** Every method is safe from any thread. Sync methods never wait for
-/// housekeeping; `async` ones (``flush()``, ``trim()``, ``sweep()``, ``removeAll()``) run on
+/// housekeeping; `async` ones (``flush()``, ``trim()``, ``removeExpired()``, ``removeAll()``) run on
 /// the cache's background queue and return when their work is in the manifest.
 ///
 /// Keep caches in the caches or temporary folder (``init(name:in:folder:configuration:)``

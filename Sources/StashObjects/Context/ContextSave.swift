@@ -9,9 +9,9 @@ import StashCore
 struct ContextSave: Sendable {
     /// The changes in the order they were first made.
     var changes: [(key: ContextKey, change: PendingChange)]
-    var seen: [ContextKey: [StoredValue]]
-    var temporary: [ObjectIdentifier: Set<StoredValue>]
-    var permanent: [ContextKey: StoredValue]
+    var seen: [ContextKey: [ObjectStore.StoredValue]]
+    var temporary: [ObjectIdentifier: Set<ObjectStore.StoredValue>]
+    var permanent: [ContextKey: ObjectStore.StoredValue]
     var policy: ObjectContext.MergePolicy
 
     /// One object the save wrote (or left to the store, under `.storeWins`).
@@ -21,13 +21,13 @@ struct ContextSave: Sendable {
         /// `key` with its real id.
         var savedKey: ContextKey
         /// The stored row after the save; `nil` when the object is deleted.
-        var row: [StoredValue]?
+        var row: [ObjectStore.StoredValue]?
     }
 
     struct Result: Sendable {
         var written: [Written] = []
         /// The real id each temporary id of this save became.
-        var permanent: [ContextKey: StoredValue] = [:]
+        var permanent: [ContextKey: ObjectStore.StoredValue] = [:]
     }
 
     func run(in tx: ObjectTransaction) throws -> Result {
@@ -87,7 +87,7 @@ struct ContextSave: Sendable {
 
     /// Gives each temporary id of an insert the id SQLite would have given it (after the
     /// largest id ever used in its table, and after the ids this save inserts explicitly).
-    private func realIDs(_ tx: ObjectTransaction) throws -> [ContextKey: StoredValue] {
+    private func realIDs(_ tx: ObjectTransaction) throws -> [ContextKey: ObjectStore.StoredValue] {
         var byType: [ObjectIdentifier: [(key: ContextKey, object: any Model)]] = [:]
         var explicit: [ObjectIdentifier: Int64] = [:]
         for (key, change) in changes where change.kind == .insert {
@@ -97,7 +97,7 @@ struct ContextSave: Sendable {
                 explicit[key.type] = max(explicit[key.type] ?? 0, id)
             }
         }
-        var assigned: [ContextKey: StoredValue] = [:]
+        var assigned: [ContextKey: ObjectStore.StoredValue] = [:]
         for (type, inserts) in byType {
             let largest = try Self.largestID(of: inserts[0].object, tx)
             var next = max(largest, explicit[type] ?? 0)
@@ -129,7 +129,7 @@ struct ContextSave: Sendable {
         return max(largest, 0)
     }
 
-    private static func storedRow<M: Model>(_ object: M, id: StoredValue, _ tx: ObjectTransaction) throws -> [StoredValue]? {
+    private static func storedRow<M: Model>(_ object: M, id: ObjectStore.StoredValue, _ tx: ObjectTransaction) throws -> [ObjectStore.StoredValue]? {
         try tx.storedRow(M.self, id: id)
     }
 

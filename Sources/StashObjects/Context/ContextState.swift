@@ -3,7 +3,7 @@ import Foundation
 /// An object's identity in a context: its model and its id as stored.
 struct ContextKey: Hashable, Sendable {
     var type: ObjectIdentifier
-    var id: StoredValue
+    var id: ObjectStore.StoredValue
 }
 
 /// The one change a context holds for an object: repeated edits before a save replace its
@@ -38,11 +38,11 @@ struct ContextState {
     var pending: [ContextKey: PendingChange] = [:]
     /// The stored row of each object as the context last saw it (fetched or saved): the
     /// base a change is checked against for conflicts.
-    var seen: [ContextKey: [StoredValue]] = [:]
+    var seen: [ContextKey: [ObjectStore.StoredValue]] = [:]
     /// The temporary ids issued per model (negative, counting down from -1).
-    var temporary: [ObjectIdentifier: Set<StoredValue>] = [:]
+    var temporary: [ObjectIdentifier: Set<ObjectStore.StoredValue>] = [:]
     /// The real id each saved temporary id became.
-    var permanent: [ContextKey: StoredValue] = [:]
+    var permanent: [ContextKey: ObjectStore.StoredValue] = [:]
     var nextTemporary: Int64 = -1
     var nextSequence = 0
     var nextRevision = 0
@@ -55,12 +55,12 @@ struct ContextState {
     var saving = false
 
     /// The key of `id` of model `type`, a saved temporary id replaced by its real id.
-    func key(_ type: ObjectIdentifier, _ id: StoredValue) -> ContextKey {
+    func key(_ type: ObjectIdentifier, _ id: ObjectStore.StoredValue) -> ContextKey {
         let key = ContextKey(type: type, id: id)
         return permanent[key].map { ContextKey(type: type, id: $0) } ?? key
     }
 
-    func isTemporary(_ type: ObjectIdentifier, _ id: StoredValue) -> Bool {
+    func isTemporary(_ type: ObjectIdentifier, _ id: ObjectStore.StoredValue) -> Bool {
         temporary[type]?.contains(id) ?? false
     }
 

@@ -13,14 +13,14 @@ import StashCore
 /// pending change reads like the store, concurrently.
 struct PendingView: Sendable {
     var changes: [(key: ContextKey, change: PendingChange)]
-    var temporary: [ObjectIdentifier: Set<StoredValue>]
-    var permanent: [ContextKey: StoredValue]
+    var temporary: [ObjectIdentifier: Set<ObjectStore.StoredValue>]
+    var permanent: [ContextKey: ObjectStore.StoredValue]
 
     /// One object a read found, with its stored row when the store has it without the
     /// context's changes (the version a later conflict check compares with).
     struct Found<M: Model>: Sendable {
         var object: M
-        var storedRow: [StoredValue]?
+        var storedRow: [ObjectStore.StoredValue]?
     }
 
     init(_ state: ContextState) {

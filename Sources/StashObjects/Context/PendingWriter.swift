@@ -12,7 +12,7 @@ struct PendingWriter {
     let tx: ObjectTransaction
     /// The value to write for `value` of model `type` (an id, or a reference to one):
     /// itself unless it is a temporary id.
-    let resolve: (_ type: ObjectIdentifier, _ value: StoredValue, _ place: Place) throws -> StoredValue?
+    let resolve: (_ type: ObjectIdentifier, _ value: ObjectStore.StoredValue, _ place: Place) throws -> ObjectStore.StoredValue?
 
     /// Writes the change; returns `false` when an update or delete found no object (or the
     /// object only ever had a temporary id, so there is nothing to delete).

@@ -30,7 +30,7 @@ public struct ChangeToken: Sendable, Hashable, Codable, Comparable {
 public struct ObjectChanges: Sendable {
     /// The token to pass next time.
     public let token: ChangeToken
-    let entries: [String: (inserted: [StoredValue], updated: [StoredValue], deleted: [StoredValue])]
+    let entries: [String: (inserted: [ObjectStore.StoredValue], updated: [ObjectStore.StoredValue], deleted: [ObjectStore.StoredValue])]
 
     /// Ids of objects of `type` inserted since the token.
     public func inserted<M: Model>(_ type: M.Type) -> [M.ID] { ids(type, \.inserted) }
@@ -41,7 +41,7 @@ public struct ObjectChanges: Sendable {
     /// Whether nothing changed.
     public var isEmpty: Bool { entries.values.allSatisfy { $0.inserted.isEmpty && $0.updated.isEmpty && $0.deleted.isEmpty } }
 
-    private func ids<M: Model>(_ type: M.Type, _ kind: KeyPath<(inserted: [StoredValue], updated: [StoredValue], deleted: [StoredValue]), [StoredValue]>) -> [M.ID] {
+    private func ids<M: Model>(_ type: M.Type, _ kind: KeyPath<(inserted: [ObjectStore.StoredValue], updated: [ObjectStore.StoredValue], deleted: [ObjectStore.StoredValue]), [ObjectStore.StoredValue]>) -> [M.ID] {
         guard let table = try? ModelSchema.of(type).table, let entry = entries[table] else { return [] }
         return entry[keyPath: kind].compactMap { M.ID(storedValue: $0) }
     }
@@ -112,14 +112,14 @@ extension ObjectStore {
         try requireHistory()
         return try read { reader in
             let rows = try Row.fetchAll(reader.db, sql: "SELECT sequence, tableName, objectID, kind FROM \(ChangeHistory.table) WHERE sequence > ? ORDER BY sequence", arguments: [token.sequence])
-            var first: [String: [StoredValue: String]] = [:]
-            var last: [String: [StoredValue: String]] = [:]
-            var order: [String: [StoredValue]] = [:]
+            var first: [String: [ObjectStore.StoredValue: String]] = [:]
+            var last: [String: [ObjectStore.StoredValue: String]] = [:]
+            var order: [String: [ObjectStore.StoredValue]] = [:]
             var newest = token.sequence
             for row in rows {
                 newest = row[0]
                 let table: String = row[1]
-                let id = StoredValue(row[2] as DatabaseValue)
+                let id = ObjectStore.StoredValue(row[2] as DatabaseValue)
                 let kind: String = row[3]
                 if first[table, default: [:]][id] == nil {
                     first[table, default: [:]][id] = kind
@@ -127,9 +127,9 @@ extension ObjectStore {
                 }
                 last[table, default: [:]][id] = kind
             }
-            var entries: [String: (inserted: [StoredValue], updated: [StoredValue], deleted: [StoredValue])] = [:]
+            var entries: [String: (inserted: [ObjectStore.StoredValue], updated: [ObjectStore.StoredValue], deleted: [ObjectStore.StoredValue])] = [:]
             for (table, ids) in order {
-                var entry: (inserted: [StoredValue], updated: [StoredValue], deleted: [StoredValue]) = ([], [], [])
+                var entry: (inserted: [ObjectStore.StoredValue], updated: [ObjectStore.StoredValue], deleted: [ObjectStore.StoredValue]) = ([], [], [])
                 for id in ids {
                     let began = first[table]![id]!, ended = last[table]![id]!
                     switch (began, ended) {

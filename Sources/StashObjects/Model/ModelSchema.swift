@@ -14,7 +14,7 @@ final class ModelSchema: @unchecked Sendable {
     let isAutoIncremented: Bool
     let uniqueColumns: [[String]]
     let indexedColumns: [[String]]
-    let defaults: [String: StoredValue]
+    let defaults: [String: ObjectStore.StoredValue]
     let fullTextColumns: [String]
     let relationships: [Relationship]
     /// `"a", "b", …` in declaration order.
@@ -33,7 +33,7 @@ final class ModelSchema: @unchecked Sendable {
     init(
         modelName: String, type: ObjectIdentifier, table: String, columns: [Column], columnIndex: [String: Int],
         idColumn: Int, isAutoIncremented: Bool, uniqueColumns: [[String]], indexedColumns: [[String]],
-        defaults: [String: StoredValue], fullTextColumns: [String], relationships: [Relationship],
+        defaults: [String: ObjectStore.StoredValue], fullTextColumns: [String], relationships: [Relationship],
         selectList: String, insertSQL: String, updateSQL: String, upsertSQL: String, keyPathNames: [AnyKeyPath: String]
     ) {
         self.modelName = modelName
@@ -188,7 +188,7 @@ enum SQL {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    static func literal(_ value: StoredValue) -> String {
+    static func literal(_ value: ObjectStore.StoredValue) -> String {
         switch value {
         case .null: "NULL"
         case .integer(let value): String(value)

@@ -21,7 +21,7 @@ public struct ObjectEntity<M: Model>: Sendable {
     public var table: String
     var uniqueColumns: [[String]] = []
     var indexedColumns: [[String]] = []
-    var defaults: [String: StoredValue] = [:]
+    var defaults: [String: ObjectStore.StoredValue] = [:]
     var fullTextColumns: [String] = []
     var relationships: [Relationship] = []
     /// Key paths that do not name a stored property, reported when the store opens.

@@ -34,7 +34,7 @@ public struct AttributePath<Root: Model, Value: Storable>: Sendable {
     }
 
     /// The `Root` filter whose innermost condition, on the last target's column, is `build`.
-    func filter(_ build: (String) -> (String, [StoredValue])) -> ObjectFilter<Root> {
+    func filter(_ build: (String) -> (String, [ObjectStore.StoredValue])) -> ObjectFilter<Root> {
         do {
             let (relations, column) = try resolve()
             var (sql, arguments) = build(SQL.quote(column))
@@ -66,7 +66,7 @@ public struct AttributePath<Root: Model, Value: Storable>: Sendable {
         return sql + " WHERE \(conditions[0]) LIMIT 1)"
     }
 
-    static func comparison(_ column: String, _ op: String, _ value: StoredValue) -> (String, [StoredValue]) {
+    static func comparison(_ column: String, _ op: String, _ value: ObjectStore.StoredValue) -> (String, [ObjectStore.StoredValue]) {
         guard value == .null else { return ("\(column) \(op) ?", [value]) }
         switch op {
         case "=": return ("\(column) IS NULL", [])

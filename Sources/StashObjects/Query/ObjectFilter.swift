@@ -14,13 +14,13 @@ public struct ObjectFilter<M: Model>: Sendable {
     /// SQL with `?` placeholders; columns unqualified (they resolve to the model's table,
     /// also inside the sub-selects of relationship filters).
     var sql: String
-    var arguments: [StoredValue]
+    var arguments: [ObjectStore.StoredValue]
     /// Key paths that name no stored attribute, reported when the query runs.
     var unknown: [String]
     /// The model's own attributes the filter names (not those inside relationship sub-selects).
     var columns: [String]
 
-    init(sql: String, arguments: [StoredValue] = [], unknown: [String] = [], columns: [String] = []) {
+    init(sql: String, arguments: [ObjectStore.StoredValue] = [], unknown: [String] = [], columns: [String] = []) {
         self.sql = sql
         self.arguments = arguments
         self.unknown = unknown
@@ -39,7 +39,7 @@ public struct ObjectFilter<M: Model>: Sendable {
         return ("NULL", ["\(keyPath)"], [])
     }
 
-    static func compare(_ keyPath: PartialKeyPath<M>, _ op: String, _ value: StoredValue) -> Self {
+    static func compare(_ keyPath: PartialKeyPath<M>, _ op: String, _ value: ObjectStore.StoredValue) -> Self {
         let (column, unknown, names) = column(keyPath)
         if value == .null {
             switch op {

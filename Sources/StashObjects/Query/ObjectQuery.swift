@@ -77,12 +77,12 @@ public struct ObjectQuery<M: Model>: Sendable {
     }
 
     /// The `WHERE … ORDER BY … LIMIT …` tail and its arguments, checked against the schema.
-    func clauses(_ schema: ModelSchema, ordered: Bool = true) throws -> (String, [StoredValue]) {
+    func clauses(_ schema: ModelSchema, ordered: Bool = true) throws -> (String, [ObjectStore.StoredValue]) {
         if let unknown = filter?.unknown.first {
             throw StashError(.unknownAttribute, "\(unknown) is not a stored attribute of \(schema.modelName)", key: unknown)
         }
         var sql = ""
-        var arguments: [StoredValue] = []
+        var arguments: [ObjectStore.StoredValue] = []
         if let filter {
             try checkColumns(schema)
             sql += " WHERE \(filter.sql)"

@@ -53,19 +53,19 @@ extension ObjectReader {
 
     /// `SELECT key, function FROM (the query's rows) GROUP BY key`: the query's filter, and
     /// its limit and offset in its order, apply before grouping.
-    private func grouped<M: Model, K: Storable & Hashable>(_ function: String, _ query: ObjectQuery<M>, _ key: KeyPath<M, K>) throws -> [K: StoredValue] {
+    private func grouped<M: Model, K: Storable & Hashable>(_ function: String, _ query: ObjectQuery<M>, _ key: KeyPath<M, K>) throws -> [K: ObjectStore.StoredValue] {
         let schema = try store.schema(for: M.self)
         let column = SQL.quote(try schema.column(key))
         let windowed = query.limitCount != nil || query.offsetCount != nil
         let (clauses, arguments) = try query.clauses(schema, ordered: windowed)
         let sql = "SELECT \(column), \(function) FROM (SELECT * FROM \(SQL.quote(schema.table))\(clauses)) GROUP BY \(column)"
-        var result: [K: StoredValue] = [:]
+        var result: [K: ObjectStore.StoredValue] = [:]
         for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))) {
-            let stored = StoredValue(row[0] as DatabaseValue)
+            let stored = ObjectStore.StoredValue(row[0] as DatabaseValue)
             guard let group = K(storedValue: stored) else {
                 throw StashError(.typeMismatch, "\(schema.modelName): grouped value \(stored) does not fit \(K.self)", key: "\(schema.modelName).\(row.columnNames.first ?? "")")
             }
-            result[group] = StoredValue(row[1] as DatabaseValue)
+            result[group] = ObjectStore.StoredValue(row[1] as DatabaseValue)
         }
         return result
     }

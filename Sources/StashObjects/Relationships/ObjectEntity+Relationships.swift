@@ -6,7 +6,7 @@ extension ObjectEntity {
     /// SQLite foreign key. Its inverse (the to-many side, every object of this model
     /// pointing at one target) is read with ``ObjectReader/related(_:of:)`` from the target.
     /// `onDelete` says what deleting the target does to the objects pointing at it. Left
-    /// out, it is ``DeleteRule/nullify`` for an optional attribute and ``DeleteRule/deny``
+    /// out, it is ``ObjectSchema/DeleteRule/nullify`` for an optional attribute and ``ObjectSchema/DeleteRule/deny``
     /// for a non-optional one (which cannot be set to `nil`).
     ///
     /// ```swift
@@ -20,7 +20,7 @@ extension ObjectEntity {
     ///
     /// `.nullify` on a non-optional attribute is refused when the store opens, before
     /// anything is written: ``StashCore/StashError/Code/invalidSchema`` naming model and attribute.
-    public func belongsTo<V: Storable, T: Model>(_ keyPath: KeyPath<M, V>, _ target: T.Type, onDelete rule: DeleteRule? = nil) -> Self {
+    public func belongsTo<V: Storable, T: Model>(_ keyPath: KeyPath<M, V>, _ target: T.Type, onDelete rule: ObjectSchema.DeleteRule? = nil) -> Self {
         var copy = self
         guard let name = PropertyNames.name(of: keyPath) else {
             copy.unknownKeyPaths.append("\(keyPath)")

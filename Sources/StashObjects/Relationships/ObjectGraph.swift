@@ -92,7 +92,7 @@ extension ObjectReader {
     }
 
     /// Reads each include's objects for the parents `parentIDs` selects, then its children.
-    private func load(_ includes: [Include], parentIDs: String, arguments: [StoredValue], expectedCount: Int, into loaded: inout [(key: GraphKey, objects: any PrefetchedGroup)]) throws {
+    private func load(_ includes: [Include], parentIDs: String, arguments: [ObjectStore.StoredValue], expectedCount: Int, into loaded: inout [(key: GraphKey, objects: any PrefetchedGroup)]) throws {
         for include in includes {
             let relation = try include.hop.schema().relation(named: include.hop.name)
             guard let source = store.models[relation.source.type], let target = store.models[include.targetType] else {

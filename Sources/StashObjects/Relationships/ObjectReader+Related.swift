@@ -3,21 +3,6 @@ import GRDB
 import StashCore
 import GRDBSQLite
 
-/// An object with its related objects of one model, read together by
-/// ``ObjectReader/fetch(_:including:)``.
-///
-/// ```swift
-/// for entry in try reader.fetch(Person.query(), including: Card.self) {
-///     print(entry.object.name, entry.related.map(\.number))
-/// }
-/// ```
-public struct Prefetched<M: Model, T: Model>: Sendable {
-    /// The object the query selected.
-    public var object: M
-    /// Its related objects, in id order.
-    public var related: [T]
-}
-
 extension ObjectReader {
     /// The objects of `target` related to `object`, through whichever relationship links the
     /// two models (to-one, to-many or many-to-many, either direction), read now: fetching an
@@ -36,13 +21,17 @@ extension ObjectReader {
         return try relatedRows(sql: sql, arguments: [object.id.storedValue], schema: targetSchema).map(\.0)
     }
 
-    /// The objects `query` selects, each with its related `target` objects, in two SQL
-    /// statements whatever the number of objects (no statement per object).
+    /// The objects `query` selects, each with its related `target` objects in id order, in two
+    /// SQL statements whatever the number of objects (no statement per object), through
+    /// whichever relationship links the two models. For relationships declared by name,
+    /// ``ObjectQuery/including(_:_:)`` reads a whole graph instead.
     ///
     /// ```swift
-    /// let people = try reader.fetch(Person.query().sorted(\.name), including: Card.self)
+    /// for (person, cards) in try reader.fetch(Person.query().sorted(\.name), including: Card.self) {
+    ///     print(person.name, cards.map(\.number))
+    /// }
     /// ```
-    public func fetch<M: Model, T: Model>(_ query: ObjectQuery<M>, including target: T.Type) throws -> [Prefetched<M, T>] {
+    public func fetch<M: Model, T: Model>(_ query: ObjectQuery<M>, including target: T.Type) throws -> [(object: M, related: [T])] {
         let source = try store.schema(for: M.self)
         let targetSchema = try store.schema(for: T.self)
         let path = try RelationPath.between(source, targetSchema)
@@ -50,17 +39,17 @@ extension ObjectReader {
         let (clauses, arguments) = try query.clauses(source)
         let ids = "SELECT \(SQL.quote(source.columns[source.idColumn].name)) FROM \(SQL.quote(source.table))\(clauses)"
         let sql = path.selectRelated(source, targetSchema, sourceIDs: ids) + " ORDER BY t.\(SQL.quote(targetSchema.columns[targetSchema.idColumn].name))"
-        var groups: [StoredValue: [T]] = [:]
-        for (related, key) in try relatedRows(sql: sql, arguments: arguments, schema: targetSchema) as [(T, StoredValue)] {
+        var groups: [ObjectStore.StoredValue: [T]] = [:]
+        for (related, key) in try relatedRows(sql: sql, arguments: arguments, schema: targetSchema) as [(T, ObjectStore.StoredValue)] {
             groups[key, default: []].append(related)
         }
-        return objects.map { Prefetched(object: $0, related: groups[$0.id.storedValue] ?? []) }
+        return objects.map { (object: $0, related: groups[$0.id.storedValue] ?? []) }
     }
 
-    func relatedRows<T: Model>(sql: String, arguments: [StoredValue], schema: ModelSchema) throws -> [(T, StoredValue)] {
+    func relatedRows<T: Model>(sql: String, arguments: [ObjectStore.StoredValue], schema: ModelSchema) throws -> [(T, ObjectStore.StoredValue)] {
         let statement = try db.cachedStatement(sql: sql)
         let cursor = try KeyedModelCursor<T>(statement: statement, arguments: arguments, schema: schema)
-        var rows: [(T, StoredValue)] = []
+        var rows: [(T, ObjectStore.StoredValue)] = []
         try cursor.forEach { rows.append($0) }
         return rows
     }
@@ -69,13 +58,13 @@ extension ObjectReader {
 /// ``ModelCursor`` with one more column after the model's: the key of the object it
 /// relates to.
 final class KeyedModelCursor<M: Model>: DatabaseCursor {
-    typealias Element = (M, StoredValue)
+    typealias Element = (M, ObjectStore.StoredValue)
     var _isDone = false
     let _statement: Statement
     let decoder: RowDecoder
     let keyColumn: Int32
 
-    init(statement: Statement, arguments: [StoredValue], schema: ModelSchema) throws {
+    init(statement: Statement, arguments: [ObjectStore.StoredValue], schema: ModelSchema) throws {
         _statement = statement
         decoder = RowDecoder(schema: schema)
         keyColumn = Int32(schema.columns.count)
@@ -86,9 +75,9 @@ final class KeyedModelCursor<M: Model>: DatabaseCursor {
         sqlite3_reset(_statement.sqliteStatement)
     }
 
-    func _element(sqliteStatement: SQLiteStatement) throws -> (M, StoredValue) {
+    func _element(sqliteStatement: SQLiteStatement) throws -> (M, ObjectStore.StoredValue) {
         let object = try decoder.decode(M.self, from: sqliteStatement)
-        let key: StoredValue
+        let key: ObjectStore.StoredValue
         switch sqlite3_column_type(sqliteStatement, keyColumn) {
         case SQLITE_INTEGER: key = .integer(sqlite3_column_int64(sqliteStatement, keyColumn))
         case SQLITE_FLOAT: key = .real(sqlite3_column_double(sqliteStatement, keyColumn))

@@ -83,7 +83,7 @@ struct Include: Sendable {
     let targetType: ObjectIdentifier
     /// Runs `sql` and files each target object it reads under its key, reserving room for
     /// `expectedCount` keys.
-    let read: @Sendable (ObjectReader, String, [StoredValue], _ expectedCount: Int) throws -> any PrefetchedGroup
+    let read: @Sendable (ObjectReader, String, [ObjectStore.StoredValue], _ expectedCount: Int) throws -> any PrefetchedGroup
     let children: [Include]
 
     init<R: ObjectRelationship>(_ relationship: R, _ children: [Include]) {

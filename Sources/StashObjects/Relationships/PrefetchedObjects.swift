@@ -14,20 +14,20 @@ protocol PrefetchedGroup: AnyObject, Sendable {
 /// apart from the others: a to-one (one object per key) costs one dictionary entry and no
 /// array, and a to-many read one object at a time costs the same.
 final class PrefetchedObjects<T: Model>: PrefetchedGroup {
-    private let first: [StoredValue: T]
-    private let more: [StoredValue: [T]]
+    private let first: [ObjectStore.StoredValue: T]
+    private let more: [ObjectStore.StoredValue: [T]]
 
-    private init(first: [StoredValue: T], more: [StoredValue: [T]]) {
+    private init(first: [ObjectStore.StoredValue: T], more: [ObjectStore.StoredValue: [T]]) {
         self.first = first
         self.more = more
     }
 
     /// Runs `sql`, which selects objects in id order, each followed by its key.
-    convenience init(_ reader: ObjectReader, sql: String, arguments: [StoredValue], expectedCount: Int) throws {
+    convenience init(_ reader: ObjectReader, sql: String, arguments: [ObjectStore.StoredValue], expectedCount: Int) throws {
         let schema = try reader.store.schema(for: T.self)
         let cursor = try KeyedModelCursor<T>(statement: reader.db.cachedStatement(sql: sql), arguments: arguments, schema: schema)
-        var first = [StoredValue: T](minimumCapacity: expectedCount)
-        var more: [StoredValue: [T]] = [:]
+        var first = [ObjectStore.StoredValue: T](minimumCapacity: expectedCount)
+        var more: [ObjectStore.StoredValue: [T]] = [:]
         try cursor.forEach { object, key in
             // One hash per object when keys are unique (every to-one).
             guard let earlier = first.updateValue(object, forKey: key) else { return }
@@ -38,12 +38,12 @@ final class PrefetchedObjects<T: Model>: PrefetchedGroup {
     }
 
     /// The first object filed under `key`: a to-one's target.
-    func object(_ key: StoredValue) -> T? {
+    func object(_ key: ObjectStore.StoredValue) -> T? {
         first[key]
     }
 
     /// Every object filed under `key`, in id order: a to-many's targets.
-    func objects(_ key: StoredValue) -> [T] {
+    func objects(_ key: ObjectStore.StoredValue) -> [T] {
         guard let head = first[key] else { return [] }
         guard let rest = more[key] else { return [head] }
         return [head] + rest

@@ -18,7 +18,7 @@ public struct RelatedObject<Target: Model>: Sendable {
     /// ```
     public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
     let origin: RelationOrigin
-    let makeQuery: @Sendable (String, StoredValue) -> ObjectQuery<Target>
+    let makeQuery: @Sendable (String, ObjectStore.StoredValue) -> ObjectQuery<Target>
 }
 
 /// The objects a to-many relationship of one object reaches, not read yet. Fetch them as
@@ -38,7 +38,7 @@ public struct RelatedObjects<Target: Model>: Sendable {
     /// ```
     public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
     let origin: RelationOrigin
-    let makeQuery: @Sendable (String, StoredValue) -> ObjectQuery<Target>
+    let makeQuery: @Sendable (String, ObjectStore.StoredValue) -> ObjectQuery<Target>
 
     /// Only those passing `filter`.
     ///
@@ -66,9 +66,9 @@ struct RelationOrigin: Sendable, Hashable {
     let name: String
     /// The key a prefetch files the related objects under: the source's id, or for the side
     /// holding a key, the key's value (the target's id).
-    let lookup: StoredValue
+    let lookup: ObjectStore.StoredValue
     /// The source object's id.
-    let sourceID: StoredValue
+    let sourceID: ObjectStore.StoredValue
 }
 
 extension Model {
@@ -104,7 +104,7 @@ extension Model {
     /// The target objects relationship `name` links to the object whose id (or key, for the
     /// side holding one) is `value`, in id order.
     @Sendable
-    private static func relatedQuery<T: Model>(_ name: String, _ value: StoredValue) -> ObjectQuery<T> {
+    private static func relatedQuery<T: Model>(_ name: String, _ value: ObjectStore.StoredValue) -> ObjectQuery<T> {
         do {
             let relation = try ModelSchema.of(Self.self).relation(named: name)
             let idName = relation.target.columns[relation.target.idColumn].name

@@ -1,30 +1,6 @@
 import Foundation
 import StashCore
 
-/// What deleting an object does to the objects that point at it through a relationship.
-///
-/// ```swift
-/// .belongsTo(\.ownerID, Person.self, onDelete: .cascade)
-/// ```
-public enum DeleteRule: String, Sendable, Codable {
-    /// Deleting the target deletes the objects pointing at it.
-    case cascade
-    /// Deleting the target sets their reference to `nil`. The attribute must be optional:
-    /// on a non-optional one the store refuses to open (``StashCore/StashError/Code/invalidSchema``).
-    case nullify
-    /// Deleting a target that is still referenced throws ``StashCore/StashError/Code/deleteDenied``
-    /// and writes nothing.
-    case deny
-
-    var sql: String {
-        switch self {
-        case .cascade: "CASCADE"
-        case .nullify: "SET NULL"
-        case .deny: "RESTRICT"
-        }
-    }
-}
-
 /// One relationship as the schema stores it: a foreign key column of the model pointing at
 /// another model's table, a join table between two models, or (named relationships only) the
 /// side that reads the other side's key or join table. The target's table is read lazily
@@ -43,9 +19,9 @@ struct Relationship: Sendable {
     var targetName: String
     var target: @Sendable () throws -> ModelSchema
     /// The rule the entity declared; `nil` leaves the choice to ``resolved(columns:columnIndex:model:)``.
-    var declaredDeleteRule: DeleteRule?
+    var declaredDeleteRule: ObjectSchema.DeleteRule?
     /// The rule in force (after ``resolved(columns:columnIndex:model:)``).
-    var deleteRule: DeleteRule { declaredDeleteRule ?? .nullify }
+    var deleteRule: ObjectSchema.DeleteRule { declaredDeleteRule ?? .nullify }
     /// The name a named relationship (``ToOne``, ``ToMany``) was declared with; `nil` for
     /// `belongsTo` and `manyToMany(_:)`.
     var name: String?

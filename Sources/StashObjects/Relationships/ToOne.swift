@@ -41,7 +41,7 @@ import StashCore
 public struct ToOne<Source: Model, Target: Model>: ObjectRelationship {
     let declaration: Relationship
     /// The key's value in a source object, when this side holds the key.
-    let keyValue: (@Sendable (Source) -> StoredValue)?
+    let keyValue: (@Sendable (Source) -> ObjectStore.StoredValue)?
 
     /// The side that holds the key: `key` stores the target's id. `onDelete` says what
     /// deleting the target does to this object (left out: `nullify` for an optional key,
@@ -50,7 +50,7 @@ public struct ToOne<Source: Model, Target: Model>: ObjectRelationship {
     /// ```swift
     /// static let parent = ToOne<Person, Person>("parent", key: \.parentID, inverse: "children", onDelete: .nullify)
     /// ```
-    public init<V: Storable>(_ name: String, key: KeyPath<Source, V>, inverse: String? = nil, onDelete rule: DeleteRule? = nil) {
+    public init<V: Storable>(_ name: String, key: KeyPath<Source, V>, inverse: String? = nil, onDelete rule: ObjectSchema.DeleteRule? = nil) {
         let column = PropertyNames.name(of: key)
         nonisolated(unsafe) let path = key
         keyValue = { $0[keyPath: path].storedValue }

@@ -11,7 +11,7 @@ final class ModelCursor<M: Model>: DatabaseCursor {
     let _statement: Statement
     let decoder: RowDecoder
 
-    init(statement: Statement, arguments: [StoredValue], schema: ModelSchema) throws {
+    init(statement: Statement, arguments: [ObjectStore.StoredValue], schema: ModelSchema) throws {
         _statement = statement
         decoder = RowDecoder(schema: schema)
         try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
@@ -29,7 +29,7 @@ final class ModelCursor<M: Model>: DatabaseCursor {
     }
 }
 
-extension StoredValue {
+extension ObjectStore.StoredValue {
     var databaseValue: DatabaseValue {
         switch self {
         case .null: .null

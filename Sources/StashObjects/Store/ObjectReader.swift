@@ -20,12 +20,12 @@ public class ObjectReader {
         self.store = store
     }
 
-    func select<M: Model>(_ query: ObjectQuery<M>, _ schema: ModelSchema) throws -> (String, [StoredValue]) {
+    func select<M: Model>(_ query: ObjectQuery<M>, _ schema: ModelSchema) throws -> (String, [ObjectStore.StoredValue]) {
         let (clauses, arguments) = try query.clauses(schema)
         return ("SELECT \(schema.selectList) FROM \(SQL.quote(schema.table))\(clauses)", arguments)
     }
 
-    func fetch<M: Model>(sql: String, arguments: [StoredValue], schema: ModelSchema) throws -> [M] {
+    func fetch<M: Model>(sql: String, arguments: [ObjectStore.StoredValue], schema: ModelSchema) throws -> [M] {
         let statement = try db.cachedStatement(sql: sql)
         let cursor = try ModelCursor<M>(statement: statement, arguments: arguments, schema: schema)
         var objects: [M] = []
@@ -80,7 +80,7 @@ public class ObjectReader {
         let idName = schema.columns[schema.idColumn].name
         let rows = try Row.fetchAll(db, sql: "SELECT \(SQL.quote(idName)) FROM \(SQL.quote(schema.table))\(clauses)", arguments: StatementArguments(arguments.map(\.databaseValue)))
         return try rows.map { row in
-            let stored = StoredValue(row[0] as DatabaseValue)
+            let stored = ObjectStore.StoredValue(row[0] as DatabaseValue)
             guard let id = M.ID(storedValue: stored) else {
                 throw StashError(.typeMismatch, "\(schema.modelName).\(idName): stored id \(stored) does not fit \(M.ID.self)", key: "\(schema.modelName).\(idName)")
             }
@@ -110,7 +110,7 @@ public class ObjectReader {
         return try Bool.fetchOne(db, sql: "SELECT EXISTS (\(select))", arguments: StatementArguments(arguments.map(\.databaseValue))) ?? false
     }
 
-    func aggregate<M: Model>(_ function: String, _ keyPath: PartialKeyPath<M>, _ query: ObjectQuery<M>) throws -> StoredValue {
+    func aggregate<M: Model>(_ function: String, _ keyPath: PartialKeyPath<M>, _ query: ObjectQuery<M>) throws -> ObjectStore.StoredValue {
         let schema = try store.schema(for: M.self)
         let column = try schema.column(keyPath)
         // With a limit or offset, the query's window (in its order) is selected first and
@@ -123,7 +123,7 @@ public class ObjectReader {
             ? "SELECT \(function)(\(quoted)) FROM (SELECT \(quoted) FROM \(table)\(clauses))"
             : "SELECT \(function)(\(quoted)) FROM \(table)\(clauses)"
         let value = try DatabaseValue.fetchOne(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
-        return StoredValue(value ?? .null)
+        return ObjectStore.StoredValue(value ?? .null)
     }
 
     /// The smallest value of the attribute among the objects `query` selects, or `nil`.

@@ -39,7 +39,7 @@ extension ObjectTransaction {
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments())
         try encoder(schema).bind(object, to: statement.sqliteStatement)
-        let stored: StoredValue?
+        let stored: ObjectStore.StoredValue?
         do {
             stored = try ReturnedValueCursor(statement: statement).next()
         } catch let error as DatabaseError {
@@ -54,7 +54,7 @@ extension ObjectTransaction {
 /// Steps a statement whose arguments are already bound and reads its first column: what
 /// `RETURNING` hands back. GRDB steps it, so its observation sees the write.
 final class ReturnedValueCursor: DatabaseCursor {
-    typealias Element = StoredValue
+    typealias Element = ObjectStore.StoredValue
     var _isDone = false
     let _statement: Statement
 
@@ -66,7 +66,7 @@ final class ReturnedValueCursor: DatabaseCursor {
         sqlite3_reset(_statement.sqliteStatement)
     }
 
-    func _element(sqliteStatement: SQLiteStatement) throws -> StoredValue {
-        StoredValue(DatabaseValue(sqliteStatement: sqliteStatement, index: 0))
+    func _element(sqliteStatement: SQLiteStatement) throws -> ObjectStore.StoredValue {
+        ObjectStore.StoredValue(DatabaseValue(sqliteStatement: sqliteStatement, index: 0))
     }
 }

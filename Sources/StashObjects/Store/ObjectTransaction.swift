@@ -169,7 +169,7 @@ public final class ObjectTransaction: ObjectReader {
         let schema = try store.schema(for: M.self)
         guard !assignments.isEmpty else { return 0 }
         var sets: [String] = []
-        var values: [StoredValue] = []
+        var values: [ObjectStore.StoredValue] = []
         for assignment in assignments {
             guard let column = assignment.column, schema.columnIndex[column] != nil else {
                 throw StashError(.unknownAttribute, "\(assignment.keyPath) is not a stored attribute of \(schema.modelName)", key: assignment.keyPath)
@@ -190,7 +190,7 @@ public final class ObjectTransaction: ObjectReader {
         return db.changesCount
     }
 
-    private func bounded<M: Model>(_ query: ObjectQuery<M>, _ schema: ModelSchema) throws -> (String, [StoredValue]) {
+    private func bounded<M: Model>(_ query: ObjectQuery<M>, _ schema: ModelSchema) throws -> (String, [ObjectStore.StoredValue]) {
         let idName = SQL.quote(schema.columns[schema.idColumn].name)
         let (clauses, arguments) = try query.clauses(schema)
         return ("SELECT \(idName) FROM \(SQL.quote(schema.table))\(clauses)", arguments)
@@ -205,7 +205,7 @@ public final class ObjectTransaction: ObjectReader {
 public struct ObjectAssignment<M: Model>: Sendable {
     var column: String?
     var keyPath: String
-    var value: StoredValue
+    var value: ObjectStore.StoredValue
 
     /// Sets the attribute to `value` in every selected object.
     public static func set<V: Storable>(_ keyPath: KeyPath<M, V>, _ value: V) -> Self {

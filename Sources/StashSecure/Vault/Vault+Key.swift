@@ -62,7 +62,7 @@ extension Vault {
     }
 
     /// Removes the entry of a typed key.
-    public func remove<Value>(_ key: Key<Value>) throws {
+    public func removeValue<Value>(for key: Key<Value>) throws {
         try removeValue(forKey: key.name)
     }
 }

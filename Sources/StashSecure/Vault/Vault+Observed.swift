@@ -90,8 +90,8 @@ extension Vault {
         /// Removes the entry.
         ///
         /// - throws: As ``Vault/removeValue(forKey:)``.
-        public func remove() throws {
-            try vault.remove(key)
+        public func removeValue() throws {
+            try vault.removeValue(for: key)
         }
 
         /// Reads the entry again now: for a Keychain vault, after another process may have

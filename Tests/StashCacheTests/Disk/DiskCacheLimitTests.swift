@@ -51,7 +51,7 @@ struct DiskCacheLimitTests {
         try cache.set(.filled(2, 10), forKey: "new")
         fixture.clock.advance(by: 50)
         #expect(!cache.contains("old") && cache.data(forKey: "new") != nil)
-        try await cache.sweep()
+        try await cache.removeExpired()
         #expect(try cache.entries().map(\.key) == ["new"])
     }
 
@@ -90,7 +90,7 @@ struct DiskCacheLimitTests {
         #expect(cache.data(forKey: "default") == .filled(1, 10))
         fixture.clock.advance(by: 50)
         #expect(!cache.contains("default") && cache.fileURL(for: "default") == nil)
-        try await cache.sweep()
+        try await cache.removeExpired()
         #expect(try cache.entries().map(\.key) == ["never"])
         #expect(cache.count == 1)
     }

@@ -40,7 +40,7 @@ struct ObservedVaultEntryTests {
         try signedIn.set(false)
         #expect(valueOnly.count == 1 && signedIn.value == false)
         #expect(presenceOnly.count == 0, "still present: the presence did not change")
-        try signedIn.remove()
+        try signedIn.removeValue()
         #expect(presenceOnly.count == 1 && !signedIn.isPresent && signedIn.value == nil)
     }
 

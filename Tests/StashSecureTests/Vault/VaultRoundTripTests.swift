@@ -38,7 +38,7 @@ struct VaultRoundTripTests {
         #expect(try vault[login] == Credentials(user: "u", password: "p"))
         try vault.set(nil, for: token)
         #expect(try vault[token] == nil)
-        try vault.remove(raw)
+        try vault.removeValue(for: raw)
         #expect(try vault.allKeys == ["login"])
     }
 
