@@ -4,10 +4,17 @@
 /// A `Dictionary` keeps keys and values in two arrays, so a hit in a table larger than the
 /// processor's caches misses twice (the key compared, then the value read). Here the key
 /// and its item share a bucket, and the probe runs over the control bytes (one byte a
-/// bucket: 0 for empty, else the hash's top seven bits with the high bit set), which are
-/// dense enough to stay cached: a hit costs one miss. A removal shifts the buckets after it
-/// back (there are no tombstones), so a lookup stops at the first empty bucket. At most
-/// three quarters of the buckets are full.
+/// bucket: 0 for empty, else the hash's top seven bits with the high bit set), read eight at
+/// a time and dense enough to stay cached: a hit costs one miss. A removal shifts the
+/// buckets after it back (there are no tombstones), so a lookup stops at the first empty
+/// bucket.
+///
+/// Up to seven eighths of the buckets are full, not the three quarters of `Dictionary`: a
+/// probe runs over control bytes, where a longer run is cheap, while the buckets are what a
+/// random read misses on. At 200,000 entries that is 262,144 buckets instead of 524,288 (8 MB
+/// of `Int` keys and `Data` values instead of 16 MB, under the 12 MB of a `Dictionary`'s keys
+/// and values), which is what keeps random reads in a large cache within the processor's
+/// caches and its TLB.
 ///
 /// A value type: its storage is copied before a mutation when shared. Not thread-safe.
 @usableFromInline
@@ -70,11 +77,12 @@ struct MemoryCacheTable<Key: Hashable, Item> {
     @inlinable
     var count: Int { storage.count }
 
-    /// The buckets needed to hold `count` keys at most three quarters full.
+    /// The buckets needed to hold `count` keys at most seven eighths full: a power of two,
+    /// always with an empty bucket, where every probe stops.
     @inlinable
     static func capacity(for count: Int) -> Int {
         var capacity = 8
-        while capacity - capacity / 4 < count { capacity *= 2 }
+        while capacity - capacity / 8 < count { capacity *= 2 }
         return capacity
     }
 
@@ -91,12 +99,41 @@ struct MemoryCacheTable<Key: Hashable, Item> {
         let storage = self.storage
         let mask = storage.capacity - 1
         var (index, tag) = Self.start(key.hashValue, mask: mask)
+        let tags = UInt64(tag) &* 0x0101_0101_0101_0101
         while true {
-            let control = storage.control[index]
-            if control == 0 { return nil }
-            if control == tag, storage.buckets[index].key == key { return index }
-            index = (index + 1) & mask
+            guard index &+ 8 <= storage.capacity else {
+                // The last few buckets, a byte at a time, until the probe wraps around.
+                let control = storage.control[index]
+                if control == 0 { return nil }
+                if control == tag, storage.buckets[index].key == key { return index }
+                index = (index + 1) & mask
+                continue
+            }
+            // Eight control bytes at once: the longer runs of a fuller table cost a miss
+            // (a lookup of an absent key) one or two steps, not one per bucket.
+            let word = UInt64(littleEndian: UnsafeRawPointer(storage.control + index).loadUnaligned(as: UInt64.self))
+            // Occupied control bytes have their high bit set: the clear ones are empty.
+            let empties = ~word & 0x8080_8080_8080_8080
+            let end = empties.trailingZeroBitCount
+            var matches = Self.zeroBytes(word ^ tags)
+            while matches != 0 {
+                let bit = matches.trailingZeroBitCount
+                if bit > end { return nil }
+                let candidate = index &+ bit >> 3
+                if storage.buckets[candidate].key == key { return candidate }
+                matches &= matches &- 1
+            }
+            if empties != 0 { return nil }
+            index = (index &+ 8) & mask
         }
+    }
+
+    /// The high bit of each byte of `word` that is zero, and no other bit (no carry crosses
+    /// a byte, so there are no false positives).
+    @inlinable @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((word & low) &+ low) | word) & 0x8080_8080_8080_8080
     }
 
     /// The item in bucket `index` (from ``find(_:)``, with no insertion or removal since).

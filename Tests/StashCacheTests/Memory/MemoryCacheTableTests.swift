@@ -76,6 +76,24 @@ struct MemoryCacheTableTests {
         }
     }
 
+    /// The table fills up to seven eighths of its buckets before it grows (the footprint a
+    /// random read in a large cache depends on), and always keeps an empty bucket, where
+    /// every probe stops.
+    @Test func growsPastSevenEighthsFullAndKeepsAnEmptyBucket() {
+        #expect(MemoryCacheTable<Int, Int>.capacity(for: 200_000) == 262_144)
+        #expect(MemoryCacheTable<Int, Int>.capacity(for: 229_376) == 262_144)
+        #expect(MemoryCacheTable<Int, Int>.capacity(for: 229_377) == 524_288)
+        for count in 0...5_000 {
+            let capacity = MemoryCacheTable<Int, Int>.capacity(for: count)
+            #expect(capacity.nonzeroBitCount == 1 && count < capacity && count <= capacity - capacity / 8)
+        }
+        var table = MemoryCacheTable<Int, Int>()
+        for key in 0..<7 { table.insert(key, forKey: key) }
+        #expect(table.storage.capacity == 8 && table.find(100) == nil)
+        table.insert(7, forKey: 7)
+        #expect(table.storage.capacity == 16 && (0..<8).allSatisfy { table[$0] == $0 })
+    }
+
     /// A copy is a value: changing one (an update in place, an insertion that grows it, a
     /// removal that shifts buckets) leaves the other as it was.
     @Test func aCopyDoesNotSeeTheOriginalsChanges() {
