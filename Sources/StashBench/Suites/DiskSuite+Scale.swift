@@ -6,9 +6,15 @@ import Stash
 /// in a fresh child process for each sample. The child reports:
 ///
 /// - the reopen time (`DiskCache(directory:)` of the populated folder),
-/// - its resident memory growth from just before the open to after the reads, per entry
-///   (`bytes_per_entry`; resident pages from `/proc/self/statm`, which counts heap and
-///   mapped file pages alike), and after the open alone (`open_bytes_per_entry`),
+/// - its resident memory growth from just before the open to after the reads, per entry,
+///   in two measures (from `/proc/self/smaps_rollup`): `bytes_per_entry`, all resident pages
+///   (`Rss`: heap, and pages of files mapped, the manifest's included), and
+///   `anon_bytes_per_entry`, anonymous pages alone (`Anonymous`: heap and private
+///   allocations, what the process itself made and the system cannot drop); the first after
+///   the open alone too (`open_bytes_per_entry`). Pages of a mapped file are clean: the system
+///   reclaims them without writing and Apple's jetsam does not count them
+///   (`phys_footprint`), while Linux counts them in RSS. Both are reported so that neither
+///   cost hides,
 /// - the rate of random reads (a warm-up pass, then the timed pass), which is the case's
 ///   ops/s.
 ///
@@ -38,6 +44,7 @@ enum DiskScaleCases {
             let extra = [
                 "entries": "\(count)",
                 "bytes_per_entry": String(format: "%.0f", median(probes.map { $0.readGrowth / Double(count) })),
+                "anon_bytes_per_entry": String(format: "%.0f", median(probes.map { $0.anonymousGrowth / Double(count) })),
                 "open_bytes_per_entry": String(format: "%.0f", median(probes.map { $0.openGrowth / Double(count) })),
                 "reopen_ms": String(format: "%.1f", median(probes.map(\.reopenSeconds)) * 1000),
                 "reopen_ms_max": String(format: "%.1f", (probes.map(\.reopenSeconds).max() ?? 0) * 1000),
@@ -48,7 +55,7 @@ enum DiskScaleCases {
             ))
             try? FileManager.default.removeItem(at: folder)
         }
-        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth from before the open to after the reads")
+        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth (RSS, mapped manifest pages included) from before the open to after the reads, anon_bytes_per_entry its anonymous part (heap: what jetsam's footprint counts; clean mapped file pages are not)")
     }
 
     /// Writes `count` entries, untimed, and closes the cache.
@@ -69,6 +76,7 @@ enum DiskScaleCases {
         var readSeconds: Double
         var openGrowth: Double
         var readGrowth: Double
+        var anonymousGrowth: Double
     }
 
     /// Runs one child process on `folder` and reads its figures.
@@ -91,8 +99,8 @@ enum DiskScaleCases {
             throw StashError(.io, "disk scale probe failed (status \(process.terminationStatus)): \(text)")
         }
         let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-        guard fields.count == 4 else { throw StashError(.io, "disk scale probe: unreadable line \(line)") }
-        return Probe(reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3])
+        guard fields.count == 5 else { throw StashError(.io, "disk scale probe: unreadable line \(line)") }
+        return Probe(reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3], anonymousGrowth: fields[4])
     }
 
     private static func executablePath() -> String {
@@ -103,7 +111,7 @@ enum DiskScaleCases {
     }
 
     /// The child's side, when ``probeVariable`` is set: prints
-    /// `scale-probe <reopen s> <read s> <open growth bytes> <read growth bytes>`.
+    /// `scale-probe <reopen s> <read s> <open growth bytes> <read growth bytes> <anonymous read growth bytes>`.
     /// Returns whether it ran.
     static func runProbeIfAsked() throws -> Bool {
         guard let spec = ProcessInfo.processInfo.environment[probeVariable] else { return false }
@@ -132,16 +140,25 @@ enum DiskScaleCases {
         guard hits == warmUp.count + keys.count else {
             throw StashError(.io, "disk scale probe: \(hits) hits, expected \(warmUp.count + keys.count)")
         }
-        print("scale-probe \(reopen) \(readSeconds) \(opened - base) \(read - base)")
+        print("scale-probe \(reopen) \(readSeconds) \(opened.resident - base.resident) \(read.resident - base.resident) \(read.anonymous - base.anonymous)")
         try cache.close()
         return true
     }
 
-    /// The resident size of this process, from `/proc/self/statm` (its second field, in pages).
-    private static func residentBytes() -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
-        return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+    /// The resident size of this process (`Rss`) and its anonymous part (`Anonymous`), in
+    /// bytes, from `/proc/self/smaps_rollup`.
+    private static func residentBytes() -> (resident: Double, anonymous: Double) {
+        guard let text = try? String(contentsOfFile: "/proc/self/smaps_rollup", encoding: .utf8) else { return (0, 0) }
+        var figures = (resident: 0.0, anonymous: 0.0)
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2, let kilobytes = Double(fields[1]) else { continue }
+            switch fields[0] {
+            case "Rss:": figures.resident = kilobytes * 1024
+            case "Anonymous:": figures.anonymous = kilobytes * 1024
+            default: break
+            }
+        }
+        return figures
     }
 }
