@@ -69,7 +69,8 @@ import Testing
                 index.updateValue(entry(i), forKey: key)
             }
             #expect(index.count == keys.count)
-            #expect(keys.indices.allSatisfy { index[keys[$0]]?.offset == $0 })
+            let allFound = keys.indices.allSatisfy { (i: Int) in index[keys[i]]?.offset == i }
+            #expect(allFound)
         }
     }
 
