@@ -34,32 +34,56 @@ struct LogScanner {
     }
 
     /// How many records `start..<limit` holds, counted from their lengths alone (no
-    /// checksum, no decoding): what an open reserves in its index before reading them, so
-    /// that the index is not rehashed again and again as it grows (that was half the time of
-    /// opening a large log). Counting stops at the first bytes that cannot start a record:
-    /// an estimate, never a verdict on the records.
+    /// checksum, no decoding): what resuming an open group needs. Counting stops at the first
+    /// bytes that cannot start a record.
     func countRecords(_ base: UnsafeRawPointer, from start: Int, to limit: Int) -> Int {
+        countRecords(base, from: start, to: limit, stoppingAfter: limit).count
+    }
+
+    /// How many records `start..<limit` holds, estimated from the records in its first
+    /// ``estimateSample`` bytes: what an open reserves in its index before reading them, so
+    /// that the index is not rehashed again and again as it grows (that was half the time of
+    /// opening a large log), without framing every record twice (counting them all was a
+    /// twentieth of an open). When bytes that cannot start a record come first (a zero tail,
+    /// damage), the records before them are the estimate. An estimate, never a verdict on the
+    /// records; the caller caps it.
+    func estimateRecords(_ base: UnsafeRawPointer, from start: Int, to limit: Int) -> Int {
+        let stop = min(limit, start + LogScanner.estimateSample)
+        let sample = countRecords(base, from: start, to: limit, stoppingAfter: stop)
+        guard sample.count > 0, sample.end >= stop, sample.end < limit else { return max(0, sample.count) }
+        let (quotient, remainder) = ((limit - start) * sample.count).quotientAndRemainder(dividingBy: sample.end - start)
+        return quotient + (remainder > 0 ? 1 : 0)
+    }
+
+    /// How many bytes ``estimateRecords(_:from:to:)`` frames.
+    static let estimateSample = 8 * 1024
+
+    /// The records counted from `start`, up to the first one that ends at or after `stop`
+    /// (or before `limit`, or bytes that cannot start a record), and where counting stopped.
+    private func countRecords(
+        _ base: UnsafeRawPointer, from start: Int, to limit: Int, stoppingAfter stop: Int
+    ) -> (count: Int, end: Int) {
         var count = 0
         var offset = start
-        while offset < limit {
+        while offset < stop {
             let length: Int
             switch version {
             case FormatVersion1.version:
-                guard limit - offset >= FormatVersion1.recordHeaderSize else { return count }
+                guard limit - offset >= FormatVersion1.recordHeaderSize else { return (count, offset) }
                 length = Int(UInt32(littleEndian: (base + offset).loadUnaligned(as: UInt32.self)))
-                guard length >= FormatVersion1.recordHeaderSize, length <= limit - offset else { return count }
+                guard length >= FormatVersion1.recordHeaderSize, length <= limit - offset else { return (count, offset) }
             case FormatVersion2.version:
-                guard let frame = FormatVersion2.frame(base, at: offset, limit: limit) else { return count }
+                guard let frame = FormatVersion2.frame(base, at: offset, limit: limit) else { return (count, offset) }
                 length = frame.length
             default:
-                guard let frame = RecordFrame(base, at: offset, limit: limit) else { return count }
+                guard let frame = RecordFrame(base, at: offset, limit: limit) else { return (count, offset) }
                 length = frame.end - offset
                 if frame.kind == .groupEnd { count -= 1 }
             }
             count += 1
             offset += length
         }
-        return count
+        return (count, offset)
     }
 
     /// Reads the records in `start..<limit`, calling `visit` with each intact one and its
@@ -73,12 +97,16 @@ struct LogScanner {
     ///     2); without it the scan stops at the first damage.
     ///   - ignoringZeroTail: Whether zero bytes at the end are free space rather than damage
     ///     (when the header's end is not trusted).
+    ///   - willVisit: Called (format version 3) before the records of each verified group
+    ///     are visited, with the ``KeyHash`` of their keys' bytes in order, so that the
+    ///     caller can fetch what it will need for all of them at once.
     func scan(
         _ base: UnsafeRawPointer, from start: Int, to limit: Int, commit: LogFile.Commit? = nil,
-        resync: Bool = true, ignoringZeroTail: Bool = false, _ visit: (Record, Int) -> Void
+        resync: Bool = true, ignoringZeroTail: Bool = false, willVisit: (_ keyHashes: [UInt64]) -> Void = { _ in },
+        _ visit: (Record, Int) -> Void
     ) -> Result {
         if version >= 3 {
-            return scanGroups(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail, visit)
+            return scanGroups(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail, willVisit: willVisit, visit)
         }
         var result = Result(end: start)
         var offset = start
@@ -121,7 +149,7 @@ struct LogScanner {
     /// open group.
     private func scanGroups(
         _ base: UnsafeRawPointer, from start: Int, to limit: Int, commit: LogFile.Commit?, ignoringZeroTail: Bool,
-        _ visit: (Record, Int) -> Void
+        willVisit: ([UInt64]) -> Void, _ visit: (Record, Int) -> Void
     ) -> Result {
         var result = Result(end: start)
         let closedEnd = commit.map { min($0.groupStart, limit) } ?? limit
@@ -129,10 +157,17 @@ struct LogScanner {
         // The frames of the group being read: each record is framed once, to find its group's
         // end, and decoded from that frame once the group's checksum held.
         var frames: [RecordFrame] = []
+        var keyHashes: [UInt64] = []
         while offset < closedEnd {
             if let groupEnd = LogScanner.closedGroup(base, at: offset, limit: closedEnd, frames: &frames) {
-                // Verified: decode and visit (a record that does not decode, which only a
-                // faulty writer could produce, makes the rest of its group damage).
+                // Verified: the keys' hashes (computed while framing) go to `willVisit`, then
+                // the records are decoded and visited (a record that does not decode, which
+                // only a faulty writer could produce, makes the rest of its group damage).
+                keyHashes.removeAll(keepingCapacity: true)
+                frames.withUnsafeBufferPointer { frames in
+                    for frame in frames { keyHashes.append(frame.keyHash?.hash ?? 0) }
+                }
+                willVisit(keyHashes)
                 var cursor = offset
                 for frame in frames {
                     guard let record = try? frame.decode(base, at: cursor) else { break }
@@ -184,8 +219,8 @@ struct LogScanner {
         return closedGroup(base, at: offset, limit: limit, frames: &frames, keepingFrames: false)
     }
 
-    /// ``closedGroup(_:at:limit:)``, leaving the frames of the group's records in `frames`
-    /// when `keepingFrames`.
+    /// ``closedGroup(_:at:limit:)``, leaving the frames of the group's records in `frames`,
+    /// their keys hashed (``RecordFrame/hashKey(_:)``), when `keepingFrames`.
     @inline(__always)
     static func closedGroup(
         _ base: UnsafeRawPointer, at offset: Int, limit: Int, frames: inout [RecordFrame], keepingFrames: Bool = true
@@ -193,13 +228,16 @@ struct LogScanner {
         frames.removeAll(keepingCapacity: true)
         var cursor = offset
         while cursor < limit {
-            guard let frame = RecordFrame(base, at: cursor, limit: limit) else { return nil }
+            guard var frame = RecordFrame(base, at: cursor, limit: limit) else { return nil }
             if frame.kind == .groupEnd {
                 guard cursor > offset, frame.groupLength == cursor - offset,
                       CRC32.checksum(base + offset, count: cursor - offset) == frame.groupChecksum else { return nil }
                 return (cursor, frame.end)
             }
-            if keepingFrames { frames.append(frame) }
+            if keepingFrames {
+                frame.hashKey(base)
+                frames.append(frame)
+            }
             cursor = frame.end
         }
         return nil

@@ -164,18 +164,25 @@ extension PreferencesEngine {
     /// Reads the records of `start..<limit` in `version` into a fresh index, which the
     /// engine adopts.
     ///
-    /// The index is first reserved for every record at once (counted from their lengths
-    /// alone, see ``LogScanner/countRecords(_:from:to:)``), so that it is allocated once
-    /// rather than at every doubling, up to ``maximumReservation`` entries: a hostile file
-    /// of tiny records must not make an open reserve gigabytes.
+    /// The index is first reserved for every record at once (estimated from the records at
+    /// the start, see ``LogScanner/estimateRecords(_:from:to:)``), so that it is allocated
+    /// once rather than at every doubling, up to ``maximumReservation`` entries: a hostile
+    /// file of tiny records must not make an open reserve gigabytes. Before the records of
+    /// a verified group are applied, their index slots are loaded together
+    /// (``KeyIndex/prefetch(_:)``).
     private func read(
         _ base: UnsafeMutableRawPointer, version: UInt32, from start: Int, to limit: Int, commit: LogFile.Commit?,
         ignoringZeroTail: Bool, counter: UInt64
     ) -> LogScanner.Result {
         let scanner = LogScanner(version: version)
-        var index = KeyIndex(capacity: min(scanner.countRecords(base, from: start, to: limit), PreferencesEngine.maximumReservation))
+        // A salvage reads to the end of the mapping: its zero tail is no records.
+        let recordsEnd = ignoringZeroTail ? LogScanner.lastNonZero(base, from: start, to: limit) : limit
+        let estimate = scanner.estimateRecords(base, from: start, to: recordsEnd)
+        var index = KeyIndex(capacity: min(estimate, PreferencesEngine.maximumReservation))
         var live = 0
-        let result = scanner.scan(base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail) { record, offset in
+        let result = scanner.scan(
+            base, from: start, to: limit, commit: commit, ignoringZeroTail: ignoringZeroTail, willVisit: { index.prefetch($0) }
+        ) { record, offset in
             PreferencesEngine.apply(record.kind, key: record.key, keyHash: record.keyHash, value: record.value, expiry: record.expiry,
                                     offset: offset, length: record.length, to: &index, liveBytes: &live)
         }

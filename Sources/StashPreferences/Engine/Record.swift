@@ -116,6 +116,8 @@ struct RecordFrame {
     /// A group end's group length and checksum.
     var groupLength = 0
     var groupChecksum: UInt32 = 0
+    /// The ``KeyHash`` of the key's bytes, once ``hashKey(_:)`` computed it.
+    var keyHash: (hash: UInt64, isPlainASCII: Bool)?
 
     /// Frames the record at `offset`, which must end at or before `limit`; `nil` when the
     /// bytes cannot be one.
@@ -198,6 +200,12 @@ struct RecordFrame {
         return nil
     }
 
+    /// Computes ``keyHash`` (which ``decode(_:at:)`` then uses).
+    @inline(__always)
+    mutating func hashKey(_ base: UnsafeRawPointer) {
+        keyHash = KeyHash.hash(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self) + key.lowerBound, count: key.count))
+    }
+
     /// The record these bytes hold, once their group's checksum held.
     func decode(_ base: UnsafeRawPointer, at offset: Int) throws -> Record {
         let keyBytes = UnsafeRawBufferPointer(start: base + self.key.lowerBound, count: self.key.count)
@@ -205,12 +213,17 @@ struct RecordFrame {
         var record = Record(kind: kind, key: key, value: nil, expiry: nil, length: end - offset)
         // Hashed in place: plain ASCII bytes are the `String`'s own (anything else may have
         // been repaired by the decoding, and is hashed from the `String` when indexed).
-        let (hash, isPlainASCII) = KeyHash.hash(keyBytes.assumingMemoryBound(to: UInt8.self))
+        let (hash, isPlainASCII) = keyHash ?? KeyHash.hash(keyBytes.assumingMemoryBound(to: UInt8.self))
         if isPlainASCII { record.keyHash = hash }
         if kind == .setExpiring {
             record.expiry = Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiry, as: UInt64.self)))
         }
-        if kind == .set || kind == .setExpiring {
+        if tag == ValueTag.integer.rawValue {
+            // The most common value, read straight from the varint that framing delimited.
+            var cursor = payload.lowerBound
+            guard let raw = RecordFrame.varint(base, &cursor, payload.upperBound) else { throw BinaryReader.malformedRecord }
+            record.value = .integer(PreferenceValue.zigzagDecoded(raw))
+        } else if kind == .set || kind == .setExpiring {
             record.value = try PreferenceValue(
                 tag: tag, payload: UnsafeRawBufferPointer(start: base + payload.lowerBound, count: payload.count)
             )

@@ -90,9 +90,7 @@ extension PreferenceValue {
         var reader = BinaryReader(payload)
         switch tag {
         case .bool: self = .bool(try reader.readByte() != 0)
-        case .integer:
-            let raw = try reader.readVarInt()
-            self = .integer(Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1))
+        case .integer: self = .integer(PreferenceValue.zigzagDecoded(try reader.readVarInt()))
         case .unsignedInteger: self = .unsignedInteger(try reader.readVarInt())
         case .double: self = .double(Double(bitPattern: try reader.read(UInt64.self)))
         case .float: self = .float(Float(bitPattern: try reader.read(UInt32.self)))
@@ -118,6 +116,12 @@ extension PreferenceValue {
             }
             self = .dictionary(values)
         }
+    }
+
+    /// The signed integer that a zigzag-encoded varint holds.
+    @inline(__always)
+    static func zigzagDecoded(_ raw: UInt64) -> Int64 {
+        Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
     private static func readNested(_ reader: inout BinaryReader) throws -> PreferenceValue {

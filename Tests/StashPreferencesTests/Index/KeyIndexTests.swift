@@ -58,6 +58,22 @@ import Testing
         }
     }
 
+    /// Loading the slots of keys about to be set (what an open does for each group) changes
+    /// nothing, whatever the index holds.
+    @Test func prefetchChangesNothing() {
+        for var index in [KeyIndex(), KeyIndex(capacity: 10)] {
+            let keys = (0..<40).map { "key-\($0)" }
+            index.prefetch(keys.map { KeyHash.hash($0).hash })
+            for (i, key) in keys.enumerated() {
+                index.prefetch([KeyHash.hash(key).hash, 0, .max])
+                index.updateValue(entry(i), forKey: key)
+            }
+            #expect(index.count == keys.count)
+            let allFound = keys.indices.allSatisfy { (i: Int) in index[keys[i]]?.offset == i }
+            #expect(allFound)
+        }
+    }
+
     @Test func hashTellsPlainASCIIKeys() {
         for length in 0..<20 {
             let plain = String(repeating: "a", count: length)
