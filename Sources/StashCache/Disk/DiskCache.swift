@@ -32,8 +32,9 @@ import Logging
 /// yet flushed, the access dates of entries read since, and its count and total size. Its
 /// memory does not grow with the number of entries, and opening reads no entry (bar the
 /// few a repair needs), so a cache of a million entries opens as fast as an empty one.
-/// Reads go through a memory mapping of the manifest: its pages are clean file pages, which
-/// the system reclaims without writing and which jetsam's footprint does not count.
+/// Reads go through a memory mapping of the manifest: the pages a read touches are clean
+/// file pages, which the system reclaims without writing and which jetsam's footprint does
+/// not count, though Linux counts them in the process's resident size (RSS).
 ///
 /// **Durability.** A cache is disposable, so nothing is fsynced. A crash of the process loses
 /// the writes staged in the last ``Configuration/flushDelay`` (call ``flush()`` to write

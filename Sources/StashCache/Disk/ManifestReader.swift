@@ -29,7 +29,9 @@ import GRDBSQLite
 /// system reclaims them under memory pressure without writing anything (on Apple platforms
 /// they are not part of the footprint that jetsam limits), though Linux counts those
 /// touched in the process's resident size. Pages of commits still in the WAL are read as
-/// before.
+/// before. Stash never shrinks the manifest in place (a rebuild deletes it and starts a new
+/// file, which leaves existing mappings valid); a process that truncated it behind SQLite's
+/// locks could make a mapped read fault, which is SQLite's documented limit of `mmap_size`.
 final class ManifestReader: @unchecked Sendable {
     private let lock = Lock()
     private var handle: OpaquePointer?

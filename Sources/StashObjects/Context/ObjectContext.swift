@@ -169,7 +169,7 @@ public final class ObjectContext: Sendable {
         state.withLock { state in
             var object = object
             let type = ObjectIdentifier(M.self)
-            if M.ID.isAutoIncremented, object.id.storedValue == .null, let id = M.ID.assigned(rowID: state.issueTemporary(type)) {
+            if object.id.storedValue == .null, M.ID.isAutoIncremented, let id = M.ID.assigned(rowID: state.issueTemporary(type)) {
                 object.id = id
             }
             state.record(state.key(type, object.id.storedValue), .insert, object)

@@ -35,8 +35,8 @@ public final class ObjectTransaction: ObjectReader {
         }
     }
 
-    private func assigningID<M: Model>(_ object: M) -> M {
-        guard M.ID.isAutoIncremented, object.id.storedValue == .null, let id = M.ID.assigned(rowID: db.lastInsertedRowID) else { return object }
+    private func assigningID<M: Model>(_ object: M, _ schema: ModelSchema) -> M {
+        guard schema.isAutoIncremented, object.id.storedValue == .null, let id = M.ID.assigned(rowID: db.lastInsertedRowID) else { return object }
         var inserted = object
         inserted.id = id
         return inserted
@@ -54,7 +54,7 @@ public final class ObjectTransaction: ObjectReader {
     public func insert<M: Model>(_ object: M) throws -> M {
         let schema = try store.schema(for: M.self)
         try run(schema.insertSQL, object, schema)
-        return assigningID(object)
+        return assigningID(object, schema)
     }
 
     /// Inserts the objects in order; returns them with their ids.
@@ -91,12 +91,12 @@ public final class ObjectTransaction: ObjectReader {
     @discardableResult
     public func upsert<M: Model>(_ object: M) throws -> M {
         let schema = try store.schema(for: M.self)
-        if M.ID.isAutoIncremented, object.id.storedValue == .null {
+        if schema.isAutoIncremented, object.id.storedValue == .null {
             try run(schema.insertSQL, object, schema)
         } else {
             try run(schema.upsertSQL, object, schema)
         }
-        return assigningID(object)
+        return assigningID(object, schema)
     }
 
     /// ``upsert(_:)``: inserts a new object, updates an existing one.
