@@ -5,7 +5,7 @@ import PackageDescription
 // Stash: an application's whole local data layer.
 //
 // Heavy dependencies stay at the edges: GRDB only where SQLite is used, swift-crypto only in
-// StashSecure, swift-syntax only in the `@Model` plugin, AsyncHTTPClient in
+// StashSecure, swift-syntax only in the `@Model` plugin (and the expansion it runs), AsyncHTTPClient in
 // StashHTTPAsyncClient, Hummingbird in StashHTTPServer and StashPostgresHummingbird (the
 // adapter that joins it to the PostgreSQL cache), postgres-nio (and the NIO it needs) in
 // StashPostgres; the executables and tests link what they use. `import Stash` never compiles
@@ -75,8 +75,11 @@ let package = Package(
             dependencies: ["StashCore", "StashSQL", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
-        // The `@Model` macro: its declaration (StashObjectsMacros) and its compiler plugin
-        // (StashObjectsMacroPlugin, the only target that sees swift-syntax).
+        // The `@Model` macro: its declaration (StashObjectsMacros), its compiler plugin
+        // (StashObjectsMacroPlugin) and the expansion the plugin runs (StashObjectsMacroExpansion,
+        // an ordinary target so the tests need no macro target: a test product depending on one
+        // is built for the host together with everything it links, the whole package again).
+        // Only these two see swift-syntax.
         .target(
             name: "StashObjectsMacros",
             dependencies: ["StashObjects", "StashObjectsMacroPlugin"],
@@ -85,12 +88,20 @@ let package = Package(
         .macro(
             name: "StashObjectsMacroPlugin",
             dependencies: [
+                "StashObjectsMacroExpansion",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "StashObjectsMacroExpansion",
+            dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ],
             swiftSettings: strictSettings
         ),
@@ -310,7 +321,7 @@ let package = Package(
         .testTarget(
             name: "StashObjectsMacrosTests",
             dependencies: [
-                "Stash", "StashObjectsMacros", "StashObjectsMacroPlugin", "StashTestSupport",
+                "Stash", "StashObjectsMacros", "StashObjectsMacroExpansion", "StashTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),

@@ -1,4 +1,4 @@
-import StashObjectsMacroPlugin
+import StashObjectsMacroExpansion
 import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacroExpansion

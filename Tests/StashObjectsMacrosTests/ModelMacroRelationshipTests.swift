@@ -1,6 +1,6 @@
 import Foundation
 import Stash
-import StashObjectsMacroPlugin
+import StashObjectsMacroExpansion
 import StashObjectsMacros
 import StashTestSupport
 import SwiftSyntax
