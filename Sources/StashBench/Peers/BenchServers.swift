@@ -81,10 +81,12 @@ final class BenchServers {
         return server.port
     }
 
-    /// nginx caching `origin` (see ``NginxPeer/startIfInstalled(origin:folder:context:for:)``),
-    /// stopped with the group.
-    func startNginx(origin: Int, folder: URL, context: BenchContext, for name: String) throws -> NginxPeer? {
-        let nginx = try NginxPeer.startIfInstalled(origin: "127.0.0.1:\(origin)", folder: folder, context: context, for: name)
+    /// nginx caching `origin` in at most `cacheBytes` (see
+    /// ``NginxPeer/startIfInstalled(origin:folder:cacheBytes:context:for:)``), stopped with the group.
+    func startNginx(origin: Int, folder: URL, cacheBytes: Int = 256 << 20, context: BenchContext, for name: String) throws -> NginxPeer? {
+        let nginx = try NginxPeer.startIfInstalled(
+            origin: "127.0.0.1:\(origin)", folder: folder, cacheBytes: cacheBytes, context: context, for: name
+        )
         if let nginx { stops.append { nginx.stop() } }
         return nginx
     }

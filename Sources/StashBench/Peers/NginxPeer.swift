@@ -17,9 +17,10 @@ final class NginxPeer {
     /// The nginx executable on `PATH` (or in `/usr/sbin`), or `nil` when absent.
     static var executable: URL? { findExecutable("nginx", extraFolders: ["/usr/sbin", "/usr/local/sbin"]) }
 
-    /// Starts nginx caching `origin` (`host:port`), its files under `folder`: one worker per
-    /// CPU the servers have (``CPUPinning``).
-    init(executable: URL, origin: String, folder: URL) throws {
+    /// Starts nginx caching `origin` (`host:port`), its files under `folder`, at most
+    /// `cacheBytes` of them (`max_size`, the size Stash's disk cache gets in the same case):
+    /// one worker per CPU the servers have (``CPUPinning``).
+    init(executable: URL, origin: String, folder: URL, cacheBytes: Int) throws {
         port = try freeLoopbackPort()
         memoryFolder = try MemoryFolder.make("nginx", port: port)
         let cache = (memoryFolder ?? folder).appendingPathComponent("cache").path
@@ -41,7 +42,7 @@ final class NginxPeer {
             fastcgi_temp_path \(folder.path)/fastcgi;
             uwsgi_temp_path \(folder.path)/uwsgi;
             scgi_temp_path \(folder.path)/scgi;
-            proxy_cache_path \(cache) levels=1:2 keys_zone=bench:16m max_size=256m inactive=1h;
+            proxy_cache_path \(cache) levels=1:2 keys_zone=bench:16m max_size=\(cacheBytes) inactive=1h;
             upstream origin { server \(origin); keepalive 32; }
             server {
                 listen 127.0.0.1:\(port) backlog=4096 reuseport;
@@ -71,13 +72,15 @@ final class NginxPeer {
 
     /// nginx caching `origin` with its files in `folder` (created), or `nil` with a note on
     /// `context`'s report when nginx is not installed.
-    static func startIfInstalled(origin: String, folder: URL, context: BenchContext, for name: String) throws -> NginxPeer? {
+    static func startIfInstalled(
+        origin: String, folder: URL, cacheBytes: Int, context: BenchContext, for name: String
+    ) throws -> NginxPeer? {
         guard let executable else {
             context.reporter.note("\(name): nginx peer skipped (nginx is not installed)")
             return nil
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return try NginxPeer(executable: executable, origin: origin, folder: folder)
+        return try NginxPeer(executable: executable, origin: origin, folder: folder, cacheBytes: cacheBytes)
     }
 
     /// The largest peak resident memory of nginx's workers (the processes that proxy and

@@ -37,12 +37,14 @@ extension HTTPSuite {
         logger.logLevel = .warning
         try await BenchServers.run(logger: logger) { servers in
             let originPort = try await servers.startOrigin(payloads: [("large", size)])
-            // A disk cache eight bodies large: a body may take an eighth of it.
+            // A disk cache eight bodies large (a body may take an eighth of it), and the same
+            // for nginx's `max_size`.
             let proxyPort = try await servers.startStashProxy(
                 "stash", origin: originPort, folder: folder.appendingPathComponent("stash", isDirectory: true), diskCapacity: 8 * size, context: context
             )
             let nginx = try servers.startNginx(
-                origin: originPort, folder: folder.appendingPathComponent("nginx", isDirectory: true), context: context, for: name
+                origin: originPort, folder: folder.appendingPathComponent("nginx", isDirectory: true), cacheBytes: 8 * size,
+                context: context, for: name
             )
             let transport = servers.transport(timeout: .seconds(120))
             var peers = [("stash", proxyPort)]
