@@ -110,7 +110,9 @@ let package = Package(
             dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        .target(name: "StashPreferences", dependencies: ["StashCore"], swiftSettings: strictSettings),
+        .target(name: "StashPreferences", dependencies: ["StashCore", "CStashChecksum"], swiftSettings: strictSettings),
+        // CRC-32 folded with the processor's carry-less multiply, for StashPreferences' log.
+        .target(name: "CStashChecksum"),
         .target(
             name: "StashSecure",
             dependencies: [

@@ -7,7 +7,7 @@ import Testing
 /// an update in two (every record and header checksum of the log goes through it).
 struct CRC32Tests {
     /// The CRC-32 definition, a bit at a time: the reference the fast one must equal.
-    private static func reference(_ bytes: [UInt8]) -> UInt32 {
+    static func reference(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -42,5 +42,40 @@ struct CRC32Tests {
                 }
             }
         }
+    }
+}
+
+/// The hardware fold (runs of 64 bytes or more) against the bitwise definition, at random
+/// lengths and alignments, and whether it runs at all on a processor that has it.
+struct CRC32FoldTests {
+    @Test func foldedRunsEqualTheBitwiseDefinition() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("CRC32FoldTests seed: \(seed)")
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let bytes = (0..<9000).map { _ in UInt8(truncatingIfNeeded: next()) }
+        bytes.withUnsafeBytes { buffer in
+            for round in 0..<150 {
+                // Lengths across the fold's thresholds (64, every 16, every 64) and long runs.
+                let count = round < 80 ? 60 + round : Int(next() % 8000)
+                let offset = Int(next() % 16)
+                let expected = CRC32Tests.reference(Array(bytes[offset..<(offset + count)]))
+                #expect(CRC32.checksum(buffer.baseAddress! + offset, count: count) == expected,
+                        "length \(count), offset \(offset), seed \(seed)")
+            }
+        }
+    }
+
+    /// On x86-64 with PCLMULQDQ (every x86-64 processor since 2010), the fold runs: the test
+    /// above then checks it and not only the tables.
+    @Test func theFoldRunsWhereTheProcessorHasCarrylessMultiply() throws {
+        #if arch(x86_64) && os(Linux)
+        let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let hasIt = flags.contains(" pclmulqdq") && flags.contains(" sse4_1")
+        #expect(CRC32.foldsInHardware == hasIt)
+        #endif
     }
 }
