@@ -20,6 +20,7 @@ SHOWN_EXTRAS = [
     ("usedBytes", "file {} bytes used"),
     ("entries", "{} entries"),
     ("bytes_per_entry", "{} bytes resident per entry"),
+    ("anon_bytes_per_entry", "{} of them heap"),
     ("reopen_ms", "reopen {} ms"),
     ("reopen_ms_max", "at most {} ms"),
     ("connections", "{} connections"),

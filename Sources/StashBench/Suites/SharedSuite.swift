@@ -162,7 +162,7 @@ enum SharedSuite {
                     while index < operations {
                         let start = DispatchTime.now().uptimeNanoseconds
                         try await body(index)
-                        own.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                        own.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)   // seconds, as milliseconds(_:quantile:) takes them
                         index += concurrency
                     }
                     return own
