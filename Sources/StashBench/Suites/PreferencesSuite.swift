@@ -63,6 +63,9 @@ enum PreferencesSuite {
             Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.intKeys, work.ints, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.intKeys, work.ints, synchronizedCount, synchronize: true) },
         ], mmkv?.contender("write-int \(count)")), extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })])
+        // The read cases read what the write cases wrote; run without them (`--case read-int`),
+        // they write it first, untimed, so that they never time reads of missing keys.
+        if !context.runs("write-int") { try fill(stash, defaults, mmkv, work.intKeys, work.ints, count, request: "write-int") }
         try await context.compareAsync(suite: suite, case: "read-int", asynchronous([
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.integer(forKey: work.intKeys[i]) }
@@ -79,6 +82,9 @@ enum PreferencesSuite {
             Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.stringKeys, work.strings, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.stringKeys, work.strings, synchronizedCount, synchronize: true) },
         ], mmkv?.contender("write-string \(count)")), extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })])
+        if !context.runs("write-string") {
+            try fill(stash, defaults, mmkv, work.stringKeys, work.strings, count, request: "write-string")
+        }
         try await context.compareAsync(suite: suite, case: "read-string", asynchronous([
             Contender("stash") {
                 for i in 0..<count { sink &+= stash.string(forKey: work.stringKeys[i])?.utf8.count ?? 0 }
@@ -111,6 +117,17 @@ enum PreferencesSuite {
     private static func write<Value: PreferenceStorable>(_ prefs: Preferences, _ keys: [String], _ values: [Value], _ count: Int) throws -> Int {
         for i in 0..<count { try prefs.set(values[i], forKey: keys[i]) }
         return count
+    }
+
+    /// Writes what a read case reads into every contender's store, untimed: `request` is the
+    /// MMKV driver's write of the same values.
+    private static func fill<Value: PreferenceStorable>(
+        _ stash: Preferences, _ defaults: UserDefaultsPeer, _ mmkv: MMKVPeer?, _ keys: [String], _ values: [Value], _ count: Int,
+        request: String
+    ) throws {
+        _ = try write(stash, keys, values, count)
+        _ = write(defaults.plain, keys, values, count, synchronize: false)
+        _ = try mmkv?.run("\(request) \(count)")
     }
 
     /// Sets `values[i]` under `keys[i]` for the first `count`, synchronizing after each set
