@@ -79,7 +79,7 @@ let package = Package(
         // (StashObjectsMacroPlugin) and the expansion the plugin runs (StashObjectsMacroExpansion,
         // an ordinary target so the tests need no macro target: a test product depending on one
         // is built for the host together with everything it links, the whole package again).
-        // Only these two see swift-syntax.
+        // Only the plugin and the expansion (and the macro tests) see swift-syntax.
         .target(
             name: "StashObjectsMacros",
             dependencies: ["StashObjects", "StashObjectsMacroPlugin"],
@@ -343,7 +343,9 @@ let package = Package(
             dependencies: ["StashTestSupport"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StashPreferencesTests", dependencies: ["StashPreferences", "StashTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StashPreferencesTests", dependencies: ["StashPreferences", "CStashChecksum", "StashTestSupport"], swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StashSecureTests",
             dependencies: ["StashSecure", "StashTestSupport", .product(name: "Logging", package: "swift-log")],

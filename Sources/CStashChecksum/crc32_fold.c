@@ -71,7 +71,7 @@ FOLD_TARGET static size_t fold_pclmul(uint32_t *state, const uint8_t *bytes, siz
     return (size_t)(cursor - bytes);
 }
 
-size_t stash_crc32_fold(uint32_t *state, const uint8_t *bytes, size_t count) {
+int stash_crc32_fold_available(void) {
     // -1 until the first call asks the processor; threads racing there store the same answer.
     static int supported = -1;
     int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
@@ -80,11 +80,17 @@ size_t stash_crc32_fold(uint32_t *state, const uint8_t *bytes, size_t count) {
         known = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
         __atomic_store_n(&supported, known, __ATOMIC_RELAXED);
     }
-    if (!known || count < 64) return 0;
+    return known;
+}
+
+size_t stash_crc32_fold(uint32_t *state, const uint8_t *bytes, size_t count) {
+    if (count < 64 || !stash_crc32_fold_available()) return 0;
     return fold_pclmul(state, bytes, count);
 }
 
 #else
+
+int stash_crc32_fold_available(void) { return 0; }
 
 size_t stash_crc32_fold(uint32_t *state, const uint8_t *bytes, size_t count) {
     (void)state;

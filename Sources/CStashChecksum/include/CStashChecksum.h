@@ -13,4 +13,7 @@
 /// `*state` is the register as the table method keeps it (not inverted on entry or exit).
 size_t stash_crc32_fold(uint32_t *state, const uint8_t *bytes, size_t count);
 
+/// Whether `stash_crc32_fold` folds on this processor (it returns 0 for every call otherwise).
+int stash_crc32_fold_available(void);
+
 #endif

@@ -83,7 +83,7 @@ final class BenchServers {
 
     /// nginx caching `origin` in at most `cacheBytes` (see
     /// ``NginxPeer/startIfInstalled(origin:folder:cacheBytes:context:for:)``), stopped with the group.
-    func startNginx(origin: Int, folder: URL, cacheBytes: Int = 256 << 20, context: BenchContext, for name: String) throws -> NginxPeer? {
+    func startNginx(origin: Int, folder: URL, cacheBytes: Int = BenchServers.cacheBytes, context: BenchContext, for name: String) throws -> NginxPeer? {
         let nginx = try NginxPeer.startIfInstalled(
             origin: "127.0.0.1:\(origin)", folder: folder, cacheBytes: cacheBytes, context: context, for: name
         )
@@ -99,6 +99,10 @@ final class BenchServers {
         return varnish
     }
 
+    /// The disk cache of a proxy in the hit cases (`stash http-proxy`'s default size, and
+    /// nginx's `max_size`): 256 MiB. The large-body cases give both eight bodies.
+    static let cacheBytes = 256 << 20
+
     /// Stash's caching proxy in front of `origin`, named `name`: `stash http-proxy` in a
     /// process of its own (``StashProxyPeer``) when it was built beside the bench, else
     /// `HTTPCachingProxy` in this process with the same settings (and a note saying so).
@@ -111,7 +115,7 @@ final class BenchServers {
             return peer.port
         }
         context.reporter.note("\(name): Stash's proxy runs inside the bench (build `stash` beside `stash-bench` for a process of its own)")
-        let disk = diskCapacity ?? (256 << 20)
+        let disk = diskCapacity ?? BenchServers.cacheBytes
         let cache = closing(try HTTPCache(
             memoryCapacity: 32 << 20, diskCapacity: disk, directory: disk == 0 ? nil : folder.appendingPathComponent("cache"), mode: .shared
         ))

@@ -15,13 +15,6 @@ import CStashChecksum
 /// let checksum = crc.value   // "123456789" gives 0xCBF43926
 /// ```
 struct CRC32 {
-    /// Whether this processor folds long runs in hardware (``update(_:)`` uses the tables
-    /// alone otherwise).
-    static let foldsInHardware: Bool = {
-        var state: UInt32 = 0
-        let zeros = [UInt8](repeating: 0, count: 64)
-        return zeros.withUnsafeBufferPointer { stash_crc32_fold(&state, $0.baseAddress, 64) } == 64
-    }()
 
     /// Table `k` (entries `256 * k ..< 256 * (k + 1)`) advances a byte through `k` more
     /// zero bytes; table 0 is the classic byte-at-a-time table.

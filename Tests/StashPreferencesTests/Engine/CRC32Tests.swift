@@ -1,4 +1,6 @@
+import CStashChecksum
 import Foundation
+import StashTestSupport
 import Testing
 @testable import StashPreferences
 
@@ -23,13 +25,9 @@ struct CRC32Tests {
     }
 
     @Test func equalsTheBitwiseDefinitionAtEveryLengthAndSplit() {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("CRC32Tests seed: \(seed)")
-        var state = seed
-        let bytes = (0..<67).map { _ -> UInt8 in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
+        let seed = SeededGenerator.freshSeed(for: "equalsTheBitwiseDefinitionAtEveryLengthAndSplit")
+        var random = SeededGenerator(seed: seed)
+        let bytes = (0..<67).map { _ in UInt8.random(in: 0...255, using: &random) }
         bytes.withUnsafeBytes { buffer in
             for count in 0...buffer.count {
                 let expected = CRC32Tests.reference(Array(bytes[0..<count]))
@@ -49,19 +47,14 @@ struct CRC32Tests {
 /// lengths and alignments, and whether it runs at all on a processor that has it.
 struct CRC32FoldTests {
     @Test func foldedRunsEqualTheBitwiseDefinition() {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("CRC32FoldTests seed: \(seed)")
-        var state = seed
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
-        let bytes = (0..<9000).map { _ in UInt8(truncatingIfNeeded: next()) }
+        let seed = SeededGenerator.freshSeed(for: "foldedRunsEqualTheBitwiseDefinition")
+        var random = SeededGenerator(seed: seed)
+        let bytes = (0..<9000).map { _ in UInt8.random(in: 0...255, using: &random) }
         bytes.withUnsafeBytes { buffer in
             for round in 0..<150 {
                 // Lengths across the fold's thresholds (64, every 16, every 64) and long runs.
-                let count = round < 80 ? 60 + round : Int(next() % 8000)
-                let offset = Int(next() % 16)
+                let count = round < 80 ? 60 + round : Int.random(in: 0..<8000, using: &random)
+                let offset = Int.random(in: 0..<16, using: &random)
                 let expected = CRC32Tests.reference(Array(bytes[offset..<(offset + count)]))
                 #expect(CRC32.checksum(buffer.baseAddress! + offset, count: count) == expected,
                         "length \(count), offset \(offset), seed \(seed)")
@@ -75,7 +68,7 @@ struct CRC32FoldTests {
         #if arch(x86_64) && os(Linux)
         let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
         let hasIt = flags.contains(" pclmulqdq") && flags.contains(" sse4_1")
-        #expect(CRC32.foldsInHardware == hasIt)
+        #expect((stash_crc32_fold_available() != 0) == hasIt)
         #endif
     }
 }
