@@ -69,6 +69,38 @@ enum TestPostgres {
         }
     }
 
+    /// Runs `body` with the URL of a database of its own on the test server, dropped after:
+    /// for a test that other tests' open transactions must not disturb (PostgreSQL prunes
+    /// dead rows only behind the oldest transaction of the same database). Where the user
+    /// may not create databases, the test server's own database.
+    static func withDatabase<T: Sendable>(_ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
+        let url = try requireURL()
+        guard var components = URLComponents(string: url) else { return try await body(url) }
+        let name = "stash_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        do {
+            try await withClient(url: url, schema: "public") { admin in
+                try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            }
+        } catch {
+            return try await body(url)
+        }
+        components.path = "/" + name
+        func drop() async {
+            _ = try? await withClient(url: url, schema: "public") { admin in
+                try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+            }
+        }
+        let result: T
+        do {
+            result = try await body(components.string ?? url)
+        } catch {
+            await drop()
+            throw error
+        }
+        await drop()
+        return result
+    }
+
     /// The tests' cache settings: strict (a failure is an error, not a silent miss) with a
     /// timeout long enough for a machine busy building.
     static var configuration: SharedCache.Configuration {
@@ -79,12 +111,14 @@ enum TestPostgres {
         return configuration
     }
 
-    /// Runs `body` with a migrated cache of a fresh schema.
+    /// Runs `body` with a migrated cache of a fresh schema (of the database of `url`, the test
+    /// server's by default).
     static func withCache<T: Sendable>(
+        url: String? = nil,
         _ configure: @Sendable (inout SharedCache.Configuration) -> Void = { _ in },
         _ body: @Sendable (SharedCache) async throws -> T
     ) async throws -> T {
-        try await withSchema { _, _, client in
+        try await withSchema(url: url) { _, _, client in
             var configuration = Self.configuration
             configure(&configuration)
             let cache = SharedCache(client: client, configuration: configuration)
