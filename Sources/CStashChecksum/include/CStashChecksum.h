@@ -11,9 +11,13 @@
 /// another architecture), so the caller then does all the work.
 ///
 /// `*state` is the register as the table method keeps it (not inverted on entry or exit).
+/// Thread-safe: it reads only `bytes` and writes only `*state` (and, once, the cached answer
+/// of `stash_crc32_fold_available`). It keeps nothing on disk; a checksum is as durable as the
+/// bytes it is stored with.
 size_t stash_crc32_fold(uint32_t *state, const uint8_t *bytes, size_t count);
 
 /// Whether `stash_crc32_fold` folds on this processor (it returns 0 for every call otherwise).
+/// Thread-safe: the first calls ask the processor, racing threads store the same answer.
 int stash_crc32_fold_available(void);
 
 #endif

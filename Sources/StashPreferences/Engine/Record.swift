@@ -218,12 +218,13 @@ struct RecordFrame {
         if kind == .setExpiring {
             record.expiry = Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiry, as: UInt64.self)))
         }
+        guard kind == .set || kind == .setExpiring else { return record }
         if tag == ValueTag.integer.rawValue {
             // The most common value, read straight from the varint that framing delimited.
             var cursor = payload.lowerBound
             guard let raw = RecordFrame.varint(base, &cursor, payload.upperBound) else { throw BinaryReader.malformedRecord }
             record.value = .integer(PreferenceValue.zigzagDecoded(raw))
-        } else if kind == .set || kind == .setExpiring {
+        } else {
             record.value = try PreferenceValue(
                 tag: tag, payload: UnsafeRawBufferPointer(start: base + payload.lowerBound, count: payload.count)
             )
