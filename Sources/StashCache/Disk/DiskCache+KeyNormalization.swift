@@ -17,10 +17,10 @@ extension DiskCache {
         var needsWork = false
         let columns = "key, \(Manifest.recordColumns)"
         try manifest.rows("SELECT \(columns) FROM entry WHERE \(Manifest.wideKey)") { row in
-            let stored: String = row[0]
+            let stored: String = try Manifest.column(row, 0)
             let key = (try? StoredKey.normalized(stored)) ?? stored
             // `Dictionary` compares keys as Swift does, so every form of a key lands in one group.
-            groups[key, default: []].append((stored, Manifest.record(row, from: 1)))
+            groups[key, default: []].append((stored, try Manifest.record(row, from: 1)))
             if !stored.utf8.elementsEqual(key.utf8) { needsWork = true }
             return true
         }
@@ -29,7 +29,7 @@ extension DiskCache {
         // form, which the walk of wide keys did not see: it joins its group.
         for (key, rows) in groups where !rows.contains(where: { $0.stored.utf8.elementsEqual(key.utf8) }) {
             try manifest.rows("SELECT \(columns) FROM entry WHERE key = ?", arguments: [key]) { row in
-                groups[key, default: []].append((row[0], Manifest.record(row, from: 1)))
+                groups[key, default: []].append((try Manifest.column(row, 0), try Manifest.record(row, from: 1)))
                 return false
             }
         }

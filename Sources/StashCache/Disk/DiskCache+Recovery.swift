@@ -46,10 +46,14 @@ extension DiskCache {
     static func openWriter(manifestURL: URL, filesDirectory: URL, logger: Logger) throws -> OpenedManifest {
         var opened: OpenedManifest
         do {
+            // Local until reconciled: a manifest found unusable is closed (released) before
+            // its files are deleted below.
             let manifest = try Manifest(url: manifestURL, readOnly: false)
             var recovery = Recovery()
             try normalizeKeys(of: manifest, filesDirectory: filesDirectory, recovery: &recovery)
-            opened = OpenedManifest(manifest: manifest, recovery: recovery)
+            var reconciled = OpenedManifest(manifest: manifest, recovery: recovery)
+            try reconcile(&reconciled, filesDirectory: filesDirectory)
+            opened = reconciled
         } catch let error as StashError where error.code == .corruptFile || error.code == .unsupportedVersion {
             logger.warning("the manifest \(manifestURL.path) is unusable (\(error)); a cache is disposable, so it starts again empty")
             for suffix in ["", "-wal", "-shm", "-journal"] {
@@ -61,7 +65,6 @@ extension DiskCache {
             opened = OpenedManifest(manifest: manifest, recovery: Recovery())
             opened.recovery.rebuiltManifest = true
         }
-        try reconcile(&opened, filesDirectory: filesDirectory)
         opened.counters = try opened.manifest.counters()
         if !opened.recovery.isClean, !opened.recovery.rebuiltManifest {
             let recovery = opened.recovery
@@ -77,7 +80,7 @@ extension DiskCache {
     private static func reconcile(_ opened: inout OpenedManifest, filesDirectory: URL) throws {
         var expected: [String: (key: String, size: Int)] = [:]
         try opened.manifest.rows("SELECT file, key, size FROM entry WHERE file IS NOT NULL") { row in
-            expected[row[0]] = (row[1], row[2])
+            expected[try Manifest.column(row, 0)] = (try Manifest.column(row, 1), try Manifest.column(row, 2))
             return true
         }
         var present: Set<String> = []

@@ -115,9 +115,9 @@ extension DiskCache {
             + (limits.ageLimit == nil ? "" : " OR created + ?2 <= ?1")
         let arguments: StatementArguments = limits.ageLimit.map { [now, $0] } ?? [now]
         try manifest.rows(expiredSQL, arguments: arguments) { row in
-            let key: String = row[0]
+            let key: String = try Manifest.column(row, 0)
             guard pending[key] == nil else { return true }
-            var record = Manifest.record(row, from: 1)
+            var record = try Manifest.record(row, from: 1)
             if let access = touched[key] { (record.accessed, record.expires) = (access.accessed, access.expires) }
             consider(key, record, staged: nil)
             return true
@@ -171,7 +171,7 @@ extension DiskCache {
         }
         for (key, access) in touched where pending[key] == nil && !sparing.contains(key) {
             try manifest.rows("SELECT \(columns) FROM entry WHERE key = ?", arguments: [key]) { row in
-                var record = Manifest.record(row, from: 1)
+                var record = try Manifest.record(row, from: 1)
                 (record.accessed, record.expires) = (access.accessed, access.expires)
                 staged.append(TrimVictim(key: key, record: record, staged: nil))
                 return false
@@ -187,9 +187,9 @@ extension DiskCache {
             return true
         }
         try manifest.rows("SELECT \(columns) FROM entry ORDER BY accessed, created, key") { row in
-            let key: String = row[0]
+            let key: String = try Manifest.column(row, 0)
             guard !sparing.contains(key), pending[key] == nil, touched[key] == nil else { return true }
-            let victim = TrimVictim(key: key, record: Manifest.record(row, from: 1), staged: nil)
+            let victim = TrimVictim(key: key, record: try Manifest.record(row, from: 1), staged: nil)
             while next < staged.endIndex, staged[next].order < victim.order {
                 guard take(staged[next]) else { return false }
                 next += 1

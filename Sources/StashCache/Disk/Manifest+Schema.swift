@@ -27,7 +27,7 @@ extension Manifest {
 
     /// Creates the tables of a new manifest, or upgrades a version 1 manifest in place
     /// (indexes, and the count and size, computed once), in one transaction.
-    static func createSchema(in database: DatabaseQueue) throws {
+    func createSchema() throws {
         try database.write { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             switch version {

@@ -15,9 +15,6 @@ final class Manifest: Sendable {
 
     let url: URL
     let database: DatabaseQueue
-    /// The row IDs keys are written under (``ManifestRowID``); `nil` for a read-only view
-    /// of a manifest no writer has given a seed yet (every lookup then goes by key).
-    let rowIDs: ManifestRowID?
 
     /// Opens (creating it when missing) the manifest at `url`.
     ///
@@ -33,25 +30,12 @@ final class Manifest: Sendable {
         }
         do {
             database = try DatabaseQueue(path: url.path, configuration: configuration)
-            if !readOnly { try Manifest.createSchema(in: database) }
-            let seed = try database.read { db -> Int64? in
+            if !readOnly { try createSchema() }
+            try database.read { db in
                 let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
                 guard version == Manifest.schemaVersion else {
                     throw StashError(.unsupportedVersion, "manifest version \(version), expected \(Manifest.schemaVersion)", path: url.path)
                 }
-                // Cast: a crafted manifest may hold any value there; any integer is a usable seed.
-                return try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM counter WHERE name = 'row_seed'")
-            }
-            if let seed {
-                rowIDs = ManifestRowID(seed: seed)
-            } else if readOnly {
-                rowIDs = nil
-            } else {
-                let drawn = Int64.random(in: .min ... .max)
-                try database.write { db in
-                    try db.execute(sql: "INSERT OR IGNORE INTO counter (name, value) VALUES ('row_seed', ?)", arguments: [drawn])
-                }
-                rowIDs = ManifestRowID(seed: drawn)
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -77,11 +61,31 @@ final class Manifest: Sendable {
     static var recordColumns: String { ManifestColumns.record }
 
     /// The record of a row read with ``recordColumns`` from column `first` on.
-    static func record(_ row: Row, from first: Int) -> DiskRecord {
-        DiskRecord(
-            size: row[first], file: row[first + 1], created: row[first + 2], accessed: row[first + 3],
-            expires: row[first + 4], sliding: row[first + 5], metadata: row[first + 6]
+    ///
+    /// - throws: ``StashError/Code/corruptFile`` when a column holds a value of another
+    ///   type (a crafted or damaged manifest), which the writer's open answers by rebuilding.
+    static func record(_ row: Row, from first: Int) throws -> DiskRecord {
+        try DiskRecord(
+            size: column(row, first), file: optionalColumn(row, first + 1), created: column(row, first + 2),
+            accessed: column(row, first + 3), expires: optionalColumn(row, first + 4), sliding: optionalColumn(row, first + 5),
+            metadata: optionalColumn(row, first + 6)
         )
+    }
+
+    /// Column `index` of `row` as a `T`. GRDB's subscript traps on a value that does not
+    /// convert; a manifest's bytes may be anyone's, so this throws instead.
+    static func column<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) throws -> T {
+        guard let value = T.fromDatabaseValue(row[index] as DatabaseValue) else {
+            throw StashError(.corruptFile, "manifest column \(index) holds \(row[index] as DatabaseValue), not a \(T.self)")
+        }
+        return value
+    }
+
+    /// Column `index` of `row` as a `T`, `nil` when NULL; any other value that does not
+    /// convert throws, as in ``column(_:_:)``.
+    static func optionalColumn<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) throws -> T? {
+        let value = row[index] as DatabaseValue
+        return value.isNull ? nil : try column(row, index) as T
     }
 
     /// What the manifest counts: hits and misses recorded by every writer so far, and the
@@ -92,8 +96,8 @@ final class Manifest: Sendable {
                 var counters = ManifestCounters()
                 // Cast: a value that is not an integer (a crafted file) reads as one, not as a trap.
                 for row in try Row.fetchAll(db, sql: "SELECT name, CAST(value AS INTEGER) FROM counter") {
-                    let value: Int = row[1]
-                    switch row[0] as String {
+                    let value: Int = try Manifest.column(row, 1)
+                    switch try Manifest.optionalColumn(row, 0) as String? {
                     case "hits": counters.hits = value
                     case "misses": counters.misses = value
                     case "count": counters.count = value
@@ -114,8 +118,8 @@ final class Manifest: Sendable {
             try database.write { db in
                 if !batch.writes.isEmpty {
                     let upsert = try db.cachedStatement(sql: """
-                        INSERT INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data, rowid)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (key) DO UPDATE SET
                             size = excluded.size, file = excluded.file, created = excluded.created,
                             accessed = excluded.accessed, expires = excluded.expires, sliding = excluded.sliding,
@@ -134,28 +138,24 @@ final class Manifest: Sendable {
                         ManifestColumns.bind(record.sliding, to: statement, at: 7)
                         ManifestColumns.bind(record.metadata, to: statement, at: 8)
                         ManifestColumns.bind(record.isInline ? (write.inlineValue ?? Data()) : nil, to: statement, at: 9)
-                        try insert(statement, rowID: rowIDs?(write.key), at: 10, db)
+                        try Manifest.step(statement, db)
                     }
                 }
                 if !batch.removals.isEmpty {
-                    let byID = try db.cachedStatement(sql: "DELETE FROM entry WHERE rowid = ?2 AND key = ?1").sqliteStatement
-                    let byKey = try db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?1").sqliteStatement
+                    let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?")
                     for key in batch.removals {
-                        ManifestColumns.bind(key, to: byID, at: 1)
-                        ManifestColumns.bind(key, to: byKey, at: 1)
-                        try change(byID, byKey, key: key, rowIDAt: 2, db)
+                        ManifestColumns.bind(key, to: delete.sqliteStatement, at: 1)
+                        try Manifest.step(delete.sqliteStatement, db)
                     }
                 }
                 if !batch.touches.isEmpty {
-                    let byID = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?1, expires = ?2 WHERE rowid = ?4 AND key = ?3").sqliteStatement
-                    let byKey = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?1, expires = ?2 WHERE key = ?3").sqliteStatement
+                    let touch = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE key = ?")
+                    let statement = touch.sqliteStatement
                     for item in batch.touches {
-                        for statement in [byID, byKey] {
-                            sqlite3_bind_double(statement, 1, item.accessed)
-                            ManifestColumns.bind(item.expires, to: statement, at: 2)
-                            ManifestColumns.bind(item.key, to: statement, at: 3)
-                        }
-                        try change(byID, byKey, key: item.key, rowIDAt: 4, db)
+                        sqlite3_bind_double(statement, 1, item.accessed)
+                        ManifestColumns.bind(item.expires, to: statement, at: 2)
+                        ManifestColumns.bind(item.key, to: statement, at: 3)
+                        try Manifest.step(statement, db)
                     }
                 }
                 if batch.hits != 0 || batch.misses != 0 || batch.addedCount != 0 || batch.addedBytes != 0 {
@@ -173,36 +173,6 @@ final class Manifest: Sendable {
         } catch {
             throw Manifest.stashError(error, path: url.path)
         }
-    }
-
-    /// Steps `statement`, an insert bound but for its row ID (parameter `index`), with the
-    /// row ID `rowID`; when another row has that ID (a collision: a constraint error, as the
-    /// insert's key conflicts are upserts), steps it again with none, so that SQLite picks a
-    /// free one (the row is displaced, see ``ManifestRowID``).
-    private func insert(_ statement: OpaquePointer, rowID: Int64?, at index: Int32, _ db: Database) throws {
-        if let rowID {
-            sqlite3_bind_int64(statement, index, rowID)
-            let status = sqlite3_step(statement)
-            sqlite3_reset(statement)
-            if status == SQLITE_DONE { return }
-            guard status & 0xFF == SQLITE_CONSTRAINT else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-        }
-        sqlite3_bind_null(statement, index)
-        try Manifest.step(statement, db)
-    }
-
-    /// Steps `byID`, an update or delete of the row at a key's ID holding that key (its row
-    /// ID parameter `index`, the rest bound), and when it changed no row (a displaced row,
-    /// or none), `byKey`, the same by key alone.
-    private func change(_ byID: OpaquePointer, _ byKey: OpaquePointer, key: String, rowIDAt index: Int32, _ db: Database) throws {
-        if let rowIDs {
-            sqlite3_bind_int64(byID, index, rowIDs(key))
-            try Manifest.step(byID, db)
-            if sqlite3_changes(db.sqliteConnection) > 0 { return }
-        }
-        try Manifest.step(byKey, db)
     }
 
     /// Steps `statement`, a write bound through the C API, to its end, then resets it.
@@ -223,28 +193,23 @@ final class Manifest: Sendable {
         bases.reserveCapacity(keys.count)
         do {
             try database.read { db in
-                let byID = try db.cachedStatement(sql: "SELECT size, file FROM entry WHERE rowid = ?2 AND key = ?1").sqliteStatement
-                let byKey = try db.cachedStatement(sql: "SELECT size, file FROM entry WHERE key = ?1").sqliteStatement
-                // The row at the key's ID if it holds the key, else the row found by key.
-                func base(_ statement: OpaquePointer, _ key: String) throws -> ManifestBase? {
+                var statement: OpaquePointer?
+                let sql = "SELECT size, file FROM entry WHERE key = ?1"
+                guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(db.sqliteConnection)), message: "prepare a lookup")
+                }
+                defer { sqlite3_finalize(statement) }
+                for key in keys {
                     ManifestColumns.bind(key, to: statement, at: 1)
                     let status = sqlite3_step(statement)
-                    defer { sqlite3_reset(statement) }
+                    if status == SQLITE_ROW {
+                        let file = sqlite3_column_text(statement, 1).map { String(cString: $0) }
+                        bases[key] = ManifestBase(exists: true, size: Int(sqlite3_column_int64(statement, 0)), file: file)
+                    }
+                    sqlite3_reset(statement)
                     guard status == SQLITE_ROW || status == SQLITE_DONE else {
                         throw DatabaseError(resultCode: ResultCode(rawValue: status), message: "look a row up")
                     }
-                    guard status == SQLITE_ROW else { return nil }
-                    return ManifestBase(exists: true, size: Int(sqlite3_column_int64(statement, 0)), file: ManifestColumns.text(statement, 1))
-                }
-                for key in keys {
-                    if let rowIDs {
-                        sqlite3_bind_int64(byID, 2, rowIDs(key))
-                        if let found = try base(byID, key) {
-                            bases[key] = found
-                            continue
-                        }
-                    }
-                    bases[key] = try base(byKey, key)
                 }
             }
         } catch {

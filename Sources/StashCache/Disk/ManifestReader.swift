@@ -37,22 +37,16 @@ final class ManifestReader: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var rowStatement: OpaquePointer?
     private var recordStatement: OpaquePointer?
-    /// The same two lookups by row ID (``ManifestRowID``) and key.
-    private var rowByIDStatement: OpaquePointer?
-    private var recordByIDStatement: OpaquePointer?
-    private let rowIDs: ManifestRowID?
     private var counterStatement: OpaquePointer?
     /// The connection holding the read lock (``pin()``), for a writer only.
     private var pinHandle: OpaquePointer?
     private var isPinned = false
     private let path: String
 
-    /// Opens the read connection, which looks each key up by its row ID first when `rowIDs`
-    /// is given; `pinsReadLock` (a writer's reader) also opens the connection that holds the
-    /// read lock between flushes.
-    init(url: URL, rowIDs: ManifestRowID?, pinsReadLock: Bool = false) throws {
+    /// Opens the read connection; `pinsReadLock` (a writer's reader) also opens the
+    /// connection that holds the read lock between flushes.
+    init(url: URL, pinsReadLock: Bool = false) throws {
         path = url.path
-        self.rowIDs = rowIDs
         let handle = try Self.open(path)
         self.handle = handle
         // SQLite reads with pread instead when the mapping cannot be made.
@@ -60,10 +54,6 @@ final class ManifestReader: @unchecked Sendable {
         do {
             rowStatement = try prepare("SELECT \(ManifestColumns.record), data FROM entry WHERE key = ?1")
             recordStatement = try prepare("SELECT \(ManifestColumns.record) FROM entry WHERE key = ?1")
-            if rowIDs != nil {
-                rowByIDStatement = try prepare("SELECT \(ManifestColumns.record), data FROM entry WHERE rowid = ?2 AND key = ?1")
-                recordByIDStatement = try prepare("SELECT \(ManifestColumns.record) FROM entry WHERE rowid = ?2 AND key = ?1")
-            }
             counterStatement = try prepare("SELECT value FROM counter WHERE name = ?1")
             if pinsReadLock {
                 pinHandle = try Self.open(path)
@@ -123,8 +113,6 @@ final class ManifestReader: @unchecked Sendable {
         lock.withLock {
             sqlite3_finalize(rowStatement)
             sqlite3_finalize(recordStatement)
-            sqlite3_finalize(rowByIDStatement)
-            sqlite3_finalize(recordByIDStatement)
             sqlite3_finalize(counterStatement)
             sqlite3_close(handle)
             sqlite3_close(pinHandle)
@@ -132,8 +120,6 @@ final class ManifestReader: @unchecked Sendable {
             isPinned = false
             rowStatement = nil
             recordStatement = nil
-            rowByIDStatement = nil
-            recordByIDStatement = nil
             counterStatement = nil
             handle = nil
         }
@@ -143,7 +129,7 @@ final class ManifestReader: @unchecked Sendable {
     func row(forKey key: String) -> (record: DiskRecord, inlineValue: Data?)? {
         lock.withLock {
             guard let statement = rowStatement else { return nil }
-            return lookUp(key, byID: rowByIDStatement, byKey: statement) { statement in
+            return lookUp(statement, key) { statement in
                 let record = ManifestColumns.record(statement, at: 0)
                 return (record, record.isInline ? ManifestColumns.blob(statement, 7) ?? Data() : nil)
             }
@@ -154,9 +140,7 @@ final class ManifestReader: @unchecked Sendable {
     func record(forKey key: String) -> DiskRecord? {
         lock.withLock {
             guard let statement = recordStatement else { return nil }
-            return lookUp(key, byID: recordByIDStatement, byKey: statement) { statement in
-                ManifestColumns.record(statement, at: 0)
-            }
+            return lookUp(statement, key) { statement in ManifestColumns.record(statement, at: 0) }
         }
     }
 
@@ -178,16 +162,6 @@ final class ManifestReader: @unchecked Sendable {
             defer { sqlite3_finalize(statement) }
             return sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0
         }
-    }
-
-    /// Reads the row of `key` with `byID` (the row at the key's ``ManifestRowID`` if it holds
-    /// the key: one descent), else with `byKey` (a displaced row, or none).
-    private func lookUp<T>(_ key: String, byID: OpaquePointer?, byKey: OpaquePointer, _ read: (OpaquePointer) -> T?) -> T? {
-        if let byID, let rowIDs {
-            sqlite3_bind_int64(byID, 2, rowIDs(key))
-            if let found = lookUp(byID, key, read) { return found }
-        }
-        return lookUp(byKey, key, read)
     }
 
     private func lookUp<T>(_ statement: OpaquePointer, _ key: String, _ read: (OpaquePointer) -> T?) -> T? {

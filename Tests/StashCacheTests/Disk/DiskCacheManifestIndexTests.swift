@@ -130,4 +130,53 @@ struct DiskCacheManifestIndexTests {
         #expect(cache.count == 5 && cache.totalSize == 50)
         try cache.close()
     }
+
+    /// Counters crafted to hold text and a blob (another process, a damaged file) are read
+    /// as numbers, not a trap: the cache opens, reports figures and keeps working.
+    @Test func craftedCountersAreReadAsNumbers() async throws {
+        let cache = try fixture.open()
+        try cache.set(.filled(1, 10), forKey: "a")
+        try cache.close()
+        try await DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path).write { db in
+            try db.execute(sql: "UPDATE counter SET value = 'not a number' WHERE name = 'count'")
+            try db.execute(sql: "INSERT OR REPLACE INTO counter (name, value) VALUES ('hits', x'00ff')")
+        }
+        let reopened = try fixture.open()
+        #expect(reopened.data(forKey: "a") == .filled(1, 10))
+        _ = try reopened.statistics()
+        try reopened.set(.filled(2, 10), forKey: "b")
+        try reopened.close()
+        #expect(try fixture.open().data(forKey: "b") == .filled(2, 10))
+    }
+
+    /// Rows whose columns hold values of another type (text for a size, a blob for a date):
+    /// reading them is a miss or a value, never a trap; a trim that meets one throws
+    /// `.corruptFile`; and a writer's open that meets one in a file-backed row (which
+    /// reconciliation reads) rebuilds the cache empty.
+    @Test func craftedRowsAreRefusedNotTrappedOn() async throws {
+        let cache = try fixture.open { $0.inlineThreshold = 10 }
+        try cache.set(.filled(1, 5), forKey: "inline")
+        try cache.set(.filled(2, 50), forKey: "file")
+        try cache.close()
+        let path = fixture.directory.appendingPathComponent("manifest.sqlite").path
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE entry SET accessed = x'0102', created = 'yesterday' WHERE key = 'inline'")
+        }
+        // Over its count limit, so that a trim walks every row by last access.
+        let reopened = try fixture.open { $0.inlineThreshold = 10; $0.countLimit = 1 }
+        #expect(!reopened.recovery.rebuiltManifest)
+        await expectError(.corruptFile) { _ = try await reopened.trim() }
+        _ = reopened.data(forKey: "inline")
+        try reopened.close()
+
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE entry SET size = 'large' WHERE key = 'file'")
+        }
+        let rebuilt = try fixture.open { $0.inlineThreshold = 10 }
+        #expect(rebuilt.recovery.rebuiltManifest)
+        #expect(rebuilt.count == 0 && rebuilt.data(forKey: "file") == nil)
+        try rebuilt.set(.filled(3, 50), forKey: "after")
+        try rebuilt.close()
+        #expect(try fixture.open { $0.inlineThreshold = 10 }.data(forKey: "after") == .filled(3, 50))
+    }
 }
