@@ -138,12 +138,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let outgoing = try Self.clientRequest(request, body: body)
         do {
             return try await client.execute(outgoing, timeout: timeout)
-        } catch is HTTPParserError where Self.idempotentMethods.contains(request.method) {
+        } catch where Self.idempotentMethods.contains(request.method) && Self.lostBeforeTheHead(error) {
             // A pooled connection can carry leftovers of an earlier, mis-framed response (an
-            // origin that sent more bytes than its Content-Length); the parser then fails on
-            // this response's head. The broken connection is discarded, and RFC 9110 §9.2.2
-            // lets an idempotent request be sent again, once, on another. A response whose
-            // head arrived and whose body was cut short is not retried: the origin answered.
+            // origin that sent more bytes than its Content-Length), so the parser fails on
+            // this response's head; or the origin closes it as it is handed to this request.
+            // The broken connection is discarded, and RFC 9110 §9.2.2 lets an idempotent
+            // request be sent again, once, on another. A response whose head arrived and
+            // whose body was cut short is not retried: the origin answered.
             return try await client.execute(outgoing, timeout: timeout)
         }
     }
@@ -224,6 +225,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// How a connection's reads are sized: from 2 KiB, doubling while reads fill the buffer,
     /// up to 1 MiB.
     private static let bodyReads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20)
+
+    /// Whether `error` ended a request before any response head: the connection broke
+    /// (closed, or bytes that are no response), not a timeout or a refusal.
+    private static func lostBeforeTheHead(_ error: any Error) -> Bool {
+        if error is HTTPParserError { return true }
+        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        return false
+    }
 
     /// Methods that may be retried automatically (RFC 9110 §9.2.2).
     private static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace, .put, .delete]

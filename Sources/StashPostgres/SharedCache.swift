@@ -115,7 +115,7 @@ public final class SharedCache: Sendable {
             // the server's answer (which releases the connection cleanly); an operation still
             // waiting for a connection is cancelled here.
             let expired: @Sendable () -> (error: any Error, cancels: Bool) = {
-                let inFlight = statement.abandon { backend in await self.cancelOnServer(backend) }
+                let inFlight = statement.abandon { backend in await self.cancelOnServer(backend, within: .milliseconds(milliseconds)) }
                 guard writes, inFlight else { return (StashError(.unavailable, "\(what()) timed out after \(timeout)", key: key), !inFlight) }
                 let error = StashError(
                     .mayHaveBeenApplied, "\(what()) timed out after \(timeout) once sent: it may have been applied, or may still be", key: key
@@ -175,11 +175,14 @@ public final class SharedCache: Sendable {
     }
 
     /// Cancels the statement running on backend `pid` (`pg_cancel_backend`, over another
-    /// connection of the pool), waiting at most the cache's timeout for a connection; a
-    /// failure is dropped (the server's own timeout still ends the statement).
-    func cancelOnServer(_ pid: Int32) async {
+    /// connection of the pool), trying for at most `limit` (until the server's own timeout
+    /// would end the statement anyway, and no less than the cache's timeout): on a busy
+    /// machine, opening the connection that carries the cancel can take longer than the
+    /// operation's timeout. A failure is dropped (the server's own timeout still ends the
+    /// statement).
+    func cancelOnServer(_ pid: Int32, within limit: Duration) async {
         let client = self.client
-        _ = try? await deadlines.run(configuration.timeout, expired: { (StashError(.unavailable, "cancelling backend \(pid) timed out"), true) }) {
+        _ = try? await deadlines.run(max(limit, configuration.timeout), expired: { (StashError(.unavailable, "cancelling backend \(pid) timed out"), true) }) {
             try await client.withConnection { connection in
                 try await connection.query("SELECT pg_cancel_backend(\(pid))", logger: Self.statementLogger).drain()
             }

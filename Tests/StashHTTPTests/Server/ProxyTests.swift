@@ -160,8 +160,27 @@ struct ProxyTests {
             let (first, _) = try await running.send(.get, "/first")
             let (second, body) = try await running.send(.get, "/second")
             #expect(first.status == .ok)
-            #expect(second.status == .ok)
+            #expect(second.status == .ok, "\(second.headerFields[HTTPField.Name("Cache-Status")!] ?? "")")
             #expect(body == "ok")
+        }
+    }
+
+    /// An origin that closes a connection after reading a request, without answering: an
+    /// idempotent request is sent again, once, on a fresh connection; a POST is not.
+    @Test func aRequestTheOriginHangsUpOnIsRetriedWhenIdempotent() async throws {
+        let origin = try RawOrigin(replies: [
+            RawOrigin.hangUp,
+            "HTTP/1.1 200 OK\r\nCache-Control: no-store\r\nContent-Length: 2\r\n\r\nok",
+            RawOrigin.hangUp,
+        ])
+        defer { origin.stop() }
+        try await Running.with(upstream: "http://127.0.0.1:\(origin.port)") { running in
+            let (got, body) = try await running.send(.get, "/again")
+            #expect(got.status == .ok, "\(got.headerFields[HTTPField.Name("Cache-Status")!] ?? "")")
+            #expect(body == "ok")
+            let (posted, _) = try await running.send(.post, "/once")
+            #expect(posted.status == .badGateway)
+            #expect(origin.requestLines == ["GET /again HTTP/1.1", "GET /again HTTP/1.1", "POST /once HTTP/1.1"])
         }
     }
 }
