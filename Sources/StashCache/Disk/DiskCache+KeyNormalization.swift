@@ -17,7 +17,7 @@ extension DiskCache {
         var needsWork = false
         let columns = "key, \(Manifest.recordColumns)"
         try manifest.rows("SELECT \(columns) FROM entry WHERE \(Manifest.wideKey)") { row in
-            let stored: String = try Manifest.column(row, 0)
+            let stored: String = try row.decode(atIndex: 0)
             let key = (try? StoredKey.normalized(stored)) ?? stored
             // `Dictionary` compares keys as Swift does, so every form of a key lands in one group.
             groups[key, default: []].append((stored, try Manifest.record(row, from: 1)))
@@ -29,7 +29,7 @@ extension DiskCache {
         // form, which the walk of wide keys did not see: it joins its group.
         for (key, rows) in groups where !rows.contains(where: { $0.stored.utf8.elementsEqual(key.utf8) }) {
             try manifest.rows("SELECT \(columns) FROM entry WHERE key = ?", arguments: [key]) { row in
-                groups[key, default: []].append((try Manifest.column(row, 0), try Manifest.record(row, from: 1)))
+                groups[key, default: []].append((try row.decode(atIndex: 0), try Manifest.record(row, from: 1)))
                 return false
             }
         }

@@ -80,7 +80,7 @@ extension DiskCache {
     private static func reconcile(_ opened: inout OpenedManifest, filesDirectory: URL) throws {
         var expected: [String: (key: String, size: Int)] = [:]
         try opened.manifest.rows("SELECT file, key, size FROM entry WHERE file IS NOT NULL") { row in
-            expected[try Manifest.column(row, 0)] = (try Manifest.column(row, 1), try Manifest.column(row, 2))
+            expected[try row.decode(atIndex: 0)] = (try row.decode(atIndex: 1), try row.decode(atIndex: 2))
             return true
         }
         var present: Set<String> = []

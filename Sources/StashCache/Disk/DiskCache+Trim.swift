@@ -115,7 +115,7 @@ extension DiskCache {
             + (limits.ageLimit == nil ? "" : " OR created + ?2 <= ?1")
         let arguments: StatementArguments = limits.ageLimit.map { [now, $0] } ?? [now]
         try manifest.rows(expiredSQL, arguments: arguments) { row in
-            let key: String = try Manifest.column(row, 0)
+            let key: String = try row.decode(atIndex: 0)
             guard pending[key] == nil else { return true }
             var record = try Manifest.record(row, from: 1)
             if let access = touched[key] { (record.accessed, record.expires) = (access.accessed, access.expires) }
@@ -187,7 +187,7 @@ extension DiskCache {
             return true
         }
         try manifest.rows("SELECT \(columns) FROM entry ORDER BY accessed, created, key") { row in
-            let key: String = try Manifest.column(row, 0)
+            let key: String = try row.decode(atIndex: 0)
             guard !sparing.contains(key), pending[key] == nil, touched[key] == nil else { return true }
             let victim = TrimVictim(key: key, record: try Manifest.record(row, from: 1), staged: nil)
             while next < staged.endIndex, staged[next].order < victim.order {

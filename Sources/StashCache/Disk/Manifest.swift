@@ -62,30 +62,16 @@ final class Manifest: Sendable {
 
     /// The record of a row read with ``recordColumns`` from column `first` on.
     ///
-    /// - throws: ``StashError/Code/corruptFile`` when a column holds a value of another
-    ///   type (a crafted or damaged manifest), which the writer's open answers by rebuilding.
+    /// - throws: GRDB's `RowDecodingError` when a column holds a value of another type (a
+    ///   crafted or damaged manifest; GRDB's subscripts would trap on it), which
+    ///   ``stashError(_:path:)`` makes ``StashError/Code/corruptFile``: the writer's open
+    ///   then rebuilds the cache.
     static func record(_ row: Row, from first: Int) throws -> DiskRecord {
         try DiskRecord(
-            size: column(row, first), file: optionalColumn(row, first + 1), created: column(row, first + 2),
-            accessed: column(row, first + 3), expires: optionalColumn(row, first + 4), sliding: optionalColumn(row, first + 5),
-            metadata: optionalColumn(row, first + 6)
+            size: row.decode(atIndex: first), file: row.decode(atIndex: first + 1), created: row.decode(atIndex: first + 2),
+            accessed: row.decode(atIndex: first + 3), expires: row.decode(atIndex: first + 4),
+            sliding: row.decode(atIndex: first + 5), metadata: row.decode(atIndex: first + 6)
         )
-    }
-
-    /// Column `index` of `row` as a `T`. GRDB's subscript traps on a value that does not
-    /// convert; a manifest's bytes may be anyone's, so this throws instead.
-    static func column<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) throws -> T {
-        guard let value = T.fromDatabaseValue(row[index] as DatabaseValue) else {
-            throw StashError(.corruptFile, "manifest column \(index) holds \(row[index] as DatabaseValue), not a \(T.self)")
-        }
-        return value
-    }
-
-    /// Column `index` of `row` as a `T`, `nil` when NULL; any other value that does not
-    /// convert throws, as in ``column(_:_:)``.
-    static func optionalColumn<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) throws -> T? {
-        let value = row[index] as DatabaseValue
-        return value.isNull ? nil : try column(row, index) as T
     }
 
     /// What the manifest counts: hits and misses recorded by every writer so far, and the
@@ -96,8 +82,8 @@ final class Manifest: Sendable {
                 var counters = ManifestCounters()
                 // Cast: a value that is not an integer (a crafted file) reads as one, not as a trap.
                 for row in try Row.fetchAll(db, sql: "SELECT name, CAST(value AS INTEGER) FROM counter") {
-                    let value: Int = try Manifest.column(row, 1)
-                    switch try Manifest.optionalColumn(row, 0) as String? {
+                    let value: Int = try row.decode(atIndex: 1)
+                    switch try row.decode(String?.self, atIndex: 0) {
                     case "hits": counters.hits = value
                     case "misses": counters.misses = value
                     case "count": counters.count = value
@@ -276,6 +262,7 @@ final class Manifest: Sendable {
     /// Turns SQLite's errors into Stash's.
     static func stashError(_ error: any Error, path: String) -> StashError {
         if let error = error as? StashError { return error }
+        if error is RowDecodingError { return StashError(.corruptFile, "a manifest row holds a value of another type: \(error)", path: path) }
         guard let error = error as? DatabaseError else { return StashError(.io, "\(error)", path: path) }
         let code: StashError.Code
         switch error.resultCode {

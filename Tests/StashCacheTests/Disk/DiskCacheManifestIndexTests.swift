@@ -149,10 +149,11 @@ struct DiskCacheManifestIndexTests {
         #expect(try fixture.open().data(forKey: "b") == .filled(2, 10))
     }
 
-    /// Rows whose columns hold values of another type (text for a size, a blob for a date):
-    /// reading them is a miss or a value, never a trap; a trim that meets one throws
-    /// `.corruptFile`; and a writer's open that meets one in a file-backed row (which
-    /// reconciliation reads) rebuilds the cache empty.
+    /// Rows whose columns hold values of another type are read as SQLite converts them
+    /// (text or a blob in a number column reads as 0), as lookups read them: a trim walks
+    /// past them and reconciliation corrects a size; a NULL where text must be (a table
+    /// rebuilt without its constraints) is `.corruptFile`, which a writer's open answers by
+    /// rebuilding the cache empty. Never a trap.
     @Test func craftedRowsAreRefusedNotTrappedOn() async throws {
         let cache = try fixture.open { $0.inlineThreshold = 10 }
         try cache.set(.filled(1, 5), forKey: "inline")
@@ -161,16 +162,27 @@ struct DiskCacheManifestIndexTests {
         let path = fixture.directory.appendingPathComponent("manifest.sqlite").path
         try await DatabaseQueue(path: path).write { db in
             try db.execute(sql: "UPDATE entry SET accessed = x'0102', created = 'yesterday' WHERE key = 'inline'")
+            try db.execute(sql: "UPDATE entry SET size = 'large' WHERE key = 'file'")
         }
-        // Over its count limit, so that a trim walks every row by last access.
+        // Over its count limit, so that a trim walks every row by last access (down to half
+        // the limit: both go).
         let reopened = try fixture.open { $0.inlineThreshold = 10; $0.countLimit = 1 }
-        #expect(!reopened.recovery.rebuiltManifest)
-        await expectError(.corruptFile) { _ = try await reopened.trim() }
-        _ = reopened.data(forKey: "inline")
+        #expect(!reopened.recovery.rebuiltManifest && reopened.recovery.resizedEntries == 1, "\(reopened.recovery)")
+        _ = try await reopened.trim()
+        #expect(reopened.count == 0 && reopened.data(forKey: "inline") == nil)
         try reopened.close()
 
+        let again = try fixture.open { $0.inlineThreshold = 10 }
+        try again.set(.filled(2, 50), forKey: "file")
+        try again.close()
         try await DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "UPDATE entry SET size = 'large' WHERE key = 'file'")
+            try db.execute(sql: """
+                ALTER TABLE entry RENAME TO old;
+                CREATE TABLE entry (key TEXT, size INTEGER, file TEXT, created REAL, accessed REAL, expires REAL, sliding REAL, metadata BLOB, data BLOB);
+                INSERT INTO entry SELECT * FROM old;
+                DROP TABLE old;
+                INSERT INTO entry (key, size, file, created, accessed) VALUES (NULL, 1, 'orphan', 0, 0);
+                """)
         }
         let rebuilt = try fixture.open { $0.inlineThreshold = 10 }
         #expect(rebuilt.recovery.rebuiltManifest)
