@@ -2,8 +2,9 @@ import Foundation
 import Stash
 
 /// `stash-bench disk` cases `scale-10k`, `scale-100k` and `scale-1m`: a ``DiskCache`` of
-/// 10,000, 100,000 or 1,000,000 entries of 100-byte values (scaled by `--scale`), reopened
-/// in a fresh child process for each sample. The child reports:
+/// 10,000, 100,000 or 1,000,000 entries of 100-byte values (scaled by `--scale`), and the
+/// same rows in one `sqlite-raw` table, each reopened in a fresh child process for each
+/// sample. The child reports:
 ///
 /// - the reopen time (`DiskCache(directory:)` of the populated folder),
 /// - its resident memory growth from just before the open to after the reads, per entry,
@@ -15,60 +16,83 @@ import Stash
 ///   reclaims them without writing and Apple's jetsam does not count them
 ///   (`phys_footprint`), while Linux counts them in RSS. Both are reported so that neither
 ///   cost hides,
-/// - the rate of random reads (a warm-up pass, then the timed pass), which is the case's
-///   ops/s.
+/// - the rate of random reads (a warm-up pass, then the timed pass, long enough for the
+///   flushes of the reads' last-access dates, a second apart, to fall inside it), which is
+///   the case's ops/s.
 ///
 /// A child process, not the parent, so that the baseline holds no heap freed by the
 /// population (which the allocator would hand back to the open without the resident size
-/// growing). The population is built once per size, untimed, with ``DiskCache`` itself.
+/// growing). The population is built once per size, untimed, by each implementation itself.
 enum DiskScaleCases {
     static let sizes: [(name: String, entries: Int)] = [("scale-10k", 10_000), ("scale-100k", 100_000), ("scale-1m", 1_000_000)]
     static let probeVariable = "STASH_BENCH_DISK_SCALE_PROBE"
-    static let readCount = 100_000
+    static let readCount = 400_000
     static let valueSize = 100
 
     static func key(_ index: Int) -> String { "https://example.com/api/item/\(index).json" }
 
+    /// The implementations measured at scale: Stash, and one SQLite table read through the
+    /// C API (``SQLiteRawStore``: the same 100-byte values under the same keys, mapped the
+    /// same way), the floor for a store whose index is a B-tree on disk.
+    static let impls = ["stash", "sqlite-raw"]
+
     static func run(_ context: BenchContext, scratch: URL) async throws {
-        guard context.runsImpl("stash") else { return }
+        let impls = Self.impls.filter(context.runsImpl)
+        guard !impls.isEmpty else { return }
         for (name, entries) in sizes where context.runs(name) {
             let count = context.scaled(entries)
             let folder = scratch.appendingPathComponent(name, isDirectory: true)
-            try await populate(folder, count: count)
+            for impl in impls { try await populate(folder.appendingPathComponent(impl), impl: impl, count: count) }
             let reads = context.scaled(readCount)
-            var probes: [Probe] = []
+            var probes: [String: [Probe]] = [:]
+            // Interleaved: each sample runs every implementation once, the order rotating.
             for sample in 0..<context.sampleCount {
-                probes.append(try probe(folder, count: count, reads: reads, seed: UInt64(sample + 1)))
+                for offset in impls.indices {
+                    let impl = impls[(sample + offset) % impls.count]
+                    let probe = try probe(folder.appendingPathComponent(impl), impl: impl, count: count, reads: reads, seed: UInt64(sample + 1))
+                    probes[impl, default: []].append(probe)
+                }
             }
             func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-            let extra = [
-                "entries": "\(count)",
-                "bytes_per_entry": String(format: "%.0f", median(probes.map { $0.readGrowth / Double(count) })),
-                "anon_bytes_per_entry": String(format: "%.0f", median(probes.map { $0.anonymousGrowth / Double(count) })),
-                "open_bytes_per_entry": String(format: "%.0f", median(probes.map { $0.openGrowth / Double(count) })),
-                "reopen_ms": String(format: "%.1f", median(probes.map(\.reopenSeconds)) * 1000),
-                "reopen_ms_max": String(format: "%.1f", (probes.map(\.reopenSeconds).max() ?? 0) * 1000),
-            ]
-            context.reporter.record(BenchResult(
-                suite: DiskSuite.suite, case: name, impl: "stash",
-                sampleOps: probes.map { _ in reads }, samples: probes.map(\.readSeconds), extra: extra
-            ))
+            for impl in impls {
+                let runs = probes[impl] ?? []
+                let extra = [
+                    "entries": "\(count)",
+                    "bytes_per_entry": String(format: "%.0f", median(runs.map { $0.readGrowth / Double(count) })),
+                    "anon_bytes_per_entry": String(format: "%.0f", median(runs.map { $0.anonymousGrowth / Double(count) })),
+                    "open_bytes_per_entry": String(format: "%.0f", median(runs.map { $0.openGrowth / Double(count) })),
+                    "reopen_ms": String(format: "%.1f", median(runs.map(\.reopenSeconds)) * 1000),
+                    "reopen_ms_max": String(format: "%.1f", (runs.map(\.reopenSeconds).max() ?? 0) * 1000),
+                ]
+                context.reporter.record(BenchResult(
+                    suite: DiskSuite.suite, case: name, impl: impl,
+                    sampleOps: runs.map { _ in reads }, samples: runs.map(\.readSeconds), extra: extra
+                ))
+            }
             try? FileManager.default.removeItem(at: folder)
         }
-        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth (RSS, mapped manifest pages included) from before the open to after the reads, anon_bytes_per_entry its anonymous part (heap: what jetsam's footprint counts; clean mapped file pages are not)")
+        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth (RSS, mapped manifest pages included) from before the open to after the reads, anon_bytes_per_entry its anonymous part (heap: what jetsam's footprint counts; clean mapped file pages are not); sqlite-raw is one table of the same rows, mapped the same way")
     }
 
-    /// Writes `count` entries, untimed, and closes the cache.
-    private static func populate(_ folder: URL, count: Int) async throws {
+    /// Writes `count` entries with `impl`, untimed, and closes the store: Stash's own
+    /// writes, or one SQLite transaction.
+    private static func populate(_ folder: URL, impl: String, count: Int) async throws {
+        if impl == "sqlite-raw" {
+            let store = try SQLiteRawStore(folder: folder)
+            try store.execute("BEGIN")
+            for index in 0..<count { try store.set(value(index), key(index)) }
+            try store.execute("COMMIT")
+            return
+        }
         var configuration = DiskCache.Configuration()
         configuration.sizeLimit = nil
         let cache = try DiskCache(directory: folder, configuration: configuration)
-        for index in 0..<count {
-            try cache.set(Data(repeating: UInt8(truncatingIfNeeded: index), count: valueSize), forKey: key(index))
-        }
+        for index in 0..<count { try cache.set(value(index), forKey: key(index)) }
         try await cache.flush()
         try cache.close()
     }
+
+    static func value(_ index: Int) -> Data { Data(repeating: UInt8(truncatingIfNeeded: index), count: valueSize) }
 
     /// What one child process measured.
     struct Probe {
@@ -80,12 +104,12 @@ enum DiskScaleCases {
     }
 
     /// Runs one child process on `folder` and reads its figures.
-    private static func probe(_ folder: URL, count: Int, reads: Int, seed: UInt64) throws -> Probe {
+    private static func probe(_ folder: URL, impl: String, count: Int, reads: Int, seed: UInt64) throws -> Probe {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath())
         process.arguments = ["disk", "--case", "none"]
         var environment = ProcessInfo.processInfo.environment
-        environment[probeVariable] = "\(folder.path)|\(count)|\(reads)|\(seed)"
+        environment[probeVariable] = "\(folder.path)|\(count)|\(reads)|\(seed)|\(impl)"
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -116,7 +140,7 @@ enum DiskScaleCases {
     static func runProbeIfAsked() throws -> Bool {
         guard let spec = ProcessInfo.processInfo.environment[probeVariable] else { return false }
         let parts = spec.split(separator: "|").map(String.init)
-        guard parts.count == 4, let count = Int(parts[1]), let reads = Int(parts[2]), let seed = UInt64(parts[3]) else {
+        guard parts.count == 5, let count = Int(parts[1]), let reads = Int(parts[2]), let seed = UInt64(parts[3]), impls.contains(parts[4]) else {
             throw StashError(.io, "bad \(probeVariable): \(spec)")
         }
         // The keys read are made before the baseline, so that they are not counted.
@@ -126,22 +150,31 @@ enum DiskScaleCases {
             return key(Int((state >> 33) % UInt64(count)))
         }
         let warmUp = Array(keys.prefix(max(1, reads / 4)))
+        let folder = URL(fileURLWithPath: parts[0], isDirectory: true)
         let base = residentBytes()
         let start = DispatchTime.now().uptimeNanoseconds
-        let cache = try DiskCache(directory: URL(fileURLWithPath: parts[0], isDirectory: true))
+        let read: (String) -> Data?
+        let close: () throws -> Void
+        if parts[4] == "sqlite-raw" {
+            let store = try SQLiteRawStore(folder: folder)
+            (read, close) = (store.get, {})
+        } else {
+            let cache = try DiskCache(directory: folder)
+            (read, close) = ({ cache.data(forKey: $0) }, cache.close)
+        }
         let reopen = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let opened = residentBytes()
         var hits = 0
-        for key in warmUp where cache.data(forKey: key) != nil { hits += 1 }
+        for key in warmUp where read(key) != nil { hits += 1 }
         let readStart = DispatchTime.now().uptimeNanoseconds
-        for key in keys where cache.data(forKey: key) != nil { hits += 1 }
+        for key in keys where read(key) != nil { hits += 1 }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-        let read = residentBytes()
+        let afterReads = residentBytes()
         guard hits == warmUp.count + keys.count else {
             throw StashError(.io, "disk scale probe: \(hits) hits, expected \(warmUp.count + keys.count)")
         }
-        print("scale-probe \(reopen) \(readSeconds) \(opened.resident - base.resident) \(read.resident - base.resident) \(read.anonymous - base.anonymous)")
-        try cache.close()
+        print("scale-probe \(reopen) \(readSeconds) \(opened.resident - base.resident) \(afterReads.resident - base.resident) \(afterReads.anonymous - base.anonymous)")
+        try close()
         return true
     }
 

@@ -19,7 +19,7 @@ import CDispatch
 /// - `sqlite-raw`: one table, prepared statements through the C API, WAL,
 ///   `synchronous = NORMAL`, one autocommit statement per write: the floor for a manifest.
 ///
-/// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash alone at size.
+/// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash and `sqlite-raw` at size.
 enum DiskSuite {
     static let suite = "disk"
 
@@ -258,11 +258,20 @@ struct FilePerKeyStore: DiskBenchStore {
     }
 }
 
-/// One SQLite table through the C API: prepared statements, WAL, synchronous = NORMAL.
+/// One SQLite table through the C API: prepared statements, WAL, synchronous = NORMAL, and
+/// the file memory-mapped as Stash's lookup connection maps its manifest (`mmap_size`, 1 GiB),
+/// so that reads at scale compare the same access to the same pages.
 final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
     private var handle: OpaquePointer?
     private var insert: OpaquePointer?
     private var select: OpaquePointer?
+
+    /// Runs `sql` (a transaction's `BEGIN` or `COMMIT`, for a population in one transaction).
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw StashError(.io, "sqlite-raw: \(String(cString: sqlite3_errmsg(handle)))")
+        }
+    }
 
     init(folder: URL) throws {
         try FileStore.createFolder(folder)
@@ -271,7 +280,7 @@ final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
             throw StashError(.io, "sqlite-raw: cannot open", path: path)
         }
         for sql in [
-            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA mmap_size = \(1 << 30)",
             "CREATE TABLE IF NOT EXISTS entry (key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL, expires REAL)",
         ] {
             guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {

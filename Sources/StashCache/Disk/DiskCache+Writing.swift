@@ -191,17 +191,24 @@ extension DiskCache {
 }
 
 extension DiskCacheState {
-    /// Marks a flush as scheduled and says after how long, or `nil` when one already is.
-    mutating func scheduleFlush(urgent: Bool, delay: TimeInterval) -> TimeInterval? {
+    /// Marks a flush as scheduled and says after how long, or `nil` when one already is
+    /// (`onlyAccessDates`: for the last-access dates of reads, which a flush scheduled for
+    /// anything else writes too).
+    mutating func scheduleFlush(urgent: Bool, delay: TimeInterval, onlyAccessDates: Bool = false) -> TimeInterval? {
         switch flush {
         case .immediate:
             return nil
-        case .delayed:
-            guard urgent else { return nil }
-            flush = .immediate
-            return 0
+        case .delayed, .accessDates:
+            if urgent {
+                flush = .immediate
+                return 0
+            }
+            guard case .accessDates = flush, !onlyAccessDates else { return nil }
+            // An earlier flush for this change; the later one finds less or nothing to write.
+            flush = .delayed
+            return delay
         case .idle:
-            flush = urgent ? .immediate : .delayed
+            flush = urgent ? .immediate : onlyAccessDates ? .accessDates : .delayed
             return urgent ? 0 : delay
         }
     }

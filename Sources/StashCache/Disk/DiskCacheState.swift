@@ -224,6 +224,9 @@ struct ManifestBase: Sendable, Equatable {
 /// Whether a background flush is on its way.
 enum FlushSchedule {
     case idle
+    /// Scheduled for the last-access dates of reads alone (``DiskCache/accessFlushDelay``):
+    /// a write brings it forward to its own delay.
+    case accessDates
     case delayed
     case immediate
 }
