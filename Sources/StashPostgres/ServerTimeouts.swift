@@ -14,10 +14,10 @@ import StashCore
 /// migration, removing by prefix) set theirs for their own transaction only
 /// (`set_config(…, true)`), which leaves the session's values alone.
 ///
-/// The server timeout is a tenth shorter than the operation's timeout: a statement that
-/// started at once is answered by the server (`57014 query_canceled` or `55P03
-/// lock_not_available`: not applied) before the client's deadline, so most timeouts of a
-/// write are known not to have been applied. Whoever else runs statements on the same
+/// The server timeout is shorter than the operation's timeout by a margin (``margin(for:)``):
+/// a statement that started at once is answered by the server (`57014 query_canceled` or
+/// `55P03 lock_not_available`: not applied) before the client's deadline, so most timeouts
+/// of a write are known not to have been applied. Whoever else runs statements on the same
 /// `PostgresClient` must not change these two settings on its connections.
 enum ServerTimeouts {
     private struct Record {
@@ -29,9 +29,18 @@ enum ServerTimeouts {
     private static let records = LockedValue([ObjectIdentifier: Record]())
 
     /// The server timeout of an operation whose client timeout is `timeout`, in
-    /// milliseconds: nine tenths of it, at least 1 (0 would mean "none" to PostgreSQL).
+    /// milliseconds: `timeout` less ``margin(for:)``, at least 1 (0 would mean "none" to
+    /// PostgreSQL).
     static func milliseconds(for timeout: Duration) -> Int64 {
-        max(1, (timeout - timeout / 10).milliseconds)
+        max(1, (timeout - margin(for: timeout)).milliseconds)
+    }
+
+    /// How much sooner than the client the server gives up: the time for the statement to
+    /// reach it and for its answer to come back, on a busy host. A tenth of `timeout`, but
+    /// at least 0.25 s (a tenth of the default 1 s, 0.1 s, was lost on a loaded machine, and
+    /// the write was then reported as "may have been applied"), and at most half of it.
+    static func margin(for timeout: Duration) -> Duration {
+        min(max(timeout / 10, .milliseconds(250)), timeout / 2)
     }
 
     /// Sets the session's timeouts of `connection` to `milliseconds` unless it holds them

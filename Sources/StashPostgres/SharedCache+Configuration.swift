@@ -43,12 +43,13 @@ extension SharedCache {
         /// `StashError(.valueTooLarge)`. Default 64 MB.
         public var valueSizeLimit: Int = 64 * 1024 * 1024
         /// How long one operation may take before it counts as a failure. Default 1 s. The
-        /// server is told too (`statement_timeout` and `lock_timeout`, a tenth shorter), and
+        /// server is told too (`statement_timeout` and `lock_timeout`, shorter by a tenth,
+        /// at least 0.25 s and at most half, for the answer to come back in time), and
         /// a statement the caller gave up on is cancelled there, so an abandoned write
         /// does not commit later over a newer value.
         public var timeout: Duration = .seconds(1)
-        /// The server's `statement_timeout` and `lock_timeout` instead of nine tenths of the
-        /// operation's timeout (`nil`, the default): for tests of the cancellation of a
+        /// The server's `statement_timeout` and `lock_timeout` instead of the operation's
+        /// timeout less its margin (`nil`, the default): for tests of the cancellation of a
         /// statement the server would otherwise end itself.
         package var serverTimeout: Duration?
         /// What happens when PostgreSQL fails. Default ``FailurePolicy/lenient``.

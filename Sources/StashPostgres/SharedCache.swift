@@ -90,7 +90,7 @@ public final class SharedCache: Sendable {
 
     /// Runs one PostgreSQL operation under the timeout, on a connection leased for it and on
     /// that connection's event loop (``EventLoopExecutor``), with the server's own timeouts
-    /// set a tenth shorter (``ServerTimeouts``): for the session, or with `transaction` (or
+    /// set a little shorter (``ServerTimeouts``): for the session, or with `transaction` (or
     /// a timeout other than the cache's) for one transaction around `operation`.
     /// `what` names the operation in errors, and is only evaluated for one; `key`, when the
     /// operation has one, is in every error it throws (a timeout, a lost connection).

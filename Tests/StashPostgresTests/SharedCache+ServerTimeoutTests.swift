@@ -10,11 +10,11 @@ import Testing
 /// transaction commits a newer value, that value stays.
 @Suite(.enabled(if: TestPostgres.enabled, TestPostgres.skipReason), .timeLimit(.minutes(2)))
 struct SharedCacheServerTimeoutTests {
-    /// The server's own timeouts (`statement_timeout` and `lock_timeout`, a tenth shorter
-    /// than the operation's: 5.4 s of 6 s) end the waiting write before the client gives up,
-    /// so it fails as not applied (`57014` or `55P03`, `.unavailable`). The tenth is the
-    /// margin for the statement's way to the server and the answer's way back; 6 s makes it
-    /// 0.6 s, which a machine running the whole suite on two cores keeps (0.2 s did not).
+    /// The server's own timeouts (`statement_timeout` and `lock_timeout`, shorter than the
+    /// operation's by a margin: 5.4 s of 6 s) end the waiting write before the client gives
+    /// up, so it fails as not applied (`57014` or `55P03`, `.unavailable`). The margin is for
+    /// the statement's way to the server and the answer's way back; 0.6 s here, which a
+    /// machine running the whole suite on two cores keeps (0.2 s did not).
     @Test func aWriteBlockedByALockIsEndedByTheServersTimeout() async throws {
         try await withBlockedWrite(timeout: .seconds(6), serverTimeout: nil) { error in
             #expect(error.code == .unavailable, "\(error)")
