@@ -283,9 +283,7 @@ final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
             "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA mmap_size = \(1 << 30)",
             "CREATE TABLE IF NOT EXISTS entry (key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL, expires REAL)",
         ] {
-            guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
-                throw StashError(.io, "sqlite-raw: \(String(cString: sqlite3_errmsg(handle)))", path: path)
-            }
+            try execute(sql)
         }
         sqlite3_prepare_v2(handle, "INSERT OR REPLACE INTO entry (key, data, expires) VALUES (?1, ?2, NULL)", -1, &insert, nil)
         sqlite3_prepare_v2(handle, "SELECT data, expires FROM entry WHERE key = ?1", -1, &select, nil)

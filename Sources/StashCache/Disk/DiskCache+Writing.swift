@@ -198,12 +198,16 @@ extension DiskCacheState {
         switch flush {
         case .immediate:
             return nil
-        case .delayed, .accessDates:
+        case .delayed:
+            guard urgent else { return nil }
+            flush = .immediate
+            return 0
+        case .accessDates:
             if urgent {
                 flush = .immediate
                 return 0
             }
-            guard case .accessDates = flush, !onlyAccessDates else { return nil }
+            guard !onlyAccessDates else { return nil }
             // An earlier flush for this change; the later one finds less or nothing to write.
             flush = .delayed
             return delay
