@@ -39,9 +39,10 @@ fi
 bin=$(swift build --scratch-path "$scratch" --product StashFuzz "${sanitizers[@]}" -Xswiftc -DSTASH_FUZZ --show-bin-path)
 binary=$bin/StashFuzz
 command -v readelf >/dev/null 2>&1 || { echo "fuzz: readelf (Debian's binutils) is needed to check the instrumentation" >&2; exit 1; }
-# Any object file of a multi-file module shows it: the first of StashCore's.
-object=$(ls "$bin"/StashCore.build/*.swift.o 2>/dev/null | head -n 1)
-sections=$(readelf -S "${object:-/dev/null}" 2>/dev/null || true)
+# Any object file of a multi-file module shows it: the first of StashCore's. (A glob, not
+# `ls | head`: under pipefail, head closing the pipe early ends ls with SIGPIPE, and the script.)
+objects=("$bin"/StashCore.build/*.swift.o)
+sections=$(readelf -S "${objects[0]}" 2>/dev/null || true)
 if ! grep -q sancov <<<"$sections"; then
     echo "fuzz: the Swift code was built without coverage instrumentation; fuzzing would be blind" >&2
     exit 1
@@ -69,11 +70,11 @@ for target in "${targets[@]}"; do
     if ASAN_OPTIONS="detect_leaks=0" STASH_FUZZ_TARGET="$target" "$binary" "$work" -detect_leaks=0 \
             -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
             -artifact_prefix="$crashes/" -print_final_stats=1 >"$scratch/$target.log" 2>&1; then
-        grep -E "stat::number_of_executed_units|stat::new_units_added" "$scratch/$target.log" | tr '\n' ' ' | sed 's/^/fuzz:   /'
+        { grep -E "stat::number_of_executed_units|stat::new_units_added" "$scratch/$target.log" || true; } | tr '\n' ' ' | sed 's/^/fuzz:   /'
         echo
     else
         echo "fuzz: $target FAILED; input saved in $crashes/" >&2
-        grep -E "ERROR|SUMMARY|Fatal error|crash-|timeout-|oom-" "$scratch/$target.log" | head -n 12 >&2
+        grep -m 12 -E "ERROR|SUMMARY|Fatal error|crash-|timeout-|oom-" "$scratch/$target.log" >&2 || true
         failed+=("$target")
     fi
     rm -rf "$work"

@@ -86,8 +86,8 @@ extension DiskCache {
                 case .remove: batch.removals.append(key)
                 }
             }
-            for (key, access) in state.touched { batch.touches.append((key, access.accessed, access.expires)) }
-            state.touched.removeAll(keepingCapacity: true)
+            // Taken whole, not copied: the lock is held for O(1) however many entries were read.
+            swap(&batch.touches, &state.touched)
             batch.hits = state.unflushedHits
             batch.misses = state.unflushedMisses
             state.unflushedHits = 0
@@ -115,8 +115,8 @@ extension DiskCache {
             state.withLock { state in
                 // Dates not written are written next time, unless the entry changed meanwhile
                 // (its staged change carries its own) or was read again (newer dates).
-                for touch in batch.touches where state.pending[touch.key] == nil && state.touched[touch.key] == nil {
-                    state.touched[touch.key] = AccessChange(accessed: touch.accessed, expires: touch.expires)
+                for (key, access) in batch.touches where state.pending[key] == nil && state.touched[key] == nil {
+                    state.touched[key] = access
                 }
                 state.unflushedHits += batch.hits
                 state.unflushedMisses += batch.misses

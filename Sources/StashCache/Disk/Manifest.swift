@@ -137,10 +137,10 @@ final class Manifest: Sendable {
                 if !batch.touches.isEmpty {
                     let touch = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE key = ?")
                     let statement = touch.sqliteStatement
-                    for item in batch.touches {
-                        sqlite3_bind_double(statement, 1, item.accessed)
-                        ManifestColumns.bind(item.expires, to: statement, at: 2)
-                        ManifestColumns.bind(item.key, to: statement, at: 3)
+                    for (key, access) in batch.touches {
+                        sqlite3_bind_double(statement, 1, access.accessed)
+                        ManifestColumns.bind(access.expires, to: statement, at: 2)
+                        ManifestColumns.bind(key, to: statement, at: 3)
                         try Manifest.step(statement, db)
                     }
                 }
@@ -281,7 +281,7 @@ final class Manifest: Sendable {
 struct FlushBatch: Sendable {
     var writes: [(key: String, record: DiskRecord, inlineValue: Data?)] = []
     var removals: [String] = []
-    var touches: [(key: String, accessed: Double, expires: Double?)] = []
+    var touches: [String: AccessChange] = [:]
     var hits = 0
     var misses = 0
     /// What the writes and removals change in the number of entries and their total size.
