@@ -209,7 +209,7 @@ struct RecordFrame {
     /// The record these bytes hold, once their group's checksum held.
     ///
     /// Every field is worked out first and the record built once at the end: a record
-    /// assigned field by field was copied and destroyed on the way out, a tenth of an open.
+    /// assigned field by field was copied and destroyed on the way out (a sixth of an open).
     func decode(_ base: UnsafeRawPointer, at offset: Int) throws -> Record {
         let keyBytes = UnsafeRawBufferPointer(start: base + self.key.lowerBound, count: self.key.count)
         // Hashed in place: plain ASCII bytes are the `String`'s own (anything else may have
