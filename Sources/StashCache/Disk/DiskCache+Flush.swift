@@ -86,8 +86,11 @@ extension DiskCache {
                 case .remove: batch.removals.append(key)
                 }
             }
-            // Taken whole, not copied: the lock is held for O(1) however many entries were read.
+            // Taken whole, not copied, and the room they took made again (a table left empty,
+            // not filled): the lock is held for as little as the number of entries read
+            // allows, and the reads that follow do not grow the table step by step under it.
             swap(&batch.touches, &state.touched)
+            state.touched.reserveCapacity(batch.touches.count)
             batch.hits = state.unflushedHits
             batch.misses = state.unflushedMisses
             state.unflushedHits = 0

@@ -71,15 +71,14 @@ extension Preferences {
     }
 
     /// The deadline of `expiry` from `now` in seconds since 1970, `nil` for never; a sliding
-    /// expiry, which only caches have, is refused. The clock is read only for `.after`: a
-    /// write without an expiry, the common one, makes no system call for the time.
+    /// expiry, which only caches have, is refused. `now` is read only for an expiry: a write
+    /// without one, the common one, makes no system call for the time.
     static func deadline(of expiry: ExpiryPolicy, now: @autoclosure () -> Date, key: String) throws -> Double? {
-        switch expiry {
-        case .never: return nil
-        case .at(let date): return date.timeIntervalSince1970
-        case .after: return expiry.deadline(from: now())?.timeIntervalSince1970
-        case .sliding: throw StashError(.unsupportedValue, "a preference expires .after or .at a date, never .sliding", key: key)
+        guard !expiry.isSliding else {
+            throw StashError(.unsupportedValue, "a preference expires .after or .at a date, never .sliding", key: key)
         }
+        if case .never = expiry { return nil }
+        return expiry.deadline(from: now())?.timeIntervalSince1970
     }
 
     /// The value of `key` as `type`, or `nil` when it has none or another type.

@@ -61,6 +61,19 @@ import Testing
         #expect(prefs.string(forKey: "banner") == nil)
     }
 
+    @Test func onlyAWriteWithAnExpiryReadsTheClock() throws {
+        let clock = CountingClock(now: Date(timeIntervalSince1970: 1_000_000))
+        let prefs = try Preferences(url: file, clock: clock)
+        let before = clock.reads
+        for i in 0..<100 { try prefs.set(i, forKey: "k\(i % 10)") }
+        try prefs.removeValue(forKey: "k0")
+        #expect(clock.reads == before)
+        try prefs.set(5, forKey: "cached", expiry: .after(10))
+        #expect(clock.reads > before)
+        clock.now = Date(timeIntervalSince1970: 1_000_010)
+        #expect(prefs.object(forKey: "cached") == nil)
+    }
+
     @Test func aStoreSaysWhetherItsValuesSurviveARelaunch() throws {
         #expect(try Preferences(url: file).isPersistent)
         #expect(!Preferences(inMemory: "scratch").isPersistent)
@@ -117,4 +130,20 @@ import Testing
         #expect(prefs.lastError?.code == .closed)
         #expect(prefs[key] == 4)
     }
+}
+
+/// A clock that counts how often it is read.
+private final class CountingClock: StashClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+    private var count = 0
+
+    init(now: Date) { current = now }
+
+    var now: Date {
+        get { lock.withLock { count += 1; return current } }
+        set { lock.withLock { current = newValue } }
+    }
+
+    var reads: Int { lock.withLock { count } }
 }
