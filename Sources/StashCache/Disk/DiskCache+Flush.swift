@@ -109,8 +109,9 @@ extension DiskCache {
                 batch.addedCount += (exists ? 1 : 0) - (base.exists ? 1 : 0)
                 batch.addedBytes += size - base.size
             }
-            // The reader's pinned read lock would keep the commit's checkpoint from
-            // emptying the WAL.
+            // The reader's read transaction would keep the commit's checkpoint from
+            // emptying the WAL; it opens again on the new commit before `settle` forgets
+            // the staged changes the commit holds.
             reader.unpin()
             defer { reader.pin() }
             try manifest.apply(batch)

@@ -143,7 +143,7 @@ public final class DiskCache: Sendable {
         }
         manifest = opened.manifest
         recovery = opened.recovery
-        reader = try ManifestReader(url: manifestURL, pinsReadLock: configuration.access == .readWrite)
+        reader = try ManifestReader(url: manifestURL, holdsSnapshot: configuration.access == .readWrite)
         scan = try ManifestScan(url: manifestURL)
         state = LockedValue(DiskCacheState(counters: opened.counters, now: now))
         if configuration.access == .readWrite {

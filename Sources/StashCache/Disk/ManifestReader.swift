@@ -6,20 +6,25 @@ import GRDBSQLite
 /// through the C API because a cache read must cost a B-tree lookup and little else.
 ///
 /// The manifest is in WAL mode, so this connection reads while the background flush writes
-/// on its own connection. Each lookup runs in its own implicit read transaction (the
-/// statement is reset at once), so it always sees the last committed flush. A writer looks
-/// rows up here under its state lock, so that a lookup and the staged changes it is
-/// combined with are one consistent view (a flush clears the changes it committed under
-/// that lock too).
+/// on its own connection. A writer looks rows up here under its state lock, so that a
+/// lookup and the staged changes it is combined with are one consistent view (a flush
+/// clears the changes it committed under that lock too).
 ///
-/// **The read lock, held between flushes.** Each implicit read transaction takes a shared
-/// lock on a WAL read-mark slot and drops it at the end: two `fcntl` calls, about half the
-/// cost of a hit. SQLite makes those calls only when the first connection of the process
-/// takes the slot and the last one drops it, so a writer's reader keeps a second
-/// connection (`pinHandle`) in an open read transaction on the latest commit: lookups then
-/// share its slot and make no system call. The pinned connection never decides what a
-/// lookup sees (each lookup still reads the last commit); it is released around each flush
-/// (``unpin()`` / ``pin()``) so that checkpoints can empty the WAL.
+/// **A writer's reader holds one read transaction between flushes.** A lookup in a
+/// transaction of its own opens it and ends it: the WAL read lock it takes and drops (two
+/// `fcntl` calls, about half the cost of a hit without them) and the bookkeeping of both
+/// ends cost more than the B-tree lookup of a small cache. Only the writer's flush changes
+/// the manifest, so its reader keeps a read transaction open on the latest commit
+/// (``pin()``) and every lookup runs inside it: ended before each flush commits, so that the
+/// commit's checkpoint can copy every frame back and start the WAL over, and opened again
+/// on the new commit once it is made (``unpin()`` / ``pin()``), before the flush forgets the
+/// staged changes it wrote. Lookups made while it is released run in transactions of their
+/// own, and see the last commit. A read-only view (another process may write) never holds
+/// one: each of its lookups reads the last commit.
+///
+/// **Rowid hints.** A lookup of a key found before goes by the rowid of its row
+/// (``ManifestRowHints``): one descent of the table's B-tree instead of the key index's and
+/// then the table's.
 ///
 /// **Memory-mapped.** The lookup connection maps the manifest (``mappedBytes``): a page is
 /// read in place rather than copied by a `pread` into SQLite's page cache. A cache of a
@@ -37,27 +42,32 @@ final class ManifestReader: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var rowStatement: OpaquePointer?
     private var recordStatement: OpaquePointer?
+    /// The same two lookups by rowid (``ManifestRowHints``), the row's key last.
+    private var rowByRowidStatement: OpaquePointer?
+    private var recordByRowidStatement: OpaquePointer?
+    private var hints = ManifestRowHints()
     private var counterStatement: OpaquePointer?
-    /// The connection holding the read lock (``pin()``), for a writer only.
-    private var pinHandle: OpaquePointer?
+    /// Whether lookups run in one read transaction held between flushes (a writer's).
+    private var holdsSnapshot = false
     private var isPinned = false
     private let path: String
 
-    /// Opens the read connection; `pinsReadLock` (a writer's reader) also opens the
-    /// connection that holds the read lock between flushes.
-    init(url: URL, pinsReadLock: Bool = false) throws {
+    /// Opens the read connection; `holdsSnapshot` (a writer's reader) holds a read
+    /// transaction between flushes, opened here.
+    init(url: URL, holdsSnapshot: Bool = false) throws {
         path = url.path
         let handle = try Self.open(path)
         self.handle = handle
         // SQLite reads with pread instead when the mapping cannot be made.
         sqlite3_exec(handle, "PRAGMA mmap_size = \(Self.mappedBytes)", nil, nil, nil)
         do {
-            rowStatement = try prepare("SELECT \(ManifestColumns.record), data FROM entry WHERE key = ?1")
-            recordStatement = try prepare("SELECT \(ManifestColumns.record) FROM entry WHERE key = ?1")
+            rowStatement = try prepare("SELECT \(ManifestColumns.record), data, rowid FROM entry WHERE key = ?1")
+            recordStatement = try prepare("SELECT \(ManifestColumns.record), rowid FROM entry WHERE key = ?1")
+            rowByRowidStatement = try prepare("SELECT \(ManifestColumns.record), data, key FROM entry WHERE rowid = ?1")
+            recordByRowidStatement = try prepare("SELECT \(ManifestColumns.record), key FROM entry WHERE rowid = ?1")
             counterStatement = try prepare("SELECT value FROM counter WHERE name = ?1")
-            if pinsReadLock {
-                pinHandle = try Self.open(path)
-                sqlite3_exec(pinHandle, "PRAGMA cache_size = 1", nil, nil, nil)
+            if holdsSnapshot {
+                self.holdsSnapshot = true
                 pin()
             }
         } catch {
@@ -83,26 +93,27 @@ final class ManifestReader: @unchecked Sendable {
         return handle
     }
 
-    /// Opens a read transaction on the latest commit in the pinned connection, so that
-    /// lookups share its read lock. A failure leaves it unpinned: lookups then take the lock
-    /// themselves, as a plain connection does.
+    /// Opens the read transaction that lookups run in, on the latest commit (a writer's
+    /// reader only). A failure leaves none open: each lookup then runs in a transaction of
+    /// its own, as a read-only view's does.
     func pin() {
         lock.withLock {
-            guard let pinHandle, !isPinned else { return }
-            guard sqlite3_exec(pinHandle, "BEGIN; SELECT count(*) FROM counter", nil, nil, nil) == SQLITE_OK else {
-                if sqlite3_get_autocommit(pinHandle) == 0 { sqlite3_exec(pinHandle, "ROLLBACK", nil, nil, nil) }
+            guard holdsSnapshot, !isPinned, let handle else { return }
+            guard sqlite3_exec(handle, "BEGIN; SELECT count(*) FROM counter", nil, nil, nil) == SQLITE_OK else {
+                if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
                 return
             }
             isPinned = true
         }
     }
 
-    /// Ends the pinned read transaction, so that a checkpoint may copy every commit into the
-    /// database and start the WAL over.
+    /// Ends the read transaction of ``pin()``, so that a checkpoint may copy every commit
+    /// into the database and start the WAL over; lookups see the last commit until the next
+    /// ``pin()``.
     func unpin() {
         lock.withLock {
-            guard let pinHandle, isPinned else { return }
-            sqlite3_exec(pinHandle, "COMMIT", nil, nil, nil)
+            guard isPinned, let handle else { return }
+            sqlite3_exec(handle, "COMMIT", nil, nil, nil)
             isPinned = false
         }
     }
@@ -113,13 +124,16 @@ final class ManifestReader: @unchecked Sendable {
         lock.withLock {
             sqlite3_finalize(rowStatement)
             sqlite3_finalize(recordStatement)
+            sqlite3_finalize(rowByRowidStatement)
+            sqlite3_finalize(recordByRowidStatement)
             sqlite3_finalize(counterStatement)
             sqlite3_close(handle)
-            sqlite3_close(pinHandle)
-            pinHandle = nil
             isPinned = false
             rowStatement = nil
             recordStatement = nil
+            rowByRowidStatement = nil
+            recordByRowidStatement = nil
+            hints.removeAll()
             counterStatement = nil
             handle = nil
         }
@@ -128,8 +142,8 @@ final class ManifestReader: @unchecked Sendable {
     /// The row of `key`, with its inline value when it has one.
     func row(forKey key: String) -> (record: DiskRecord, inlineValue: Data?)? {
         lock.withLock {
-            guard let statement = rowStatement else { return nil }
-            return lookUp(statement, key) { statement in
+            guard let byKey = rowStatement, let byRowid = rowByRowidStatement else { return nil }
+            return lookUp(key, byKey, byRowid, extraColumn: 8) { statement in
                 let record = ManifestColumns.record(statement, at: 0)
                 return (record, record.isInline ? ManifestColumns.blob(statement, 7) ?? Data() : nil)
             }
@@ -139,19 +153,25 @@ final class ManifestReader: @unchecked Sendable {
     /// The row of `key` without its value.
     func record(forKey key: String) -> DiskRecord? {
         lock.withLock {
-            guard let statement = recordStatement else { return nil }
-            return lookUp(statement, key) { statement in ManifestColumns.record(statement, at: 0) }
+            guard let byKey = recordStatement, let byRowid = recordByRowidStatement else { return nil }
+            return lookUp(key, byKey, byRowid, extraColumn: 7) { statement in ManifestColumns.record(statement, at: 0) }
         }
     }
 
     /// The counter `name` (`count`, `bytes`, `hits`, `misses`) as last committed, `0` when
     /// absent or unreadable.
     func counter(_ name: String) -> Int {
-        lock.withLock {
-            guard let statement = counterStatement else { return 0 }
-            return lookUp(statement, name) { statement in Int(sqlite3_column_int64(statement, 0)) } ?? 0
-        }
+        lock.withLock { unlockedCounter(name) }
     }
+
+    /// ``counter(_:)``, under the lock already.
+    private func unlockedCounter(_ name: String) -> Int {
+        guard let statement = counterStatement else { return 0 }
+        return lookUp(statement, name) { statement in Int(sqlite3_column_int64(statement, 0)) } ?? 0
+    }
+
+    /// The number of entries as last committed, which bounds the hints kept.
+    private func entryCount() -> Int { unlockedCounter("count") }
 
     /// How much of the manifest the lookup connection maps now (`PRAGMA mmap_size`): 0
     /// once closed.
@@ -162,6 +182,41 @@ final class ManifestReader: @unchecked Sendable {
             defer { sqlite3_finalize(statement) }
             return sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0
         }
+    }
+
+    /// The row of `key` read by `read`: by the rowid hinted for the key (`byRowid`, whose
+    /// column `extraColumn` is the row's key) when it is the key's row, else by the key
+    /// (`byKey`, whose column `extraColumn` is the rowid, hinted for next time).
+    private func lookUp<T>(_ key: String, _ byKey: OpaquePointer, _ byRowid: OpaquePointer, extraColumn: Int32, _ read: (OpaquePointer) -> T?) -> T? {
+        var key = key
+        return key.withUTF8 { utf8 -> T? in
+            let hash = ManifestRowHints.hash(utf8)
+            if let rowid = hints.rowid(for: hash) {
+                defer { sqlite3_reset(byRowid) }
+                sqlite3_bind_int64(byRowid, 1, rowid)
+                if sqlite3_step(byRowid) == SQLITE_ROW, Self.column(byRowid, extraColumn, is: utf8) { return read(byRowid) }
+                hints.remove(hash)
+            }
+            defer {
+                sqlite3_reset(byKey)
+                sqlite3_clear_bindings(byKey)
+            }
+            // Bound with its length, not as a C string: the bytes SQLite compares are the
+            // key's, all of them.
+            sqlite3_bind_text(byKey, 1, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
+            guard sqlite3_step(byKey) == SQLITE_ROW else { return nil }
+            hints.insert(sqlite3_column_int64(byKey, extraColumn), for: hash) { self.entryCount() }
+            return read(byKey)
+        }
+    }
+
+    /// Whether text column `column` of the row `statement` stands on holds `key`'s bytes.
+    private static func column(_ statement: OpaquePointer, _ column: Int32, is key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let bytes = sqlite3_column_text(statement, column) else { return false }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count == key.count else { return false }
+        guard let base = key.baseAddress else { return true }
+        return memcmp(bytes, base, count) == 0
     }
 
     private func lookUp<T>(_ statement: OpaquePointer, _ key: String, _ read: (OpaquePointer) -> T?) -> T? {
@@ -189,3 +244,4 @@ final class ManifestReader: @unchecked Sendable {
         return statement
     }
 }
+

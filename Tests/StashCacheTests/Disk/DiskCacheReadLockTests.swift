@@ -4,9 +4,9 @@ import StashCore
 import StashTestSupport
 import Testing
 
-/// The writer's reader keeps a WAL read lock between flushes (``ManifestReader``) so that a
-/// lookup makes no system call: the lock must never cost the WAL its checkpoints, nor any
-/// reader a commit.
+/// The writer's reader keeps one read transaction (and its WAL read lock) open between
+/// flushes (``ManifestReader``), so that a lookup makes no system call and opens no
+/// transaction: it must never cost the WAL its checkpoints, nor any reader a commit.
 struct DiskCacheReadLockTests {
     let fixture = DiskCacheFixture()
 
