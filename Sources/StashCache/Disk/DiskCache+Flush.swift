@@ -109,11 +109,6 @@ extension DiskCache {
                 batch.addedCount += (exists ? 1 : 0) - (base.exists ? 1 : 0)
                 batch.addedBytes += size - base.size
             }
-            // The reader's read transaction would keep the commit's checkpoint from
-            // emptying the WAL; it opens again on the new commit before `settle` forgets
-            // the staged changes the commit holds.
-            reader.unpin()
-            defer { reader.pin() }
             try manifest.apply(batch)
         } catch {
             state.withLock { state in
@@ -128,6 +123,18 @@ extension DiskCache {
             }
             throw error
         }
+        // The reader's lookups see the commit before `settle` forgets the staged changes it
+        // holds. From the latest commit, the reader keeps no frame from the checkpoint, which
+        // copies them all back; read again from there, it keeps none from the next commit
+        // either, which can then start the WAL over. Its lookups run in its read
+        // transaction meanwhile, even while the commit is made and checkpointed.
+        reader.renew()
+        do {
+            try manifest.checkpoint()
+        } catch {
+            configuration.logger.notice("checkpoint of \(directory.path) failed: \(error); the next flush tries again")
+        }
+        reader.renew()
         settle(snapshot)
         flushSucceeded()
     }

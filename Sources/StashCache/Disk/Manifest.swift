@@ -161,6 +161,16 @@ final class Manifest: Sendable {
         }
     }
 
+    /// Copies the WAL's commits back into the database file (a passive checkpoint: it waits
+    /// for no reader, and copies what no reader on an older commit still needs).
+    func checkpoint() throws {
+        do {
+            _ = try database.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        } catch {
+            throw Manifest.stashError(error, path: url.path)
+        }
+    }
+
     /// Steps `statement`, a write bound through the C API, to its end, then resets it.
     static func step(_ statement: OpaquePointer, _ db: Database) throws {
         let status = sqlite3_step(statement)

@@ -15,12 +15,13 @@ import GRDBSQLite
 /// `fcntl` calls, about half the cost of a hit without them) and the bookkeeping of both
 /// ends cost more than the B-tree lookup of a small cache. Only the writer's flush changes
 /// the manifest, so its reader keeps a read transaction open on the latest commit
-/// (``pin()``) and every lookup runs inside it: ended before each flush commits, so that the
-/// commit's checkpoint can copy every frame back and start the WAL over, and opened again
-/// on the new commit once it is made (``unpin()`` / ``pin()``), before the flush forgets the
-/// staged changes it wrote. Lookups made while it is released run in transactions of their
-/// own, and see the last commit. A read-only view (another process may write) never holds
-/// one: each of its lookups reads the last commit.
+/// (``pin()``) and every lookup runs inside it. A flush moves it to its commit once made
+/// (``renew()``), before it forgets the staged changes it wrote; checkpoints, which then
+/// copies every frame back (no reader is on an older commit); and moves it again, onto the
+/// checkpointed file, so that it holds no frame and the next commit starts the WAL over.
+/// While a cache is suspended it holds none (``unpin()``): lookups then run in transactions
+/// of their own, and see the last commit, as a read-only view's always do (another process
+/// may write).
 ///
 /// **Rowid hints.** A lookup of a key found before goes by the rowid of its row
 /// (``ManifestRowHints``): one descent of the table's B-tree instead of the key index's and
@@ -97,25 +98,38 @@ final class ManifestReader: @unchecked Sendable {
     /// reader only). A failure leaves none open: each lookup then runs in a transaction of
     /// its own, as a read-only view's does.
     func pin() {
+        lock.withLock { unlockedPin() }
+    }
+
+    private func unlockedPin() {
+        guard holdsSnapshot, !isPinned, let handle else { return }
+        guard sqlite3_exec(handle, "BEGIN; SELECT count(*) FROM counter", nil, nil, nil) == SQLITE_OK else {
+            if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            return
+        }
+        isPinned = true
+    }
+
+    /// Ends the read transaction of ``pin()``; lookups see the last commit until the next
+    /// ``pin()``.
+    func unpin() {
+        lock.withLock { unlockedUnpin() }
+    }
+
+    /// Moves the read transaction of ``pin()`` to the latest commit, with no lookup in
+    /// between.
+    func renew() {
         lock.withLock {
-            guard holdsSnapshot, !isPinned, let handle else { return }
-            guard sqlite3_exec(handle, "BEGIN; SELECT count(*) FROM counter", nil, nil, nil) == SQLITE_OK else {
-                if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
-                return
-            }
-            isPinned = true
+            guard isPinned else { return }
+            unlockedUnpin()
+            unlockedPin()
         }
     }
 
-    /// Ends the read transaction of ``pin()``, so that a checkpoint may copy every commit
-    /// into the database and start the WAL over; lookups see the last commit until the next
-    /// ``pin()``.
-    func unpin() {
-        lock.withLock {
-            guard isPinned, let handle else { return }
-            sqlite3_exec(handle, "COMMIT", nil, nil, nil)
-            isPinned = false
-        }
+    private func unlockedUnpin() {
+        guard isPinned, let handle else { return }
+        sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+        isPinned = false
     }
 
     deinit { close() }

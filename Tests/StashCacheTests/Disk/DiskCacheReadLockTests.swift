@@ -10,10 +10,10 @@ import Testing
 struct DiskCacheReadLockTests {
     let fixture = DiskCacheFixture()
 
-    /// Hundreds of flushes of inline values: each flush releases the lock before it commits,
-    /// so the commit's checkpoint starts the WAL over and it stays near the auto-checkpoint
-    /// size (1,000 pages, about 4 MB). Held through the commits, the lock would keep every
-    /// frame: about 17 MB here.
+    /// Hundreds of flushes of inline values: each flush checkpoints with the reader on its
+    /// commit, then moves the reader onto the checkpointed file, so the next commit starts
+    /// the WAL over and it stays the size of one flush. Without the checkpoint, or with the
+    /// reader left on a commit in the WAL, it would keep every frame: about 17 MB here.
     @Test func theWALStaysSmallAcrossManyFlushes() async throws {
         let cache = try fixture.open()
         let wal = fixture.directory.appendingPathComponent("manifest.sqlite-wal")
