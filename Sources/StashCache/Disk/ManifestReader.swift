@@ -117,10 +117,9 @@ final class ManifestReader: @unchecked Sendable {
     }
 
     /// Moves the read transaction of ``pin()`` to the latest commit, with no lookup in
-    /// between.
+    /// between (and opens it again if an earlier ``pin()`` failed).
     func renew() {
         lock.withLock {
-            guard isPinned else { return }
             unlockedUnpin()
             unlockedPin()
         }
