@@ -26,6 +26,9 @@ final class BenchServers {
     let logger: Logger
     private var stops: [() async throws -> Void] = []
     private var stashProxies: [Int: Int32] = [:]
+    /// The processes of each server process the group started, by port.
+    private var serverProcesses: [Int: () -> [Int32]] = [:]
+    private var paused: Set<Int32> = []
 
     private init(logger: Logger) { self.logger = logger }
 
@@ -87,7 +90,10 @@ final class BenchServers {
         let nginx = try NginxPeer.startIfInstalled(
             origin: "127.0.0.1:\(origin)", folder: folder, cacheBytes: cacheBytes, context: context, for: name
         )
-        if let nginx { stops.append { nginx.stop() } }
+        if let nginx {
+            stops.append { nginx.stop() }
+            serverProcesses[nginx.port] = { nginx.processes }
+        }
         return nginx
     }
 
@@ -95,7 +101,10 @@ final class BenchServers {
     /// stopped with the group.
     func startVarnish(origin: Int, folder: URL, context: BenchContext, for name: String) throws -> VarnishPeer? {
         let varnish = try VarnishPeer.startIfInstalled(origin: "127.0.0.1:\(origin)", folder: folder, context: context, for: name)
-        if let varnish { stops.append { varnish.stop() } }
+        if let varnish {
+            stops.append { varnish.stop() }
+            serverProcesses[varnish.port] = { varnish.processes }
+        }
         return varnish
     }
 
@@ -112,6 +121,7 @@ final class BenchServers {
             let peer = try StashProxyPeer(name, executable: executable, origin: "127.0.0.1:\(origin)", folder: folder, diskCapacity: diskCapacity)
             stops.append { peer.stop() }
             stashProxies[peer.port] = peer.processIdentifier
+            serverProcesses[peer.port] = { peer.processes }
             return peer.port
         }
         context.reporter.note("\(name): Stash's proxy runs inside the bench (build `stash` beside `stash-bench` for a process of its own)")
@@ -145,9 +155,39 @@ final class BenchServers {
         return cache
     }
 
+    /// Leaves the server process listening on `port` alone on the servers' CPUs: every other
+    /// server process of the group is paused (`SIGSTOP`, its workers and children too) and
+    /// that one continued, so that another proxy's timers and housekeeping never run during
+    /// its measurement. Returns `false`, with everything continued, when a process cannot be
+    /// signalled (nginx's workers run as another user and the bench is not privileged): the
+    /// servers then all run, as they would without this.
+    func runAlone(port: Int) -> Bool {
+        for (other, processes) in serverProcesses where other != port {
+            for process in processes() where !paused.contains(process) {
+                guard kill(process, SIGSTOP) == 0 else {
+                    continueAll()
+                    return false
+                }
+                paused.insert(process)
+            }
+        }
+        for process in serverProcesses[port]?() ?? [] where paused.contains(process) {
+            kill(process, SIGCONT)
+            paused.remove(process)
+        }
+        return true
+    }
+
+    /// Continues every server process ``runAlone(port:)`` paused.
+    func continueAll() {
+        for process in paused { kill(process, SIGCONT) }
+        paused.removeAll()
+    }
+
     /// Stops everything started, the last first; every stop runs, and the first error is
-    /// thrown after them.
+    /// thrown after them. Paused servers are continued first, so that they take their signal.
     func stop() async throws {
+        continueAll()
         var first: (any Error)?
         while let stop = stops.popLast() {
             do { try await stop() } catch { first = first ?? error }

@@ -97,6 +97,9 @@ final class NginxPeer {
         return !workers.isEmpty && workers.map { PeakMemory.resetPeak(of: "\($0)") }.allSatisfy { $0 }
     }
 
+    /// Its processes (``PeerProcess/processTree``).
+    var processes: [Int32] { server.processTree }
+
     /// Stops nginx (SIGQUIT: graceful) and waits for it.
     func stop() {
         server.stop()

@@ -47,6 +47,23 @@ final class PeerProcess {
         }
     }
 
+    /// The server's process (the daemon, for one that daemonizes) and every process under
+    /// it (nginx's workers, Varnish's child), or none once it is gone.
+    var processTree: [Int32] {
+        var root = process.isRunning ? process.processIdentifier : nil
+        if let pidFile, let text = try? String(contentsOf: pidFile, encoding: .utf8) {
+            root = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard let root, kill(root, 0) == 0 else { return [] }
+        var tree = [root]
+        var index = 0
+        while index < tree.count {
+            tree += PeakMemory.children(of: tree[index])
+            index += 1
+        }
+        return tree
+    }
+
     /// Stops the server with its signal and waits for it.
     func stop() {
         if let pidFile {

@@ -36,6 +36,9 @@ final class StashProxyPeer {
     /// The proxy's process.
     var processIdentifier: Int32 { server.process.processIdentifier }
 
+    /// Its processes (``PeerProcess/processTree``).
+    var processes: [Int32] { server.processTree }
+
     func stop() {
         server.stop()
         if let memoryFolder { try? FileManager.default.removeItem(at: memoryFolder) }

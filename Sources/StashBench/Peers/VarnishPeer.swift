@@ -41,5 +41,8 @@ final class VarnishPeer {
         return try VarnishPeer(executable: executable, origin: origin, folder: folder)
     }
 
+    /// Its processes (``PeerProcess/processTree``).
+    var processes: [Int32] { server.processTree }
+
     func stop() { server.stop() }
 }

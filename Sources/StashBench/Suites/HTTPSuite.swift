@@ -149,7 +149,7 @@ enum HTTPSuite {
         guard !cases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
-        context.reporter.note("proxy-hit: \(CPUPinning.description)")
+        context.reporter.note("proxy-hit: \(CPUPinning.description); each proxy measured with the other proxies' processes paused (SIGSTOP)")
         try await BenchServers.run(logger: logger) { servers in
             let originPort = try await servers.startOrigin(payloads: [("1k", 1024), ("100k", 100 * 1024)])
             var peers: [(String, Int)] = []
@@ -170,6 +170,8 @@ enum HTTPSuite {
             let load = LoadGenerator()
             let transport = servers.transport(timeout: .seconds(30))
             let seconds = context.scale < 1 ? 1 : 2
+            // Each proxy is measured with the others paused (``BenchServers/runAlone(port:)``).
+            var alone = true
             for (name, path, connections) in cases {
                 var contenders: [AsyncContender] = []
                 for (impl, port) in peers {
@@ -177,7 +179,12 @@ enum HTTPSuite {
                     // Primes the cache: the first answer is a miss, then hits.
                     for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
                     let latencies = LatencyFigures()
-                    var contender = AsyncContender(impl, measured: {
+                    var contender = AsyncContender(impl, prepare: {
+                        if alone, !servers.runAlone(port: port) {
+                            alone = false
+                            context.reporter.note("proxy-hit: the servers could not be paused (another user's processes): all ran during every sample")
+                        }
+                    }, measured: {
                         // wrk's own run length: its start-up and exit are not the proxies' time.
                         let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
                         latencies.add(run)
@@ -186,6 +193,7 @@ enum HTTPSuite {
                     contender.figures = { latencies.figures }
                     contenders.append(contender)
                 }
+                defer { servers.continueAll() }
                 try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
             }
         }
