@@ -124,17 +124,19 @@ extension DiskCache {
             throw error
         }
         // The reader's lookups see the commit before `settle` forgets the staged changes it
-        // holds. From the latest commit, the reader keeps no frame from the checkpoint, which
-        // copies them all back; read again from there, it keeps none from the next commit
-        // either, which can then start the WAL over. Its lookups run in its read
-        // transaction meanwhile, even while the commit is made and checkpointed.
+        // holds. When the WAL is due a checkpoint (``Manifest/needsCheckpoint``): from the
+        // latest commit, the reader keeps no frame from it, so it copies them all back; read
+        // again from there, the reader keeps none from the next commit either, which can
+        // then start the WAL over. Its lookups run in its read transaction meanwhile.
         reader.renew()
-        do {
-            try manifest.checkpoint()
-        } catch {
-            configuration.logger.notice("checkpoint of \(directory.path) failed: \(error); the next flush tries again")
+        if manifest.needsCheckpoint {
+            do {
+                try manifest.checkpoint()
+            } catch {
+                configuration.logger.notice("checkpoint of \(directory.path) failed: \(error); the next flush tries again")
+            }
+            reader.renew()
         }
-        reader.renew()
         settle(snapshot)
         flushSucceeded()
     }

@@ -15,6 +15,8 @@ final class Manifest: Sendable {
 
     let url: URL
     let database: DatabaseQueue
+    /// The frames in the WAL after the last commit (``Manifest+Checkpoint.swift``).
+    let walFrames = WALFrameCount()
 
     /// Opens (creating it when missing) the manifest at `url`.
     ///
@@ -25,8 +27,10 @@ final class Manifest: Sendable {
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
         configuration.label = "StashCache.manifest"
+        let walFrames = self.walFrames
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            walFrames.install(on: db.sqliteConnection)
         }
         do {
             database = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -156,16 +160,6 @@ final class Manifest: Sendable {
                     }
                 }
             }
-        } catch {
-            throw Manifest.stashError(error, path: url.path)
-        }
-    }
-
-    /// Copies the WAL's commits back into the database file (a passive checkpoint: it waits
-    /// for no reader, and copies what no reader on an older commit still needs).
-    func checkpoint() throws {
-        do {
-            _ = try database.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         } catch {
             throw Manifest.stashError(error, path: url.path)
         }

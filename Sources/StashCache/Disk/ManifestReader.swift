@@ -16,9 +16,10 @@ import GRDBSQLite
 /// ends cost more than the B-tree lookup of a small cache. Only the writer's flush changes
 /// the manifest, so its reader keeps a read transaction open on the latest commit
 /// (``pin()``) and every lookup runs inside it. A flush moves it to its commit once made
-/// (``renew()``), before it forgets the staged changes it wrote; checkpoints, which then
-/// copies every frame back (no reader is on an older commit); and moves it again, onto the
-/// checkpointed file, so that it holds no frame and the next commit starts the WAL over.
+/// (``renew()``), before it forgets the staged changes it wrote. When the WAL is due a
+/// checkpoint (``Manifest/needsCheckpoint``), the flush then checkpoints, which copies every
+/// frame back (no reader is on an older commit), and moves it again, onto the checkpointed
+/// file, so that it holds no frame and the next commit starts the WAL over.
 /// While a cache is suspended it holds none (``unpin()``): lookups then run in transactions
 /// of their own, and see the last commit, as a read-only view's always do (another process
 /// may write).
@@ -214,9 +215,7 @@ final class ManifestReader: @unchecked Sendable {
                 sqlite3_reset(byKey)
                 sqlite3_clear_bindings(byKey)
             }
-            // Bound with its length, not as a C string: the bytes SQLite compares are the
-            // key's, all of them.
-            sqlite3_bind_text(byKey, 1, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
+            Self.bind(utf8, to: byKey)
             guard sqlite3_step(byKey) == SQLITE_ROW else { return nil }
             hints.insert(sqlite3_column_int64(byKey, extraColumn), for: hash) { self.entryCount() }
             return read(byKey)
@@ -232,6 +231,7 @@ final class ManifestReader: @unchecked Sendable {
         return memcmp(bytes, base, count) == 0
     }
 
+    /// The row of `key` that `statement` selects, read by `read`.
     private func lookUp<T>(_ statement: OpaquePointer, _ key: String, _ read: (OpaquePointer) -> T?) -> T? {
         defer {
             sqlite3_reset(statement)
@@ -239,12 +239,17 @@ final class ManifestReader: @unchecked Sendable {
         }
         var key = key
         return key.withUTF8 { utf8 -> T? in
-            // Bound with its length, not as a C string: the bytes SQLite compares are the
-            // key's, all of them.
-            sqlite3_bind_text(statement, 1, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
+            Self.bind(utf8, to: statement)
             guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
             return read(statement)
         }
+    }
+
+    /// Binds `utf8` to the statement's first parameter with its length, not as a C string
+    /// (the bytes SQLite compares are the key's, all of them), without a copy: the caller
+    /// steps the statement while `utf8` is alive and clears the binding after.
+    private static func bind(_ utf8: UnsafeBufferPointer<UInt8>, to statement: OpaquePointer) {
+        sqlite3_bind_text(statement, 1, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
     }
 
     private func prepare(_ sql: String) throws -> OpaquePointer {

@@ -46,4 +46,21 @@ struct DiskCacheReadLockTests {
         try view.close()
         try cache.close()
     }
+
+    /// A checkpoint syncs the WAL and the database file, so small flushes do not each run
+    /// one: the WAL keeps their frames until it holds ``Manifest/checkpointFrames``. (Were
+    /// each flush checkpointed, every commit would start the WAL over and it would never hold
+    /// more than one flush's frames.)
+    @Test func smallFlushesShareACheckpoint() async throws {
+        let cache = try fixture.open()
+        var frames: [Int] = []
+        for round in 0..<10 {
+            try cache.set(.filled(UInt8(round), 10), forKey: "k\(round)")
+            try await cache.flush()
+            frames.append(cache.manifest.walFrames.value)
+        }
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 }, "frames after each flush: \(frames)")
+        #expect(frames.last! < Manifest.checkpointFrames)
+        try cache.close()
+    }
 }
