@@ -79,13 +79,8 @@ extension DiskCache {
             }
             state.flush = .idle
             var batch = FlushBatch()
-            for (key, change) in state.pending {
-                snapshot.append((key, change))
-                switch change.value {
-                case .write(let record, let inlineValue): batch.writes.append((key, record, inlineValue))
-                case .remove: batch.removals.append(key)
-                }
-            }
+            snapshot.reserveCapacity(state.pending.count)
+            for (key, change) in state.pending { snapshot.append((key, change)) }
             // Taken whole, not copied, and the room they took made again (a table left empty,
             // not filled): the lock is held for as little as the number of entries read
             // allows, and the reads that follow do not grow the table step by step under it.
@@ -96,6 +91,13 @@ extension DiskCache {
             state.unflushedHits = 0
             state.unflushedMisses = 0
             return batch
+        }
+        snapshot = ManifestKeyOrder.positions(of: snapshot.map(\.key)).map { snapshot[$0] }
+        for (key, change) in snapshot {
+            switch change.value {
+            case .write(let record, let inlineValue): batch.writes.append((key, record, inlineValue))
+            case .remove: batch.removals.append(key)
+            }
         }
         guard !batch.isEmpty else {
             flushSucceeded()

@@ -138,16 +138,7 @@ final class Manifest: Sendable {
                         try Manifest.step(delete.sqliteStatement, db)
                     }
                 }
-                if !batch.touches.isEmpty {
-                    let touch = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE key = ?")
-                    let statement = touch.sqliteStatement
-                    for (key, access) in batch.touches {
-                        sqlite3_bind_double(statement, 1, access.accessed)
-                        ManifestColumns.bind(access.expires, to: statement, at: 2)
-                        ManifestColumns.bind(key, to: statement, at: 3)
-                        try Manifest.step(statement, db)
-                    }
-                }
+                if !batch.touches.isEmpty { try touch(batch.touches, db) }
                 if batch.hits != 0 || batch.misses != 0 || batch.addedCount != 0 || batch.addedBytes != 0 {
                     let count = try db.cachedStatement(sql: """
                         INSERT INTO counter (name, value) VALUES (?, ?)
@@ -165,13 +156,42 @@ final class Manifest: Sendable {
         }
     }
 
+    /// Writes the last-access dates (and sliding deadlines) of `touches`: their rows found
+    /// through the key index in its order (``ManifestKeyOrder``), then changed in the
+    /// table's, which is the order of their `rowid`s. However many rows change, each page of
+    /// either is visited once, and the WAL gets about one frame per page changed. A key
+    /// without a row (removed since it was read) is skipped.
+    private func touch(_ touches: [String: AccessChange], _ db: Database) throws {
+        let find = try db.cachedStatement(sql: "SELECT rowid FROM entry WHERE key = ?").sqliteStatement
+        var rows: [(rowid: Int64, access: AccessChange)] = []
+        rows.reserveCapacity(touches.count)
+        for key in ManifestKeyOrder.sorted(Array(touches.keys)) {
+            ManifestColumns.bind(key, to: find, at: 1)
+            let status = sqlite3_step(find)
+            if status == SQLITE_ROW, let access = touches[key] { rows.append((sqlite3_column_int64(find, 0), access)) }
+            sqlite3_reset(find)
+            guard status == SQLITE_ROW || status == SQLITE_DONE else { throw Manifest.failure(status, db) }
+        }
+        rows.sort { $0.rowid < $1.rowid }
+        let update = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE rowid = ?").sqliteStatement
+        for row in rows {
+            sqlite3_bind_double(update, 1, row.access.accessed)
+            ManifestColumns.bind(row.access.expires, to: update, at: 2)
+            sqlite3_bind_int64(update, 3, row.rowid)
+            try Manifest.step(update, db)
+        }
+    }
+
     /// Steps `statement`, a write bound through the C API, to its end, then resets it.
     static func step(_ statement: OpaquePointer, _ db: Database) throws {
         let status = sqlite3_step(statement)
         sqlite3_reset(statement)
-        guard status == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        guard status == SQLITE_DONE else { throw failure(status, db) }
+    }
+
+    /// The error of a statement of `db` that stepped to `status`.
+    static func failure(_ status: Int32, _ db: Database) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
 
     /// The rows of `keys` the count and size depend on, in one read transaction: a lookup
@@ -280,8 +300,9 @@ final class Manifest: Sendable {
     }
 }
 
-/// What one flush writes: the staged writes and removals, the access times of entries read
-/// since the last flush, and the hit counters.
+/// What one flush writes: the staged writes and removals (each in the key index's order,
+/// ``ManifestKeyOrder``), the access times of entries read since the last flush, and the hit
+/// counters.
 struct FlushBatch: Sendable {
     var writes: [(key: String, record: DiskRecord, inlineValue: Data?)] = []
     var removals: [String] = []
