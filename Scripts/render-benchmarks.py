@@ -16,6 +16,7 @@ import sys
 SHOWN_EXTRAS = [
     ("p50_ms", "p50 {} ms"),
     ("p99_ms", "p99 {} ms"),
+    ("p99_ms_range", "samples' p99 {} ms"),
     ("errors", "{} errors"),
     ("usedBytes", "file {} bytes used"),
     ("entries", "{} entries"),

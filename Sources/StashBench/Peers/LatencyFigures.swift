@@ -1,7 +1,9 @@
 import Foundation
 
 /// The latency figures of a load generator's runs, for one implementation in one case: the
-/// median over the runs of each run's median and 99th percentile, and the errors summed.
+/// median over the runs of each run's median and 99th percentile, the lowest and highest of
+/// those 99th percentiles (a run's p99 moves more from run to run than its throughput), and
+/// the errors summed.
 final class LatencyFigures {
     private var p50: [Double] = []
     private var p99: [Double] = []
@@ -13,7 +15,7 @@ final class LatencyFigures {
         errors += run.errors
     }
 
-    /// `p50_ms`, `p99_ms` (when the client reports them) and `errors`.
+    /// `p50_ms`, `p99_ms`, `p99_ms_range` (when the client reports them) and `errors`.
     var figures: [String: String] {
         var figures = ["errors": "\(errors)"]
         func median(_ values: [Double]) -> String? {
@@ -21,6 +23,9 @@ final class LatencyFigures {
         }
         figures["p50_ms"] = median(p50)
         figures["p99_ms"] = median(p99)
+        if let lowest = p99.min(), let highest = p99.max() {
+            figures["p99_ms_range"] = String(format: "%.2f-%.2f", lowest, highest)
+        }
         return figures
     }
 }
