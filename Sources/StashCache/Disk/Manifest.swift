@@ -162,15 +162,12 @@ final class Manifest: Sendable {
     /// either is visited once, and the WAL gets about one frame per page changed. A key
     /// without a row (removed since it was read) is skipped.
     private func touch(_ touches: [String: AccessChange], _ db: Database) throws {
-        let find = try db.cachedStatement(sql: "SELECT rowid FROM entry WHERE key = ?").sqliteStatement
+        let keys = Array(touches.keys)
+        let find = try db.cachedStatement(sql: "SELECT rowid FROM entry WHERE key = ?1").sqliteStatement
         var rows: [(rowid: Int64, access: AccessChange)] = []
-        rows.reserveCapacity(touches.count)
-        for key in ManifestKeyOrder.sorted(Array(touches.keys)) {
-            ManifestColumns.bind(key, to: find, at: 1)
-            let status = sqlite3_step(find)
-            if status == SQLITE_ROW, let access = touches[key] { rows.append((sqlite3_column_int64(find, 0), access)) }
-            sqlite3_reset(find)
-            guard status == SQLITE_ROW || status == SQLITE_DONE else { throw Manifest.failure(status, db) }
+        rows.reserveCapacity(keys.count)
+        try Manifest.lookUp(ManifestKeyOrder.positions(of: keys).lazy.map { keys[$0] }, with: find, db) { key in
+            if let access = touches[key] { rows.append((sqlite3_column_int64(find, 0), access)) }
         }
         rows.sort { $0.rowid < $1.rowid }
         let update = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE rowid = ?").sqliteStatement
@@ -189,37 +186,37 @@ final class Manifest: Sendable {
         guard status == SQLITE_DONE else { throw failure(status, db) }
     }
 
+    /// Looks each of `keys` up, in their order, with `statement` (a `SELECT … WHERE key = ?1`
+    /// of `db`, prepared through the C API), and calls `found` with each key that has a row,
+    /// while the statement is on it. The statement is reset after each key.
+    static func lookUp(_ keys: some Sequence<String>, with statement: OpaquePointer, _ db: Database, found: (String) -> Void) throws {
+        for key in keys {
+            ManifestColumns.bind(key, to: statement, at: 1)
+            let status = sqlite3_step(statement)
+            if status == SQLITE_ROW { found(key) }
+            sqlite3_reset(statement)
+            guard status == SQLITE_ROW || status == SQLITE_DONE else { throw failure(status, db) }
+        }
+    }
+
     /// The error of a statement of `db` that stepped to `status`.
     static func failure(_ status: Int32, _ db: Database) -> DatabaseError {
         DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
 
     /// The rows of `keys` the count and size depend on, in one read transaction: a lookup
-    /// of each key on one prepared statement, through the C API (no value is read); a key
-    /// with no row is absent.
+    /// of each key on one prepared statement, through the C API (no value is read), in the
+    /// order given (a flush gives them in ``ManifestKeyOrder``); a key with no row is absent.
     func bases(of keys: [String]) throws -> [String: ManifestBase] {
         var bases: [String: ManifestBase] = [:]
         guard !keys.isEmpty else { return bases }
         bases.reserveCapacity(keys.count)
         do {
             try database.read { db in
-                var statement: OpaquePointer?
-                let sql = "SELECT size, file FROM entry WHERE key = ?1"
-                guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(db.sqliteConnection)), message: "prepare a lookup")
-                }
-                defer { sqlite3_finalize(statement) }
-                for key in keys {
-                    ManifestColumns.bind(key, to: statement, at: 1)
-                    let status = sqlite3_step(statement)
-                    if status == SQLITE_ROW {
-                        let file = sqlite3_column_text(statement, 1).map { String(cString: $0) }
-                        bases[key] = ManifestBase(exists: true, size: Int(sqlite3_column_int64(statement, 0)), file: file)
-                    }
-                    sqlite3_reset(statement)
-                    guard status == SQLITE_ROW || status == SQLITE_DONE else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: status), message: "look a row up")
-                    }
+                let statement = try db.cachedStatement(sql: "SELECT size, file FROM entry WHERE key = ?1").sqliteStatement
+                try Manifest.lookUp(keys, with: statement, db) { key in
+                    let size = Int(sqlite3_column_int64(statement, 0))
+                    bases[key] = ManifestBase(exists: true, size: size, file: ManifestColumns.text(statement, 1))
                 }
             }
         } catch {

@@ -14,12 +14,8 @@ import Foundation
 /// order of a dictionary, a flush of many changes wrote about one page per row changed; in
 /// the index's order, it goes through the index pages once each, first to last.
 enum ManifestKeyOrder {
-    /// `keys` in the index's order.
-    static func sorted(_ keys: [String]) -> [String] {
-        keys.sorted()
-    }
-
-    /// The positions of `keys`, in the index's order of the keys.
+    /// The positions of `keys`, in the index's order of the keys. Positions, not the items
+    /// they stand for, are what is sorted: a flush's staged changes are large to move.
     static func positions(of keys: [String]) -> [Int] {
         keys.indices.sorted { keys[$0] < keys[$1] }
     }

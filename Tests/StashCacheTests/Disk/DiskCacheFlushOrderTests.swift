@@ -21,11 +21,6 @@ struct DiskCacheFlushOrderTests {
         "https://images.example.com/catalogue/2026/autumn/collection/thumbnails/large/\(index)-" + String(repeating: "x", count: 60)
     }
 
-    /// A generator seeded for `test` (the seed printed).
-    static func generator(_ test: String) -> SeededGenerator {
-        SeededGenerator(seed: SeededGenerator.freshSeed(for: test))
-    }
-
     /// The pages the manifest's write connection wrote and read during `flush`, as SQLite
     /// counts them (`SQLITE_DBSTATUS_CACHE_WRITE` and `_MISS`: a page written again after it
     /// was written out of its cache counts again, and reading it back is a miss), and the
@@ -54,7 +49,7 @@ struct DiskCacheFlushOrderTests {
         let cache = try fixture.open { $0.flushDelay = 3_600 }
         for index in stride(from: 0, to: 2 * Self.count, by: 2) { try cache.set(.filled(1, 100), forKey: Self.key(index)) }
         try await cache.flush()
-        var generator = Self.generator("aFlushOfManyWritesWritesEachPageAboutOnce")
+        var generator = SeededGenerator(seed: SeededGenerator.freshSeed(for: "aFlushOfManyWritesWritesEachPageAboutOnce"))
         let added = stride(from: 1, to: 2 * Self.count, by: 2).shuffled(using: &generator).prefix(4_000).map(Self.key)
         let traffic = try await Self.pageTraffic(cache) {
             for key in added { try cache.set(.filled(2, 100), forKey: key) }
@@ -75,7 +70,7 @@ struct DiskCacheFlushOrderTests {
         let cache = try fixture.open { $0.flushDelay = 3_600 }
         // Written 16 random keys a flush, as a cache fills over time: the table's order (of
         // rowids) is not the keys', and rows changed in key order would be all over the table.
-        var generator = Self.generator("aLargeFlushOfAccessDatesWritesEachPageAboutOnce")
+        var generator = SeededGenerator(seed: SeededGenerator.freshSeed(for: "aLargeFlushOfAccessDatesWritesEachPageAboutOnce"))
         let keys = (0..<Self.count).map(Self.key).shuffled(using: &generator)
         for start in stride(from: 0, to: keys.count, by: 16) {
             for key in keys[start..<start + 16] { try cache.set(.filled(2, 100), forKey: key) }
