@@ -28,6 +28,9 @@ public import StashCore
 /// - Time has a resolution of a few milliseconds with the default clock: on Linux it is the
 ///   kernel's coarse wall clock, a fraction of the cost of a precise read on every write, so
 ///   an entry may outlive its deadline by that much (and never by more).
+/// - On Linux, the hash table of a large cache (4 MB and more, from about 60,000 entries of
+///   small keys and values) asks the kernel for transparent huge pages, so that random reads
+///   skip most page-table walks; the table may then take up to a third more memory.
 /// - Nothing survives the process: this is memory only. Pair it with `DiskCache` (or use
 ///   `HybridCache`) for persistence.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {

@@ -1,3 +1,4 @@
+import Foundation
 @testable import StashCache
 import StashTestSupport
 import Testing
@@ -109,5 +110,46 @@ struct MemoryCacheTableTests {
         var second = copy
         _ = second.removeValue(forKey: 1)
         #expect(copy[1] == 1 && second[1] == nil)
+    }
+
+    /// On Linux, a bucket array of ``MemoryCacheTable/hugePageBytes`` or more starts on a 2 MB
+    /// boundary and is marked for transparent huge pages (`hg` in `/proc/self/smaps`), and so
+    /// is the copy a shared table makes before a change; either still works as any table.
+    @Test func largeBucketArraysAskForHugePages() throws {
+        #if os(Linux)
+        typealias Table = MemoryCacheTable<Int, Int>
+        var table = Table()
+        table.reserve(Table.hugePageBytes / MemoryLayout<Table.Bucket>.stride)
+        for key in 0..<100_000 { table.insert(key, forKey: key) }
+        let shared = table
+        table.insert(-1, forKey: -1)
+        let kernelHasHugePages = FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
+        for (name, storage) in [("table", table.storage), ("copy before a change", shared.storage)] {
+            let address = UInt(bitPattern: storage.buckets)
+            #expect(address % (2 << 20) == 0, "\(name) at \(String(address, radix: 16))")
+            let flags = try #require(try Self.vmFlags(at: address), "\(name): no mapping holds it")
+            // A kernel built without transparent huge pages refuses the advice.
+            #expect(!kernelHasHugePages || flags.contains("hg"), "\(name): VmFlags \(flags)")
+        }
+        #expect(table.count == 100_001 && shared.count == 100_000 && table[-1] == -1 && shared[-1] == nil)
+        #expect((0..<100_000).allSatisfy { table[$0] == $0 && shared[$0] == $0 })
+        #endif
+    }
+
+    /// The `VmFlags` of the mapping of this process that holds `address`, if any does.
+    static func vmFlags(at address: UInt) throws -> [Substring]? {
+        // Read to the end: a file of /proc has no size, and a one-read `String(contentsOfFile:)` stops short.
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps"))
+        let smaps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        var inside = false
+        for line in smaps.split(separator: "\n") {
+            if let range = line.split(separator: " ").first, range.contains("-"), !range.hasSuffix(":") {
+                let bounds = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                inside = bounds.count == 2 && bounds[0] <= address && address < bounds[1]
+            } else if inside, line.hasPrefix("VmFlags:") {
+                return line.split(separator: " ").dropFirst().map { $0 }
+            }
+        }
+        return nil
     }
 }
