@@ -357,7 +357,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         guard needed > log.mappedSize else { return }
         let used = localEnd - LogFile.recordsStart(version: log.version)
         if used > 0, used - liveBytes >= used / 2 {
-            try compactLocked(reserving: count)
+            try compactLocked(reserving: count, leavingRoom: true)
             if let log = self.log, localEnd + count <= log.mappedSize { return }
         }
         try grow(to: localEnd + count)

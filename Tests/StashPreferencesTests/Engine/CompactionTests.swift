@@ -39,15 +39,44 @@ import Testing
         let prefs = try Preferences(url: file)
         var sizes: [Int64] = []
         for round in 0..<20 {
-            for i in 0..<500 { try prefs.set("round \(round) value \(i) padding padding", forKey: "key-\(i)") }
+            // Rounds 100 to 119: every round's values have the same lengths.
+            for i in 0..<500 { try prefs.set("round \(round + 100) value \(i) padding padding", forKey: "key-\(i)") }
             sizes.append(try FileStore.size(of: file))
         }
         let storage = prefs.storage
         #expect(storage.generation > 0)
         #expect(storage.fileSize <= 8 * storage.liveBytes + 64 * 1024)
-        #expect(sizes.last! <= sizes[4])
+        // The live data is the same size each round: a file still growing would grow forever.
+        #expect(sizes[5...].allSatisfy { $0 <= sizes[5] }, "\(sizes)")
         #expect(prefs.keys.count == 500)
         #expect(try FileStore.list(folder.url).filter { $0.contains(".compact-") }.isEmpty)
+    }
+
+    /// A small suite whose keys are rewritten over and over compacts once per three times
+    /// its live size of writes, not once per its size (each compaction is a fresh file and
+    /// two fsyncs), and its file stays within four times the live data; an explicit
+    /// `compact()` still leaves room for only as much again.
+    @Test func rewritesOfASmallSuiteCompactOncePerThreeTimesItsSize() throws {
+        let prefs = try Preferences(url: file)
+        let rounds = 60
+        for round in 0..<rounds {
+            for i in 0..<500 { try prefs.set("round \(round) value \(i) padding", forKey: "key-\(i)") }
+        }
+        let storage = prefs.storage
+        // Each round rewrites the live size once: every round or two without the room.
+        #expect(storage.generation >= 10 && storage.generation <= rounds / 3 + 2, "\(storage.generation) compactions")
+        #expect(storage.fileSize <= 4 * storage.liveBytes + 2 * 4096, "\(storage.fileSize) bytes for \(storage.liveBytes) live")
+        try prefs.compact()
+        #expect(prefs.storage.fileSize <= 2 * storage.liveBytes + 2 * 4096 + LogFile.minimumSize)
+    }
+
+    /// Past 1 MB of live data, a compaction leaves room for as much again, not more.
+    @Test func aLargeSuiteCompactsIntoTwiceItsLiveSize() {
+        let live = 3 << 20
+        #expect(PreferencesEngine.compactedSize(live: live, leavingRoom: true) == 2 * live + 4096)
+        #expect(PreferencesEngine.compactedSize(live: 100_000, leavingRoom: true) == PreferencesEngine.pageRounded(LogFile.headerSize + 400_000))
+        #expect(PreferencesEngine.compactedSize(live: 500_000, leavingRoom: true) == PreferencesEngine.pageRounded(LogFile.headerSize + 500_000 + 1 << 20))
+        #expect(PreferencesEngine.compactedSize(live: 100_000, leavingRoom: false) == PreferencesEngine.pageRounded(LogFile.headerSize + 200_000))
     }
 
     @Test func anAbandonedCompactionFileIsRemovedOnOpen() throws {
