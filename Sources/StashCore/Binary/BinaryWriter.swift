@@ -48,12 +48,24 @@ package struct BinaryWriter {
     /// Appends an unsigned LEB128 integer (1 to 10 bytes).
     @inlinable
     package mutating func writeVarInt(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
+        if value < 0x80 {
+            bytes.append(UInt8(value))
+            return
         }
-        bytes.append(UInt8(value))
+        // Encoded aside and appended at once: one capacity check, not one per byte.
+        var encoded: (UInt64, UInt64) = (0, 0)
+        let count = Swift.withUnsafeMutableBytes(of: &encoded) { buffer -> Int in
+            var value = value
+            var count = 0
+            while value >= 0x80 {
+                buffer[count] = UInt8(truncatingIfNeeded: value) | 0x80
+                value >>= 7
+                count += 1
+            }
+            buffer[count] = UInt8(value)
+            return count + 1
+        }
+        Swift.withUnsafeBytes(of: &encoded) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
     /// Appends raw bytes.
