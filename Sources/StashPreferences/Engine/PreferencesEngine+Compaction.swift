@@ -41,9 +41,17 @@ extension PreferencesEngine {
         guard let url, let old = log, let oldBase = old.base else { return }
         let now = clock.now.timeIntervalSince1970
         let copiesRecords = old.version == LogFile.version && !reencoding
-        var newIndex = KeyIndex(capacity: index.count)
+        // The same index with its entries moved: no key is hashed again. Expired keys leave
+        // first, as a removal moves the last key into the hole.
+        var newIndex = index
         var live = 0
-        for entry in index.elements.lazy.map(\.entry) where entry.expiry.map({ $0 > now }) ?? true { live += entry.length }
+        for element in index.elements {
+            if element.entry.expiry.map({ $0 > now }) ?? true {
+                live += element.entry.length
+            } else {
+                newIndex.removeValue(forKey: element.key)
+            }
+        }
         let size = Self.compactedSize(live: live + extra, leavingRoom: leavingRoom)
         live = 0
 
@@ -62,7 +70,8 @@ extension PreferencesEngine {
             var offset = LogFile.headerSize
             var group = RecordGroup(start: offset)
             var encoder = RecordEncoder()
-            for (key, entry) in index.elements.lazy.map({ ($0.key, $0.entry) }) where entry.expiry.map({ $0 > now }) ?? true {
+            for position in newIndex.elements.indices {
+                let (key, entry) = (newIndex.elements[position].key, newIndex.elements[position].entry)
                 var moved = entry
                 moved.offset = offset
                 if copiesRecords {
@@ -75,7 +84,7 @@ extension PreferencesEngine {
                     moved.length = encoder.count
                 }
                 live += moved.length
-                newIndex.updateValue(moved, forKey: key)
+                newIndex.setEntry(moved, at: position)
             }
             offset = group.close(fresh.base!, at: offset)
             // Both slots hold the compacted log: the commit before it (the empty log of

@@ -126,6 +126,12 @@ struct KeyIndex {
         return nil
     }
 
+    /// Replaces the entry at `position` of ``elements``, whose key stays: how a compaction
+    /// moves every entry without hashing a key again.
+    mutating func setEntry(_ entry: PreferencesEngine.Entry, at position: Int) {
+        elements[position].entry = entry
+    }
+
     /// Removes `key` (in its stored form); returns its entry.
     @discardableResult
     mutating func removeValue(forKey key: String) -> PreferencesEngine.Entry? {

@@ -70,6 +70,32 @@ import Testing
         #expect(prefs.storage.fileSize <= 2 * storage.liveBytes + 2 * 4096 + LogFile.minimumSize)
     }
 
+    /// A compaction drops expired keys from anywhere in the index (each removal moves the
+    /// last key into its hole) and moves every other entry to its new record: every value
+    /// reads back, in this process and after a reopen.
+    @Test func compactionAmongExpiredKeysKeepsEveryLiveValue() throws {
+        let clock = ManualClock()
+        let prefs = try Preferences(url: file, clock: clock)
+        for i in 0..<300 {
+            if i % 3 == 0 {
+                try prefs.set("short \(i)", forKey: "key-\(i)", expiry: .after(10))
+            } else {
+                try prefs.set("long \(i)", forKey: "key-\(i)")
+            }
+        }
+        clock.advance(by: 11)
+        try prefs.compact()
+        let live = (0..<300).filter { $0 % 3 != 0 }
+        #expect(prefs.storage.keyCount == live.count)
+        #expect(live.allSatisfy { prefs.string(forKey: "key-\($0)") == "long \($0)" })
+        try prefs.set("after", forKey: "key-1")
+        prefs.close()
+        let reopened = try Preferences(url: file, clock: clock)
+        #expect(reopened.recoveryReport == nil && reopened.storage.keyCount == live.count)
+        #expect(reopened.string(forKey: "key-1") == "after")
+        #expect(live.dropFirst().allSatisfy { reopened.string(forKey: "key-\($0)") == "long \($0)" })
+    }
+
     /// Past 1 MB of live data, a compaction leaves room for as much again, not more.
     @Test func aLargeSuiteCompactsIntoTwiceItsLiveSize() {
         let live = 3 << 20
