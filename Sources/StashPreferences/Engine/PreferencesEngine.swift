@@ -35,32 +35,33 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     let clock: any StashClock
     private let fileLock: FileLock?
     /// Whether this engine holds the file lock (between a write and the linger's end).
-    private var holdsFileLock = false
+    @exclusivity(unchecked) private var holdsFileLock = false
     /// Arranges for ``releaseFileLock()`` to run after ``lockLinger``; without it (while
     /// opening, for instance) the lock is released as soon as the work is done.
     var scheduleRelease: (@Sendable () -> Void)?
     /// How long the file lock stays held after a write, for the writes that follow.
     static let lockLinger: TimeInterval = 0.001
     /// Set by `Preferences.suspend()`: the lock is released as soon as each write is done.
-    var isSuspended = false
+    @exclusivity(unchecked) var isSuspended = false
     /// Runs when the file lock is released after a commit under it (it posts the suite's signal).
     var committed: (() -> Void)?
     private var counterAtLock: UInt64?  // the header's change counter when the file lock was taken
-    // The state a read touches is unchecked for exclusivity: every access holds `mutex`, and
-    // the dynamic checks (a thread-local access set per property) were a tenth of a read.
+    // The state a read or a write touches is unchecked for exclusivity: every access holds
+    // `mutex`, and the dynamic checks (a thread-local access set per property) were a tenth
+    // of a read and a twentieth of a write.
     @exclusivity(unchecked) var log: LogFile?
 
     /// The live keys (``KeyIndex``).
     @exclusivity(unchecked) private(set) var index = KeyIndex()
     /// Bytes of the records the index points at; the rest of the log is dead.
-    private(set) var liveBytes = 0
+    @exclusivity(unchecked) private(set) var liveBytes = 0
     /// Where this process believes the log ends.
-    private(set) var localEnd = LogFile.headerSize
+    @exclusivity(unchecked) private(set) var localEnd = LogFile.headerSize
     /// The header's change counter when this process last caught up.
     @exclusivity(unchecked) private var knownCounter: UInt64 = 0
     /// The open group at ``localEnd`` (format version 3).
-    private(set) var group = RecordGroup(start: LogFile.headerSize)
-    private var encoder = RecordEncoder()
+    @exclusivity(unchecked) private(set) var group = RecordGroup(start: LogFile.headerSize)
+    @exclusivity(unchecked) private var encoder = RecordEncoder()
 
     var registered: [String: PreferenceValue] = [:] {
         didSet { hasOtherDomains = !registered.isEmpty || !volatile.isEmpty }
@@ -72,7 +73,7 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     /// instead of two dictionaries.
     @exclusivity(unchecked) private var hasOtherDomains = false
     var recovery: Preferences.RecoveryReport?
-    var isClosed = false
+    @exclusivity(unchecked) var isClosed = false
     /// The error of the last subscript set, which cannot throw.
     var lastError: StashError?
     /// Whether changes should be collected for observers.
