@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// Reads fields from bytes that may be corrupt or hostile: every read is bounds-checked and
 /// a short or malformed read throws `StashError(.corruptFile)` instead of trapping.
@@ -14,12 +14,12 @@ package import Foundation
 /// ```
 ///
 /// A reader borrows its bytes: use it only inside the closure that lent them.
-@frozen
+@frozen @usableFromInline
 package struct BinaryReader {
     /// The bytes being read.
-    package let bytes: UnsafeRawBufferPointer
+    @usableFromInline package let bytes: UnsafeRawBufferPointer
     /// The position of the next read, from the start of `bytes`.
-    package private(set) var offset: Int
+    @usableFromInline package private(set) var offset: Int
 
     @inlinable
     package init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
@@ -150,6 +150,7 @@ package struct BinaryReader {
 }
 
 /// The byte order of a fixed-width integer field.
+@usableFromInline
 package enum ByteOrder: Sendable {
     case littleEndian
     case bigEndian

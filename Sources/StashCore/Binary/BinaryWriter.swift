@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// Builds binary records: fixed-width integers in a named byte order, LEB128 variable-length
 /// integers, raw bytes and UTF-8 strings. The one binary encoder of the package, paired with
@@ -15,10 +15,15 @@ package import Foundation
 /// writer.write(name)
 /// let data = writer.data
 /// ```
-@frozen
+///
+/// `@usableFromInline` on this package type (and on the members its `@inlinable` code
+/// touches) is what lets other modules inline those members: without it they still compile
+/// but are called out of line, with a retain of the buffer around each call (a seventh of a
+/// preference write). ``BinaryReader`` and ``StoredKey`` follow the same rule.
+@frozen @usableFromInline
 package struct BinaryWriter {
     /// The bytes written so far.
-    package private(set) var bytes: [UInt8]
+    @usableFromInline package private(set) var bytes: [UInt8]
 
     @inlinable
     package init(capacity: Int = 0) {

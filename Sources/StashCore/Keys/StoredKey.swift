@@ -13,6 +13,7 @@ import Foundation
 ///
 /// **NUL is refused.** A key holding U+0000 cannot cross a C API intact, so every store that
 /// takes string keys refuses it with `StashError.Code.invalidKey`, whatever its length.
+@usableFromInline
 package enum StoredKey {
     /// The form of `key` a persistent store saves and looks up: its NFC normalization.
     ///
@@ -20,12 +21,18 @@ package enum StoredKey {
     @inlinable
     package static func normalized(_ key: String) throws -> String {
         if isPlainASCII(key) { return key }
+        return try normalizedBeyondASCII(key)
+    }
+
+    /// ``normalized(_:)`` of a key that is not plain ASCII: out of line, so that the check
+    /// above is all a caller in another module inlines.
+    @usableFromInline
+    package static func normalizedBeyondASCII(_ key: String) throws -> String {
         try refuseNUL(key)
         return key.precomposedStringWithCanonicalMapping
     }
 
     /// Refuses a key holding U+0000 with `StashError(.invalidKey)`.
-    @inlinable
     package static func refuseNUL(_ key: String) throws {
         if key.utf8.contains(0) {
             throw StashError(.invalidKey, "a key may not contain a NUL character", key: printable(key))
