@@ -38,11 +38,18 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     @exclusivity(unchecked) private var holdsFileLock = false
     /// Arranges for ``releaseFileLock()`` to run after ``lockLinger``; without it (while
     /// opening, for instance) the lock is released as soon as the work is done.
-    var scheduleRelease: (@Sendable () -> Void)?
+    var scheduleRelease: (@Sendable () -> Void)? {
+        didSet { lingers = scheduleRelease != nil && !isSuspended }
+    }
     /// How long the file lock stays held after a write, for the writes that follow.
     static let lockLinger: TimeInterval = 0.001
     /// Set by `Preferences.suspend()`: the lock is released as soon as each write is done.
-    @exclusivity(unchecked) var isSuspended = false
+    @exclusivity(unchecked) var isSuspended = false {
+        didSet { lingers = scheduleRelease != nil && !isSuspended }
+    }
+    /// Whether the file lock stays held after a write (``scheduleRelease`` is set and the
+    /// suite is not suspended): one flag for each write to test.
+    @exclusivity(unchecked) private var lingers = false
     /// Runs when the file lock is released after a commit under it (it posts the suite's signal).
     var committed: (() -> Void)?
     private var counterAtLock: UInt64?  // the header's change counter when the file lock was taken
@@ -429,16 +436,21 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
     /// (or directly, for an in-memory store). The lock then lingers (see ``lockLinger``).
     @inline(__always)
     func withFileLock<T>(_ body: () throws -> T) throws -> T {
-        guard let fileLock else { return try body() }
-        if !holdsFileLock {
-            try fileLock.lock()
-            holdsFileLock = true
-            counterAtLock = log?.changeCounter
-            if !isSuspended { scheduleRelease?() }
-        }
-        defer { if scheduleRelease == nil || isSuspended { releaseFileLock() } }
+        // Tested, not bound: a write while the lock lingers touches neither the lock nor the
+        // release closure (binding them cost a retain and a release each).
+        guard fileLock != nil else { return try body() }
+        if !holdsFileLock { try takeFileLock() }
+        defer { if !lingers { releaseFileLock() } }
         if log?.changeCounter != knownCounter { try catchUp() }
         return try body()
+    }
+
+    /// Takes the file lock for ``withFileLock(_:)`` and arranges its release.
+    private func takeFileLock() throws {
+        try fileLock?.lock()
+        holdsFileLock = true
+        counterAtLock = log?.changeCounter
+        if !isSuspended { scheduleRelease?() }
     }
 
     /// Lets other processes have the file lock (the linger's end, or closing).
