@@ -63,7 +63,10 @@ package final class Lock: @unchecked Sendable {
 @usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
-    @usableFromInline var value: Value
+    /// Unchecked for exclusivity: it is only reached in `withLock`, under the lock, and a
+    /// `withLock` inside another on the same value would deadlock before it could overlap.
+    /// The dynamic check (a thread-local access set) was a few percent of a cache hit.
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     @usableFromInline
     package init(_ value: Value) { self.value = value }
