@@ -49,7 +49,8 @@ struct MemoryCacheTable<Key: Hashable, Item> {
     final class Storage {
         /// The number of buckets: a power of two.
         @usableFromInline let capacity: Int
-        @usableFromInline var count = 0
+        // Unchecked for exclusivity: a table is only used under its owner's lock.
+        @exclusivity(unchecked) @usableFromInline var count = 0
         @usableFromInline let control: UnsafeMutablePointer<UInt8>
         @usableFromInline let buckets: UnsafeMutablePointer<Bucket>
 
