@@ -14,7 +14,7 @@ import Foundation
 /// **NUL is refused.** A key holding U+0000 cannot cross a C API intact, so every store that
 /// takes string keys refuses it with `StashError.Code.invalidKey`, whatever its length.
 @usableFromInline
-package enum StoredKey {
+package enum StoredKey: Sendable {
     /// The form of `key` a persistent store saves and looks up: its NFC normalization.
     ///
     /// - throws: `StashError(.invalidKey)` when `key` holds a NUL character.
