@@ -141,7 +141,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch where Self.idempotentMethods.contains(request.method) && Self.lostBeforeTheHead(error) {
             // A pooled connection can carry leftovers of an earlier, mis-framed response (an
             // origin that sent more bytes than its Content-Length), so the parser fails on
-            // this response's head; or the origin closes it as it is handed to this request.
+            // this response's head; or the origin closes it as it is handed to this request
+            // (then it fails before it is even written).
             // The broken connection is discarded, and RFC 9110 §9.2.2 lets an idempotent
             // request be sent again, once, on another. A response whose head arrived and
             // whose body was cut short is not retried: the origin answered.
@@ -227,10 +228,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     private static let bodyReads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20)
 
     /// Whether `error` ended a request before any response head: the connection broke
-    /// (closed, or bytes that are no response), not a timeout or a refusal.
+    /// (closed, reset, or bytes that are no response), not a timeout or a refusal. An origin
+    /// that hangs up on a kept connection as the pool hands it to a request shows up three
+    /// ways, by timing: the client fails the request on the closed channel before writing
+    /// it, or writes it and reads the close, or reads the reset the origin's system sends
+    /// back for the bytes written after its close.
     private static func lostBeforeTheHead(_ error: any Error) -> Bool {
         if error is HTTPParserError { return true }
         if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        if let error = error as? ChannelError, case .ioOnClosedChannel = error { return true }
+        if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
         return false
     }
 
