@@ -19,21 +19,18 @@ struct AsyncHTTPClientTransportRetryTests {
         defer { origin.stop() }
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
         var failures: [String] = []
-        do {
-            for index in 0..<300 {
-                let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(origin.port)", path: "/\(index)")
-                do {
-                    let (response, body) = try await transport.send(request, body: Data())
-                    if response.status != .ok || body != Data("ok".utf8) { failures.append("\(index): \(response.status)") }
-                } catch {
-                    failures.append("\(index): \(error)")
-                }
+        // Most requests that meet the race find the channel closed; now and then one meets
+        // the reset instead.
+        for index in 0..<1_000 {
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(origin.port)", path: "/\(index)")
+            do {
+                let (response, body) = try await transport.send(request, body: Data())
+                if response.status != .ok || body != Data("ok".utf8) { failures.append("\(index): \(response.status)") }
+            } catch {
+                failures.append("\(index): \(error)")
             }
-        } catch {
-            try? await transport.shutdown()
-            throw error
         }
         try await transport.shutdown()
-        #expect(failures.isEmpty, "\(failures.count) of 300 requests failed, first: \(failures.prefix(3))")
+        #expect(failures.isEmpty, "\(failures.count) of 1,000 requests failed, first: \(failures.prefix(3))")
     }
 }
