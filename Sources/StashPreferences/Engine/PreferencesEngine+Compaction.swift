@@ -1,7 +1,38 @@
 import Foundation
 import StashCore
 
+/// Making room in the log: growing the file, or compacting it into a fresh one.
 extension PreferencesEngine {
+    /// Makes room for `count` more bytes: by compacting when most of the log is dead,
+    /// otherwise by growing the file.
+    func reserve(_ count: Int) throws {
+        guard let log else { return }
+        if log.version != LogFile.version {
+            // A log of an older format: the first write migrates it to the current one.
+            try compactLocked(reserving: count)
+            if let log = self.log, localEnd + count <= log.mappedSize { return }
+        }
+        let needed = localEnd + count
+        guard needed > log.mappedSize else { return }
+        let used = localEnd - LogFile.recordsStart(version: log.version)
+        if used > 0, used - liveBytes >= used / 2 {
+            try compactLocked(reserving: count, leavingRoom: true)
+            if let log = self.log, localEnd + count <= log.mappedSize { return }
+        }
+        try grow(to: localEnd + count)
+    }
+
+    /// Grows the file to at least `needed` bytes: doubling under 8 MB, by 8 MB past it.
+    func grow(to needed: Int) throws {
+        guard let log else { return }
+        let step = log.mappedSize < 8 << 20 ? max(log.mappedSize, LogFile.minimumSize) : 8 << 20
+        try log.grow(to: PreferencesEngine.pageRounded(max(needed, log.mappedSize + step)))
+        if durable { try log.sync(metadata: true) }
+    }
+
+    /// `size` rounded up to a whole 4 KB page.
+    static func pageRounded(_ size: Int) -> Int { (size + 4095) & ~4095 }
+
     /// Rewrites the log with only its live, unexpired records.
     func compact() throws {
         if isClosed { throw StashError(.closed, "the preferences were closed", path: url?.path) }

@@ -352,34 +352,6 @@ final class PreferencesEngine: @unchecked Sendable {  // every use holds `mutex`
         if sync && durable { try log.sync(metadata: false) }
     }
 
-    /// Makes room for `count` more bytes: by compacting when most of the log is dead,
-    /// otherwise by growing the file.
-    private func reserve(_ count: Int) throws {
-        guard let log else { return }
-        if log.version != LogFile.version {
-            // A log of an older format: the first write migrates it to the current one.
-            try compactLocked(reserving: count)
-            if let log = self.log, localEnd + count <= log.mappedSize { return }
-        }
-        let needed = localEnd + count
-        guard needed > log.mappedSize else { return }
-        let used = localEnd - LogFile.recordsStart(version: log.version)
-        if used > 0, used - liveBytes >= used / 2 {
-            try compactLocked(reserving: count, leavingRoom: true)
-            if let log = self.log, localEnd + count <= log.mappedSize { return }
-        }
-        try grow(to: localEnd + count)
-    }
-
-    private func grow(to needed: Int) throws {
-        guard let log else { return }
-        let step = log.mappedSize < 8 << 20 ? max(log.mappedSize, LogFile.minimumSize) : 8 << 20
-        try log.grow(to: PreferencesEngine.pageRounded(max(needed, log.mappedSize + step)))
-        if durable { try log.sync(metadata: true) }
-    }
-
-    static func pageRounded(_ size: Int) -> Int { (size + 4095) & ~4095 }
-
     // MARK: Index
 
     /// Applies one record to the index and reports the change to observers.
