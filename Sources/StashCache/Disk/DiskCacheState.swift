@@ -157,6 +157,9 @@ struct DiskCacheState {
 struct AccessChange: Sendable, Hashable {
     var accessed: Double
     var expires: Double?
+    /// The rowid of the entry's row as read, for the flush to change that row without
+    /// looking its key up (it checks the row's key); `nil` when not known.
+    var rowid: Int64?
 }
 /// A write or removal the manifest does not have yet.
 struct PendingChange: Sendable {

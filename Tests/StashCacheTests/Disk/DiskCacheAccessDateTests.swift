@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import StashCache
 import StashCore
 import StashTestSupport
@@ -70,5 +71,35 @@ struct DiskCacheAccessDateTests {
         _ = cache.data(forKey: "k\(count - 1)")
         #expect(await eventually(within: 30) { cache.state.withLock { $0.touched.isEmpty } })
         try cache.close()
+    }
+
+    /// A read's date goes to the row it was read from, by its rowid, only while that row is
+    /// still the key's: here, behind the cache's back (another process, a crafted file), "a"
+    /// moves to another rowid and "b" takes the one it had. The flush then changes "a" where
+    /// it is now, found by its key, and leaves "b" alone. A value read through `openFile`
+    /// (no rowid read) gets its date by its key too.
+    @Test func aReadsDateGoesToItsKeysRowWhereverItIsByTheFlush() async throws {
+        let cache = try fixture.open { $0.flushDelay = 3_600 }
+        try cache.set(.filled(1, 10), forKey: "a")
+        try cache.set(.filled(2, 10), forKey: "b")
+        try cache.set(.filled(3, 30_000), forKey: "file")
+        try await cache.flush()
+        fixture.clock.advance(by: 10)
+        #expect(cache.data(forKey: "a") == .filled(1, 10))
+        #expect(cache.openFile(forKey: "file") != nil)
+        let manifest = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
+        try await manifest.write { db in
+            let rowidOfA = try #require(try Int64.fetchOne(db, sql: "SELECT rowid FROM entry WHERE key = 'a'"))
+            try db.execute(sql: "UPDATE entry SET rowid = (SELECT max(rowid) + 1 FROM entry) WHERE key = 'a'")
+            try db.execute(sql: "UPDATE entry SET rowid = ? WHERE key = 'b'", arguments: [rowidOfA])
+        }
+        try manifest.close()
+        try await cache.flush()
+        try cache.close()
+        let reopened = try fixture.open()
+        #expect(reopened.info(forKey: "a")?.lastAccessedAt == Date(timeIntervalSince1970: 1_000_010))
+        #expect(reopened.info(forKey: "b")?.lastAccessedAt == Date(timeIntervalSince1970: 1_000_000))
+        #expect(reopened.info(forKey: "file")?.lastAccessedAt == Date(timeIntervalSince1970: 1_000_010))
+        try reopened.close()
     }
 }
