@@ -142,7 +142,7 @@ extension DiskCache {
 
     /// The live record of the normalized `key` (its access counted), the record before the
     /// hit moved its dates, and where its value is. A miss is counted here, and so is a hit,
-    /// whose last-access date and sliding deadline move (``countHit(of:at:_:now:delay:)``):
+    /// whose last-access date and sliding deadline move (``countHit(of:_:rowid:_:now:delay:)``):
     /// one lock for a hit. A value in a file may still fail to read; the caller then turns
     /// the hit into a miss (``failedRead(of:_:before:isGone:)``), so that an entry it cannot
     /// read does not look recently used. `onlyFiles` looks only for file-backed values: an
@@ -180,11 +180,12 @@ extension DiskCache {
         }
         var record: DiskRecord
         let source: Source
-        var rowid: Int64?
+        let rowid: Int64
         if onlyFiles {
             guard let row = reader.record(forKey: key) else { return nil }
-            record = row
-            source = row.file.map(Source.file) ?? .inline(Data())
+            record = row.record
+            source = row.record.file.map(Source.file) ?? .inline(Data())
+            rowid = row.rowid
         } else {
             guard let row = reader.row(forKey: key) else { return nil }
             record = row.record

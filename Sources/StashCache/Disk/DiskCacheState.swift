@@ -55,7 +55,7 @@ struct DiskCacheState {
             if case .write(let record, _) = change.value { return record }
             return nil
         }
-        guard var record = reader.record(forKey: key) else { return nil }
+        guard var record = reader.record(forKey: key)?.record else { return nil }
         overlay(key, on: &record)
         return record
     }
@@ -129,7 +129,7 @@ struct DiskCacheState {
     mutating func resolve(_ reader: ManifestReader) {
         guard !unresolved.isEmpty else { return }
         for key in unresolved where pending[key].map({ $0.base == nil }) ?? false {
-            learn(key, base: reader.record(forKey: key).map(ManifestBase.init) ?? .none)
+            learn(key, base: reader.record(forKey: key).map { ManifestBase($0.record) } ?? .none)
         }
         unresolved.removeAll(keepingCapacity: true)
     }

@@ -164,11 +164,11 @@ final class ManifestReader: @unchecked Sendable {
         }
     }
 
-    /// The row of `key` without its value.
-    func record(forKey key: String) -> DiskRecord? {
+    /// The row of `key` without its value, and its rowid.
+    func record(forKey key: String) -> (record: DiskRecord, rowid: Int64)? {
         lock.withLock {
             guard let byKey = recordStatement, let byRowid = recordByRowidStatement else { return nil }
-            return lookUp(key, byKey, byRowid, extraColumn: 7) { statement, _ in ManifestColumns.record(statement, at: 0) }
+            return lookUp(key, byKey, byRowid, extraColumn: 7) { statement, rowid in (ManifestColumns.record(statement, at: 0), rowid) }
         }
     }
 

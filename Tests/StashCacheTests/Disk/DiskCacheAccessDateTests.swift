@@ -77,7 +77,7 @@ struct DiskCacheAccessDateTests {
     /// still the key's: here, behind the cache's back (another process, a crafted file), "a"
     /// moves to another rowid and "b" takes the one it had. The flush then changes "a" where
     /// it is now, found by its key, and leaves "b" alone. A value read through `openFile`
-    /// (no rowid read) gets its date by its key too.
+    /// gets its date the same way.
     @Test func aReadsDateGoesToItsKeysRowWhereverItIsByTheFlush() async throws {
         let cache = try fixture.open { $0.flushDelay = 3_600 }
         try cache.set(.filled(1, 10), forKey: "a")

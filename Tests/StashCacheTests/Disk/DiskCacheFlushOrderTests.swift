@@ -81,7 +81,9 @@ struct DiskCacheFlushOrderTests {
         for key in keys.reversed() { #expect(cache.data(forKey: key) != nil) }
         let traffic = try await Self.pageTraffic(cache) { try await cache.flush() }
         #expect(traffic.written < traffic.pages, "\(traffic)")
-        #expect(traffic.read < traffic.pages + traffic.pages / 4, "\(traffic)")
+        // Found through the key index first, a flush reads its pages too: about half as many
+        // pages again as it writes.
+        #expect(traffic.read < traffic.written + traffic.written / 4, "\(traffic)")
         let read = fixture.clock.now.timeIntervalSince1970
         let stale = try await cache.manifest.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM entry WHERE accessed != ?", arguments: [read]) }
         #expect(stale == 0)
