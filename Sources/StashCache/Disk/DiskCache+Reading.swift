@@ -142,7 +142,7 @@ extension DiskCache {
 
     /// The live record of the normalized `key` (its access counted), the record before the
     /// hit moved its dates, and where its value is. A miss is counted here, and so is a hit,
-    /// whose last-access date and sliding deadline move (``countHit(of:_:rowid:_:now:delay:)``):
+    /// whose last-access date and sliding deadline move (``countHit(of:_:_:now:delay:)``):
     /// one lock for a hit. A value in a file may still fail to read; the caller then turns
     /// the hit into a miss (``failedRead(of:_:before:isGone:)``), so that an entry it cannot
     /// read does not look recently used. `onlyFiles` looks only for file-backed values: an
@@ -152,7 +152,7 @@ extension DiskCache {
         let delay = configuration.flushDelay
         let reader = self.reader
         let found = state.withLock { state -> (DiskRecord, DiskRecord, Source, TimeInterval?)? in
-            guard !state.isClosed, let (record, source, rowid) = Self.lookUp(key, in: state, reader, onlyFiles: onlyFiles) else {
+            guard !state.isClosed, let (record, source) = Self.lookUp(key, in: state, reader, onlyFiles: onlyFiles) else {
                 state.recordMiss()
                 return nil
             }
@@ -162,7 +162,7 @@ extension DiskCache {
                 state.recordMiss()
                 return nil
             }
-            let (counted, flushDelay) = countHit(of: key, record, rowid: rowid, &state, now: now, delay: delay)
+            let (counted, flushDelay) = countHit(of: key, record, &state, now: now, delay: delay)
             return (counted, record, source, flushDelay)
         }
         guard let (record, before, source, flushDelay) = found else { return nil }
@@ -172,28 +172,25 @@ extension DiskCache {
 
     /// The entry of `key` and where its value is, under the state lock: its staged change,
     /// else one lookup of its row, with its value unless `onlyFiles` (an inline row then
-    /// comes back without it, for the caller to refuse), and the row's rowid when known.
-    private static func lookUp(_ key: String, in state: DiskCacheState, _ reader: ManifestReader, onlyFiles: Bool) -> (DiskRecord, Source, Int64?)? {
+    /// comes back without it, for the caller to refuse).
+    private static func lookUp(_ key: String, in state: DiskCacheState, _ reader: ManifestReader, onlyFiles: Bool) -> (DiskRecord, Source)? {
         if !state.pending.isEmpty, let change = state.pending[key] {
             guard case .write(let record, let value) = change.value else { return nil }
-            return (record, record.file.map(Source.file) ?? .inline(value ?? Data()), nil)
+            return (record, record.file.map(Source.file) ?? .inline(value ?? Data()))
         }
         var record: DiskRecord
         let source: Source
-        let rowid: Int64
         if onlyFiles {
             guard let row = reader.record(forKey: key) else { return nil }
-            record = row.record
-            source = row.record.file.map(Source.file) ?? .inline(Data())
-            rowid = row.rowid
+            record = row
+            source = row.file.map(Source.file) ?? .inline(Data())
         } else {
             guard let row = reader.row(forKey: key) else { return nil }
             record = row.record
             source = row.record.file.map(Source.file) ?? .inline(row.inlineValue ?? Data())
-            rowid = row.rowid
         }
         state.overlay(key, on: &record)
-        return (record, source, rowid)
+        return (record, source)
     }
 
     /// Turns the hit ``access(_:onlyFiles:)`` counted for `key`'s value in a file (`record`
@@ -213,19 +210,18 @@ extension DiskCache {
             guard record != before, current.accessed == record.accessed, current.expires == record.expires else { return nil }
             (current.accessed, current.expires) = (before.accessed, before.expires)
             // The flush the hit scheduled records the dates put back.
-            let rowid = state.touched[key]?.rowid
-            setAccess(of: key, current, rowid: rowid, &state)
+            setAccess(of: key, current, &state)
             return nil
         }
         if let delay { scheduleBackgroundFlush(after: delay) }
     }
 
-    /// Counts a hit of the live entry of `key` (`record`, as it is now, read from the row
-    /// `rowid` when known): its last-access date and sliding deadline move, in steps of
-    /// ``accessDateResolution``, and a flush is scheduled to record them (the delay
-    /// returned, for the caller to schedule outside the lock). The record as it is now.
+    /// Counts a hit of the live entry of `key` (`record`, as it is now): its last-access date and
+    /// sliding deadline move, in steps of ``accessDateResolution``, and a flush is
+    /// scheduled to record them (the delay returned, for the caller to schedule outside the
+    /// lock). The record as it is now.
     private func countHit(
-        of key: String, _ record: DiskRecord, rowid: Int64?, _ state: inout DiskCacheState, now: Double, delay: TimeInterval
+        of key: String, _ record: DiskRecord, _ state: inout DiskCacheState, now: Double, delay: TimeInterval
     ) -> (DiskRecord, TimeInterval?) {
         state.recordHit()
         var record = record
@@ -234,7 +230,7 @@ extension DiskCache {
         if now >= record.accessed, now - record.accessed < Self.accessDateResolution { return (record, nil) }
         record.accessed = now
         if let sliding = record.sliding { record.expires = now + sliding }
-        setAccess(of: key, record, rowid: rowid, &state)
+        setAccess(of: key, record, &state)
         let urgent = state.touched.count >= Self.urgentTouchCount
         return (record, state.scheduleFlush(urgent: urgent, delay: max(delay, Self.accessFlushDelay), onlyAccessDates: true))
     }
@@ -257,9 +253,8 @@ extension DiskCache {
     static let accessFlushDelay: TimeInterval = accessDateResolution
 
     /// Puts `record`, the entry of `key` with its last-access date or sliding deadline
-    /// changed, in what the next flush writes: its staged write, or the touched dates (with
-    /// the rowid of its row, when known).
-    private func setAccess(of key: String, _ record: DiskRecord, rowid: Int64?, _ state: inout DiskCacheState) {
+    /// changed, in what the next flush writes: its staged write, or the touched dates.
+    private func setAccess(of key: String, _ record: DiskRecord, _ state: inout DiskCacheState) {
         if !state.pending.isEmpty, var change = state.pending[key], case .write(_, let inlineValue) = change.value {
             // A new sequence number: a flush already writing the older record must not
             // clear this one, or the new access date and deadline would never be saved.
@@ -268,7 +263,7 @@ extension DiskCache {
             change.sequence = state.sequence
             state.pending[key] = change
         } else {
-            state.touched[key] = AccessChange(accessed: record.accessed, expires: record.expires, rowid: rowid)
+            state.touched[key] = AccessChange(accessed: record.accessed, expires: record.expires)
         }
     }
 

@@ -55,7 +55,7 @@ struct DiskCacheState {
             if case .write(let record, _) = change.value { return record }
             return nil
         }
-        guard var record = reader.record(forKey: key)?.record else { return nil }
+        guard var record = reader.record(forKey: key) else { return nil }
         overlay(key, on: &record)
         return record
     }
@@ -129,7 +129,7 @@ struct DiskCacheState {
     mutating func resolve(_ reader: ManifestReader) {
         guard !unresolved.isEmpty else { return }
         for key in unresolved where pending[key].map({ $0.base == nil }) ?? false {
-            learn(key, base: reader.record(forKey: key).map { ManifestBase($0.record) } ?? .none)
+            learn(key, base: reader.record(forKey: key).map(ManifestBase.init) ?? .none)
         }
         unresolved.removeAll(keepingCapacity: true)
     }
@@ -157,9 +157,6 @@ struct DiskCacheState {
 struct AccessChange: Sendable, Hashable {
     var accessed: Double
     var expires: Double?
-    /// The rowid of the entry's row as read, for the flush to change that row without
-    /// looking its key up (it checks the row's key); `nil` when not known.
-    var rowid: Int64?
 }
 /// A write or removal the manifest does not have yet.
 struct PendingChange: Sendable {

@@ -156,50 +156,27 @@ final class Manifest: Sendable {
         }
     }
 
-    /// Writes the last-access dates (and sliding deadlines) of `touches`, in the table's
-    /// order (that of `rowid`s): a row whose rowid was read with it is changed there, checked
-    /// by its key; the others (and one no longer there) are found first through the key
-    /// index, in its order (``ManifestKeyOrder``). However many rows change, each page is
-    /// visited once, and the WAL gets about one frame per page changed. A key without a row
-    /// (removed since it was read) is skipped.
+    /// Writes the last-access dates (and sliding deadlines) of `touches`: their rows found
+    /// through the key index in its order (``ManifestKeyOrder``), then changed in the
+    /// table's, which is the order of their `rowid`s. However many rows change, each page of
+    /// either is visited once, and the WAL gets about one frame per page changed. A key
+    /// without a row (removed since it was read) is skipped.
     private func touch(_ touches: [String: AccessChange], _ db: Database) throws {
-        var read: [DatedRow] = []
-        var unknown: [String] = []
-        read.reserveCapacity(touches.count)
-        for (key, access) in touches {
-            if let rowid = access.rowid { read.append((rowid, key, access)) } else { unknown.append(key) }
-        }
-        unknown += try setDates(of: read, db)
-        guard !unknown.isEmpty else { return }
+        let keys = Array(touches.keys)
         let find = try db.cachedStatement(sql: "SELECT rowid FROM entry WHERE key = ?1").sqliteStatement
-        var found: [DatedRow] = []
-        try Manifest.lookUp(ManifestKeyOrder.positions(of: unknown).lazy.map { unknown[$0] }, with: find, db) { key in
-            if let access = touches[key] { found.append((sqlite3_column_int64(find, 0), nil, access)) }
+        var rows: [(rowid: Int64, access: AccessChange)] = []
+        rows.reserveCapacity(keys.count)
+        try Manifest.lookUp(ManifestKeyOrder.positions(of: keys).lazy.map { keys[$0] }, with: find, db) { key in
+            if let access = touches[key] { rows.append((sqlite3_column_int64(find, 0), access)) }
         }
-        _ = try setDates(of: found, db)
-    }
-
-    /// A row whose dates a flush changes: its rowid, and its key when the row there must
-    /// still be the key's.
-    private typealias DatedRow = (rowid: Int64, key: String?, access: AccessChange)
-
-    /// Changes the dates of `rows`, in the order of their rowids, where the row is still
-    /// the one of its key (any row, for a `nil` key), and returns the keys of those that
-    /// were not there.
-    private func setDates(of rows: [DatedRow], _ db: Database) throws -> [String] {
-        let update = try db.cachedStatement(sql: """
-            UPDATE entry SET accessed = ?1, expires = ?2 WHERE rowid = ?3 AND (?4 IS NULL OR key = ?4)
-            """).sqliteStatement
-        var elsewhere: [String] = []
-        for row in rows.sorted(by: { $0.rowid < $1.rowid }) {
+        rows.sort { $0.rowid < $1.rowid }
+        let update = try db.cachedStatement(sql: "UPDATE entry SET accessed = ?, expires = ? WHERE rowid = ?").sqliteStatement
+        for row in rows {
             sqlite3_bind_double(update, 1, row.access.accessed)
             ManifestColumns.bind(row.access.expires, to: update, at: 2)
             sqlite3_bind_int64(update, 3, row.rowid)
-            ManifestColumns.bind(row.key, to: update, at: 4)
             try Manifest.step(update, db)
-            if sqlite3_changes(db.sqliteConnection) == 0, let key = row.key { elsewhere.append(key) }
         }
-        return elsewhere
     }
 
     /// Steps `statement`, a write bound through the C API, to its end, then resets it.

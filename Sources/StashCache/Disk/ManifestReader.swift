@@ -153,22 +153,22 @@ final class ManifestReader: @unchecked Sendable {
         }
     }
 
-    /// The row of `key`, with its inline value when it has one, and its rowid.
-    func row(forKey key: String) -> (record: DiskRecord, inlineValue: Data?, rowid: Int64)? {
+    /// The row of `key`, with its inline value when it has one.
+    func row(forKey key: String) -> (record: DiskRecord, inlineValue: Data?)? {
         lock.withLock {
             guard let byKey = rowStatement, let byRowid = rowByRowidStatement else { return nil }
-            return lookUp(key, byKey, byRowid, extraColumn: 8) { statement, rowid in
+            return lookUp(key, byKey, byRowid, extraColumn: 8) { statement in
                 let record = ManifestColumns.record(statement, at: 0)
-                return (record, record.isInline ? ManifestColumns.blob(statement, 7) ?? Data() : nil, rowid)
+                return (record, record.isInline ? ManifestColumns.blob(statement, 7) ?? Data() : nil)
             }
         }
     }
 
-    /// The row of `key` without its value, and its rowid.
-    func record(forKey key: String) -> (record: DiskRecord, rowid: Int64)? {
+    /// The row of `key` without its value.
+    func record(forKey key: String) -> DiskRecord? {
         lock.withLock {
             guard let byKey = recordStatement, let byRowid = recordByRowidStatement else { return nil }
-            return lookUp(key, byKey, byRowid, extraColumn: 7) { statement, rowid in (ManifestColumns.record(statement, at: 0), rowid) }
+            return lookUp(key, byKey, byRowid, extraColumn: 7) { statement in ManifestColumns.record(statement, at: 0) }
         }
     }
 
@@ -198,17 +198,17 @@ final class ManifestReader: @unchecked Sendable {
         }
     }
 
-    /// The row of `key` read by `read` (with its rowid): by the rowid hinted for the key
-    /// (`byRowid`, whose column `extraColumn` is the row's key) when it is the key's row,
-    /// else by the key (`byKey`, whose column `extraColumn` is the rowid, hinted for next time).
-    private func lookUp<T>(_ key: String, _ byKey: OpaquePointer, _ byRowid: OpaquePointer, extraColumn: Int32, _ read: (OpaquePointer, Int64) -> T?) -> T? {
+    /// The row of `key` read by `read`: by the rowid hinted for the key (`byRowid`, whose
+    /// column `extraColumn` is the row's key) when it is the key's row, else by the key
+    /// (`byKey`, whose column `extraColumn` is the rowid, hinted for next time).
+    private func lookUp<T>(_ key: String, _ byKey: OpaquePointer, _ byRowid: OpaquePointer, extraColumn: Int32, _ read: (OpaquePointer) -> T?) -> T? {
         var key = key
         return key.withUTF8 { utf8 -> T? in
             let hash = ManifestRowHints.hash(utf8)
             if let rowid = hints.rowid(for: hash) {
                 defer { sqlite3_reset(byRowid) }
                 sqlite3_bind_int64(byRowid, 1, rowid)
-                if sqlite3_step(byRowid) == SQLITE_ROW, Self.column(byRowid, extraColumn, is: utf8) { return read(byRowid, rowid) }
+                if sqlite3_step(byRowid) == SQLITE_ROW, Self.column(byRowid, extraColumn, is: utf8) { return read(byRowid) }
                 hints.remove(hash)
             }
             defer {
@@ -217,9 +217,8 @@ final class ManifestReader: @unchecked Sendable {
             }
             Self.bind(utf8, to: byKey)
             guard sqlite3_step(byKey) == SQLITE_ROW else { return nil }
-            let rowid = sqlite3_column_int64(byKey, extraColumn)
-            hints.insert(rowid, for: hash) { self.entryCount() }
-            return read(byKey, rowid)
+            hints.insert(sqlite3_column_int64(byKey, extraColumn), for: hash) { self.entryCount() }
+            return read(byKey)
         }
     }
 

@@ -73,11 +73,11 @@ struct DiskCacheAccessDateTests {
         try cache.close()
     }
 
-    /// A read's date goes to the row it was read from, by its rowid, only while that row is
-    /// still the key's: here, behind the cache's back (another process, a crafted file), "a"
-    /// moves to another rowid and "b" takes the one it had. The flush then changes "a" where
-    /// it is now, found by its key, and leaves "b" alone. A value read through `openFile`
-    /// gets its date the same way.
+    /// A read's date goes to its key's row wherever that row is when the flush writes it:
+    /// here, behind the cache's back (another process, a crafted file), "a" moves to another
+    /// rowid after it was read, and "b" takes the one it had. The flush changes "a" where it
+    /// is now and leaves "b" alone, and a value read through `openFile` gets its date too. (A
+    /// flush that wrote dates at the rowids the reads found, unchecked, would date "b".)
     @Test func aReadsDateGoesToItsKeysRowWhereverItIsByTheFlush() async throws {
         let cache = try fixture.open { $0.flushDelay = 3_600 }
         try cache.set(.filled(1, 10), forKey: "a")
