@@ -11,14 +11,13 @@ struct InlinableDeclarationTests {
         // A top-level `struct`, `enum`, `class` or `extension` line, with the attributes
         // before it on the same line: its access, kind and name.
         let topLevel = #/^(?<attributes>(?:@\w+(?:\([^)]*\))?\s+)*)(?<access>public|package|internal|fileprivate|private)?\s*(?:final\s+)?(?<kind>struct|enum|class|actor|extension)\s+(?<name>\w+)/#
-        let sources = DocumentedExample.packageRoot.appendingPathComponent("Sources")
         var inlinedInto: Set<String> = []
         var declarations: [String: (access: String, usableFromInline: Bool, file: String)] = [:]
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let files = PackageFiles.swift(under: ["Sources"])
         #expect(files.count > 100, "read \(files.count) source files")
         for file in files {
-            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            let url = DocumentedExample.packageRoot.appendingPathComponent(file)
+            let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
             var current: String?
             var attributesAbove: [String] = []
             var inlinableAbove = false
@@ -28,7 +27,7 @@ struct InlinableDeclarationTests {
                     current = String(match.name)
                     if match.kind != "extension" {
                         let attributes = attributesAbove.joined(separator: " ") + " " + match.attributes
-                        declarations[current!] = (String(match.access ?? "internal"), attributes.contains("@usableFromInline"), file.lastPathComponent)
+                        declarations[current!] = (String(match.access ?? "internal"), attributes.contains("@usableFromInline"), file)
                     }
                 } else if inlinableAbove, trimmed.hasPrefix("package "), let current {
                     inlinedInto.insert(current)

@@ -87,7 +87,10 @@ struct DiskCacheAccessDateTests {
         fixture.clock.advance(by: 10)
         #expect(cache.data(forKey: "a") == .filled(1, 10))
         #expect(cache.openFile(forKey: "file") != nil)
-        let manifest = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
+        // Another writer on the open cache's manifest: it waits for the cache's write lock.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let manifest = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path, configuration: configuration)
         try await manifest.write { db in
             let rowidOfA = try #require(try Int64.fetchOne(db, sql: "SELECT rowid FROM entry WHERE key = 'a'"))
             try db.execute(sql: "UPDATE entry SET rowid = (SELECT max(rowid) + 1 FROM entry) WHERE key = 'a'")

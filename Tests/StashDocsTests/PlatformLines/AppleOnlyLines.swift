@@ -25,23 +25,11 @@ struct AppleOnlyLines {
     /// Every Apple-only line of the package, by file then line.
     static func inPackage(root: URL) throws -> [Line] {
         var lines: [Line] = []
-        for file in try swiftFiles(root: root) {
+        for file in PackageFiles.swift(under: folders, root: root) {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             lines += try appleOnly(in: text, file: file)
         }
         return lines
-    }
-
-    /// The Swift files under ``folders``, sorted.
-    static func swiftFiles(root: URL) throws -> [String] {
-        var files: [String] = []
-        for folder in folders {
-            guard let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else { continue }
-            for case let path as String in walker.allObjects where path.hasSuffix(".swift") {
-                files.append("\(folder)/\(path)")
-            }
-        }
-        return files.sorted()
     }
 
     /// The Apple-only lines of one file's text.
