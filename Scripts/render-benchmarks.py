@@ -98,10 +98,12 @@ def readme_block(cases):
         if not results:
             continue
         reference = results[0]
-        # Peers only: Stash's own variants (stash-durable, stash-memory-only) are on the page.
+        # Peers only: Stash's own variants (stash-durable, stash-memory-only) and the proxy
+        # cases' floor (no server, the client's limit) are on the page.
         peers = ", ".join(
             f"{result['impl']} {reference['ops_per_s'] / result['ops_per_s']:.2f}×"
-            for result in results[1:] if result["ops_per_s"] and not result["impl"].startswith("stash")
+            for result in results[1:]
+            if result["ops_per_s"] and not result["impl"].startswith("stash") and result["impl"] != "floor"
         )
         lines.append(f"| {what} | {number(reference['ops_per_s'])} | {peers} |")
     lines.append("<!-- benchmarks:end -->")

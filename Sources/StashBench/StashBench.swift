@@ -34,6 +34,7 @@ struct StashBench: AsyncParsableCommand {
     var impls: [String] = []
 
     func run() async throws {
+        if try FloorPeer.serveIfAsked() { return }
         let chosen = suites.isEmpty ? BenchSuite.all : try suites.map { name in
             guard let suite = BenchSuite.all.first(where: { $0.name == name }) else {
                 throw ValidationError("unknown suite '\(name)'; known: \(BenchSuite.all.map(\.name).joined(separator: ", "))")

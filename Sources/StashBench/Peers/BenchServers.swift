@@ -108,6 +108,15 @@ final class BenchServers {
         return varnish
     }
 
+    /// The floor of the hit cases for bodies of `bodyBytes` (``FloorPeer``), stopped with the
+    /// group; answers its port.
+    func startFloor(bodyBytes: Int, folder: URL) throws -> Int {
+        let floor = try FloorPeer(bodyBytes: bodyBytes, folder: folder)
+        stops.append { floor.stop() }
+        serverProcesses[floor.port] = { floor.processes }
+        return floor.port
+    }
+
     /// The disk cache of a proxy in the hit cases (`stash http-proxy`'s default size, and
     /// nginx's `max_size`): 256 MiB. The large-body cases give both eight bodies.
     static let cacheBytes = 256 << 20

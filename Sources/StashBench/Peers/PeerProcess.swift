@@ -21,10 +21,11 @@ final class PeerProcess {
     private let pidFile: URL?
 
     /// Starts `executable` with `arguments`, which make it listen on 127.0.0.1:`port`; throws
-    /// with the end of its output when it does not listen within `seconds`.
+    /// with the end of its output when it does not listen within `seconds`. `environment`
+    /// adds to (or replaces) the variables it inherits.
     init(
         _ name: String, executable: URL, arguments: [String], port: Int, folder: URL, stopSignal: Int32 = SIGTERM,
-        pidFile: URL? = nil, seconds: Double = 10
+        pidFile: URL? = nil, seconds: Double = 10, environment: [String: String] = [:]
     ) throws {
         self.name = name
         self.port = port
@@ -37,6 +38,7 @@ final class PeerProcess {
         process = Process()
         process.executableURL = command
         process.arguments = commandArguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = output
         process.standardError = output
         try process.run()

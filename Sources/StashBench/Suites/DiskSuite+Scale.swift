@@ -106,7 +106,7 @@ enum DiskScaleCases {
     /// Runs one child process on `folder` and reads its figures.
     private static func probe(_ folder: URL, impl: String, count: Int, reads: Int, seed: UInt64) throws -> Probe {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath())
+        process.executableURL = URL(fileURLWithPath: BenchExecutable.path)
         process.arguments = ["disk", "--case", "none"]
         var environment = ProcessInfo.processInfo.environment
         environment[probeVariable] = "\(folder.path)|\(count)|\(reads)|\(seed)|\(impl)"
@@ -125,13 +125,6 @@ enum DiskScaleCases {
         let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard fields.count == 5 else { throw StashError(.io, "disk scale probe: unreadable line \(line)") }
         return Probe(reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3], anonymousGrowth: fields[4])
-    }
-
-    private static func executablePath() -> String {
-        #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
-        #endif
-        return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
 
     /// The child's side, when ``probeVariable`` is set: prints

@@ -140,11 +140,12 @@ enum HTTPSuite {
     /// client (wrk when installed), servers and client pinned apart (``CPUPinning``). Cases
     /// `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`. `stash` is
     /// `stash http-proxy` with its defaults (memory in front of a disk cache);
-    /// `stash-memory-only` the same without the disk. Each figure carries wrk's median and
+    /// `stash-memory-only` the same without the disk; `floor` (``FloorPeer``) is no proxy but
+    /// the most the client and machine let any server show. Each figure carries wrk's median and
     /// 99th percentile latency (`p50_ms`, `p99_ms`: the median over the samples) and its
     /// error count.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
-        let cases = [("proxy-hit-1k-c32", "/1k/1", 32), ("proxy-hit-100k-c32", "/100k/1", 32), ("proxy-hit-1k-c500", "/1k/2", 500)]
+        let cases = [("proxy-hit-1k-c32", "/1k/1", 32, 1024), ("proxy-hit-100k-c32", "/100k/1", 32, 100 * 1024), ("proxy-hit-1k-c500", "/1k/2", 500, 1024)]
             .filter { context.runs($0.0) }
         guard !cases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
@@ -167,14 +168,21 @@ enum HTTPSuite {
             ) {
                 peers.append(("varnish", varnish.port))
             }
+            // The floor: what this client and machine let any server show, per body size.
+            var floors: [Int: Int] = [:]
+            if context.runsImpl("floor") {
+                for bodyBytes in Set(cases.map(\.3)) {
+                    floors[bodyBytes] = try servers.startFloor(bodyBytes: bodyBytes, folder: scratch.appendingPathComponent("floor", isDirectory: true))
+                }
+            }
             let load = LoadGenerator()
             let transport = servers.transport(timeout: .seconds(30))
             let seconds = context.scale < 1 ? 1 : 2
             // Each proxy is measured with the others paused (``BenchServers/runAlone(port:)``).
             var alone = true
-            for (name, path, connections) in cases {
+            for (name, path, connections, bodyBytes) in cases {
                 var contenders: [AsyncContender] = []
-                for (impl, port) in peers {
+                for (impl, port) in peers + (floors[bodyBytes].map { [("floor", $0)] } ?? []) {
                     let url = "http://127.0.0.1:\(port)\(path)"
                     // Primes the cache: the first answer is a miss, then hits.
                     for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
