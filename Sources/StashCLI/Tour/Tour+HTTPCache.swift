@@ -27,7 +27,7 @@ extension Tour {
 
         // The cache's clock moves only when the tour says so, so every answer below is the
         // same on a loaded machine as on an idle one.
-        let clock = ManualClock()
+        let clock = Tour.originClock()
         let cache = try HTTPCache(memoryCapacity: 1 << 20, diskCapacity: 8 << 20,
                                   directory: tour.sandbox.caches.appendingPathComponent("HTTPCache"), clock: clock)
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
@@ -83,6 +83,16 @@ extension Tour {
             ).run()
         }
         return (origin.port, origin.task)
+    }
+
+    /// The clock of a tour cache in front of a loopback origin: stopped on a whole second,
+    /// five seconds behind the real time. The origin dates its answers by the real clock as
+    /// its server last formatted it, which a timer renews once a second (later on a loaded
+    /// machine); a date up to five seconds old is still not older than the cache's now, so
+    /// the ages the tour shows (from the cache's now and that date) do not depend on the
+    /// machine's load.
+    static func originClock() -> ManualClock {
+        ManualClock(now: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 5).rounded(.down)))
     }
 
     /// The loopback origin's server logs only what would stop the tour, so that its start and

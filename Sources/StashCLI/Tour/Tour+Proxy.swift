@@ -22,7 +22,7 @@ extension Tour {
         let (originPort, origin) = try await Tour.startOrigin(router)
 
         // The proxy's cache runs on a clock the tour moves, so ages are exact.
-        let clock = ManualClock()
+        let clock = Tour.originClock()
         let cache = try HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
         let proxy = HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(originPort)")!, cache: cache)
         let proxyServer: ListeningServer
