@@ -1,17 +1,19 @@
 import Foundation // the C library's socket and poll calls
+import StashCore
 
 /// The floor of the benchmark's proxy cases: a loopback server that answers every request
 /// head it reads (each `\r\n\r\n`, as wrk and every client end a head; HTTP's bare line
 /// feeds are not looked for) with the same prepared bytes, from one `poll` loop on one
-/// thread. It parses nothing, looks nothing up and holds no state but what a
-/// connection has not yet been sent, so no HTTP server can answer the same client on the same
-/// CPUs faster: its throughput is the ceiling the load generator and the machine allow, and
-/// its latency the lowest they allow.
+/// thread. It parses nothing and looks nothing up, so a server on one CPU can hardly answer
+/// the same client faster: its throughput is about the most the load generator and the
+/// machine allow, and its latency about the least. (On more server CPUs than one, a server
+/// with a thread per CPU may pass it.)
 ///
 /// Not an HTTP server: a request body, a method or a field makes no difference, and nothing
-/// is checked. A client that does not read what it is sent stops being read from (its unsent
-/// bytes are all it holds), so a flood of requests costs one reply's worth of memory per
-/// connection.
+/// is checked. It keeps a count of unsent bytes per connection, and a client that does not
+/// read what it is sent stops being read from, so a flood of requests costs it nothing more.
+/// Writes to a client that has gone fail with `EPIPE`, never `SIGPIPE`. It runs until
+/// ``stop()``, whether or not anything still refers to it.
 ///
 /// ```swift
 /// let server = try ConstantReplyServer(reply: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8))
@@ -27,6 +29,8 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
     private let wakeUp: (Int32, Int32)
     private let reply: [UInt8]
     private let finished = DispatchSemaphore(value: 0)
+    /// Whether ``stop()`` was called, under its lock.
+    private let stopping = LockedValue(false)
 
     /// What the loop polls: the wake-up pipe, the listener, then the connections, each for
     /// reading or, while replies wait to be written, for writing (and not read from).
@@ -64,19 +68,23 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
         loop.start()
     }
 
-    /// Stops answering and closes every connection; returns once the loop has ended.
+    /// Stops answering and closes every connection; returns once the loop has ended. Calls
+    /// after the first return at once.
     package func stop() {
+        guard stopping.withLock({ stopped in defer { stopped = true }; return !stopped }) else { return }
         var byte: UInt8 = 1
         _ = write(wakeUp.1, &byte, 1)
         finished.wait()
+        close(wakeUp.0)
+        close(wakeUp.1)
     }
 
     private func run() {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let ready = poll(&polled, nfds_t(polled.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            if poll(&polled, nfds_t(polled.count), -1) < 0 {
+                // Otherwise `poll` fails only for a bad argument (or no memory for its table).
+                if errno == EINTR || errno == EAGAIN { continue }
                 break
             }
             if polled[0].revents != 0 { break }
@@ -95,14 +103,20 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
             if accepting { accept() }
         }
         for entry in polled.dropFirst(2) { close(entry.fd) }
-        [listener, wakeUp.0, wakeUp.1].forEach { close($0) }
+        close(listener)
     }
 
     private func accept() {
         while true {
             let fd = Foundation.accept(listener, nil, nil)
-            guard fd >= 0 else { return }
+            guard fd >= 0 else {
+                // Out of descriptors, the listener stays readable: stop polling it until a
+                // connection closes, rather than spin.
+                if errno == EMFILE || errno == ENFILE { polled[1].events = 0 }
+                return
+            }
             Self.prepare(fd)
+            LoopbackSocket.refuseBrokenPipeSignal(fd)
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
@@ -133,7 +147,7 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
 
     /// How much of `\r\n\r\n` the bytes read end with, after `byte`, when they ended with
     /// `state` of it.
-    static func headEnd(after state: Int, _ byte: UInt8) -> Int {
+    private static func headEnd(after state: Int, _ byte: UInt8) -> Int {
         switch (state, byte) {
         case (0, 13), (2, 13): return state + 1
         case (1, 10), (3, 10): return state + 1
@@ -150,7 +164,7 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
         while remaining > 0 {
             // The replies go one after another: the unsent bytes start inside one of them.
             let offset = (reply.count - remaining % reply.count) % reply.count
-            let written = reply.withUnsafeBytes { write(fd, $0.baseAddress! + offset, reply.count - offset) }
+            let written = reply.withUnsafeBytes { LoopbackSocket.send(fd, $0.baseAddress! + offset, reply.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { break }
@@ -162,9 +176,11 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
         polled[index].events = Int16(remaining > 0 ? POLLOUT : POLLIN)
     }
 
-    /// Closes the connection at `index`; the last takes its place.
+    /// Closes the connection at `index`; the last takes its place, and the listener is polled
+    /// again.
     private func drop(at index: Int) {
         close(polled[index].fd)
+        polled[1].events = Int16(POLLIN)
         polled.swapAt(index, polled.count - 1)
         matched.swapAt(index - 2, matched.count - 1)
         unsent.swapAt(index - 2, unsent.count - 1)

@@ -25,7 +25,37 @@ package enum LoopbackSocket {
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        refuseBrokenPipeSignal(fd)
         return fd
+        #endif
+    }
+
+    /// Makes writes on `fd` (an accepted connection, say) to a peer that has gone fail with
+    /// `EPIPE` instead of raising `SIGPIPE`, where the system needs a socket option for that
+    /// (Darwin's `SO_NOSIGPIPE`; sockets from ``open()`` have it); on Linux ``send(_:_:_:)``
+    /// asks per call.
+    ///
+    /// ```swift
+    /// LoopbackSocket.refuseBrokenPipeSignal(connection)
+    /// ```
+    package static func refuseBrokenPipeSignal(_ fd: Int32) {
+        #if !canImport(Glibc) && !canImport(Musl)
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// Sends `count` bytes from `bytes` on `fd`, without `SIGPIPE` when the peer has gone:
+    /// the count sent, or -1 with `errno` set (`EPIPE` then).
+    ///
+    /// ```swift
+    /// let sent = bytes.withUnsafeBytes { LoopbackSocket.send(fd, $0.baseAddress, $0.count) }
+    /// ```
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc) || canImport(Musl)
+        return systemSend(fd, bytes, count, Int32(MSG_NOSIGNAL))
+        #else
+        return systemSend(fd, bytes, count, 0)
         #endif
     }
 
@@ -84,6 +114,7 @@ package enum LoopbackSocket {
     }
 }
 
-// The C library's `bind` and `connect`, named apart from the methods above.
+// The C library's `bind`, `connect` and `send`, named apart from the methods above.
 private func systemBind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { bind(fd, address, length) }
 private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { connect(fd, address, length) }
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int { send(fd, bytes, count, flags) }

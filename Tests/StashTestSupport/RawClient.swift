@@ -35,7 +35,7 @@ public final class RawClient: @unchecked Sendable {
     /// hangs). `receiveBuffer` shrinks the socket's receive buffer (`SO_RCVBUF`), so that a
     /// client that stops reading holds the server back after a few kilobytes.
     public init(port: Int, patience: Int = 10, receiveBuffer: Int32? = nil) throws {
-        let socket = openStreamSocket()
+        let socket = LoopbackSocket.open()
         var limit = timeval(tv_sec: patience, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         if var receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }
@@ -52,7 +52,7 @@ public final class RawClient: @unchecked Sendable {
     @discardableResult
     public func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count) } == bytes.count
+        return bytes.withUnsafeBytes { LoopbackSocket.send(socket, $0.baseAddress, $0.count) } == bytes.count
     }
 
     /// Reads one response (head and `Content-Length` body, or the head alone for the answer

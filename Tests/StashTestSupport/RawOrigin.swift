@@ -34,7 +34,7 @@ public final class RawOrigin: @unchecked Sendable {
     public init(replies: [String], pauseLength: Duration = .milliseconds(300)) throws {
         self.replies = replies
         self.pauseLength = pauseLength
-        let listener = openStreamSocket()
+        let listener = LoopbackSocket.open()
         self.listener = listener
         guard let port = LoopbackSocket.bind(listener), listen(listener, 8) == 0 else {
             close(listener)
@@ -52,7 +52,7 @@ public final class RawOrigin: @unchecked Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            refuseBrokenPipeSignal(connection)
+            LoopbackSocket.refuseBrokenPipeSignal(connection)
             Thread { [self] in serve(connection) }.start()
         }
     }
@@ -79,7 +79,7 @@ public final class RawOrigin: @unchecked Sendable {
                 for (position, part) in reply.replacingOccurrences(of: Self.hangUp, with: "").components(separatedBy: Self.pause).enumerated() {
                     if position > 0 { usleep(UInt32(pauseLength / .microseconds(1))) }
                     let bytes = Array(part.utf8)
-                    _ = bytes.withUnsafeBytes { sendBytes(connection, $0.baseAddress, $0.count) }
+                    _ = bytes.withUnsafeBytes { LoopbackSocket.send(connection, $0.baseAddress, $0.count) }
                 }
                 if reply.hasSuffix(Self.hangUp) { return }
             }

@@ -21,8 +21,8 @@ struct ConstantReplyServerTests {
         try Self.send("GET /c HTTP/1.1\r\nx: y\r\r\n\r\n", to: client)
         let received = try Self.receive(reply.count * 4, from: client)
         #expect(received == reply + reply + reply + reply)
-        // A fourth head not yet whole is not answered.
-        try Self.send("GET /d HTTP/1.1\r\n", to: client)
+        // A head not yet whole is not answered.
+        try Self.send("GET /e HTTP/1.1\r\n", to: client)
         #expect(try Self.receive(1, from: client, seconds: 0.2).isEmpty)
     }
 
@@ -42,7 +42,44 @@ struct ConstantReplyServerTests {
         #expect(intact)
     }
 
-    /// ``ConstantReplyServer/stop()`` closes what is open: the client reads the end.
+    /// A connection that closes gives its place in the server's tables to the last one
+    /// opened, with what that one was owed: the half of a head's end it had sent, and the
+    /// rest of a reply too large for its socket.
+    @Test func aClosedConnectionsPlaceGoesToTheLastWithItsState() throws {
+        let reply = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+        let server = try ConstantReplyServer(reply: reply)
+        defer { server.stop() }
+        let first = try Self.connect(to: server.port)
+        let second = try Self.connect(to: server.port)
+        let owed = try Self.connect(to: server.port)
+        defer { close(owed) }
+        let halfway = try Self.connect(to: server.port)
+        defer { close(halfway) }
+        // `owed` asks for a reply its socket cannot take at once; `halfway` sends a head
+        // up to its last byte.
+        try Self.send("GET / HTTP/1.1\r\n\r\n", to: owed)
+        try Self.send("GET / HTTP/1.1\r\n\r", to: halfway)
+        usleep(200_000)
+        // The first closes, and `halfway`, the last, takes its place; then the second, and
+        // `owed`, now the last, takes its.
+        close(first)
+        usleep(200_000)
+        close(second)
+        usleep(200_000)
+        try Self.send("\n", to: halfway)
+        let halfwayReceived = try Self.receive(reply.count, from: halfway, seconds: 30)
+        let owedReceived = try Self.receive(reply.count, from: owed, seconds: 30)
+        let intact = halfwayReceived == reply && owedReceived == reply
+        #expect(halfwayReceived.count == reply.count)
+        #expect(owedReceived.count == reply.count)
+        #expect(intact)
+        // And nothing more.
+        #expect(try Self.receive(1, from: halfway, seconds: 0.2).isEmpty)
+        #expect(try Self.receive(1, from: owed, seconds: 0.2).isEmpty)
+    }
+
+    /// ``ConstantReplyServer/stop()`` closes what is open: the client reads the end, and a
+    /// second call returns at once.
     @Test func stoppingClosesItsConnections() throws {
         let server = try ConstantReplyServer(reply: Array("x".utf8))
         let client = try Self.connect(to: server.port)
@@ -52,6 +89,7 @@ struct ConstantReplyServerTests {
         server.stop()
         var byte: UInt8 = 0
         #expect(read(client, &byte, 1) == 0)
+        server.stop()
     }
 
     private static func connect(to port: Int) throws -> Int32 {

@@ -4,8 +4,8 @@ import StashToolSupport
 /// The `floor` of the proxy-hit cases: a ``ConstantReplyServer`` answering every request with
 /// the bytes of a hit of the case's body (a head as short as a cache's, then the body), in a
 /// process of its own (this executable again, told by ``variable``), pinned like every server.
-/// No HTTP server can answer the same client on the same CPUs faster, so its throughput is
-/// the most the load generator and the machine let any server show, and its latency the
+/// A server on one CPU can hardly answer the same client faster, so its throughput is about
+/// the most the load generator and the machine let a server show, and its latency about the
 /// least: a proxy near it is bounded by the client, not by its own work.
 final class FloorPeer {
     /// The environment variable that makes this executable serve: `port|body bytes`.
@@ -24,6 +24,7 @@ final class FloorPeer {
         )
     }
 
+    /// Its process (``PeerProcess/processTree``), paused while another server is measured.
     var processes: [Int32] { server.processTree }
 
     func stop() { server.stop() }
@@ -40,7 +41,10 @@ final class FloorPeer {
         guard let spec = ProcessInfo.processInfo.environment[variable] else { return false }
         let parts = spec.split(separator: "|").compactMap { Int($0) }
         guard parts.count == 2, parts[1] >= 0 else { throw BenchError("bad \(variable): \(spec)") }
-        _ = try ConstantReplyServer(reply: reply(bodyBytes: parts[1]), port: parts[0])
-        while true { sleep(3_600) }
+        let server = try ConstantReplyServer(reply: reply(bodyBytes: parts[1]), port: parts[0])
+        while true {
+            sleep(3_600)
+            withExtendedLifetime(server) {}
+        }
     }
 }

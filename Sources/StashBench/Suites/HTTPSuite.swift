@@ -184,7 +184,7 @@ enum HTTPSuite {
                 var contenders: [AsyncContender] = []
                 for (impl, port) in peers + (floors[bodyBytes].map { [("floor", $0)] } ?? []) {
                     let url = "http://127.0.0.1:\(port)\(path)"
-                    // Primes the cache: the first answer is a miss, then hits.
+                    // Primes the cache: the first answer is a miss, then hits (the floor has none).
                     for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
                     let latencies = LatencyFigures()
                     var contender = AsyncContender(impl, prepare: {
