@@ -177,7 +177,7 @@ def main():
             ratio = reference["ops_per_s"] / result["ops_per_s"] if result["ops_per_s"] else float("inf")
             if result["impl"] == "floor":
                 # Not a competitor: the most the client lets any server show.
-                peers.append(f"floor, the client's limit: {figure(result, common)} (Stash at {1 / ratio:.0%} of it)")
+                peers.append(f"floor, the client's limit: {figure(result, common)} (Stash at {ratio:.0%} of it)")
             else:
                 peers.append(f"{result['impl']} {figure(result, common)} ({ratio:.2f}×)")
         label = key[1]
