@@ -43,19 +43,21 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
 
     /// Listens on a free loopback port (or `port`) and answers from a thread of its own
     /// until ``stop()``.
+    ///
+    /// - throws: ``/StashCore/StashError/Code/io`` when the port cannot be listened on.
     package init(reply: [UInt8], port: Int = 0) throws {
         self.reply = reply
         listener = LoopbackSocket.open()
         guard listener >= 0, let bound = LoopbackSocket.bind(listener, port: port), listen(listener, 4096) == 0 else {
             let code = errno
             if listener >= 0 { close(listener) }
-            throw ConstantReplyServerError("cannot listen on 127.0.0.1:\(port) (errno \(code))")
+            throw StashError(.io, "the constant-reply server cannot listen on 127.0.0.1:\(port) (errno \(code))")
         }
         self.port = bound
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             close(listener)
-            throw ConstantReplyServerError("cannot create the wake-up pipe (errno \(errno))")
+            throw StashError(.io, "the constant-reply server cannot create its wake-up pipe (errno \(errno))")
         }
         wakeUp = (ends[0], ends[1])
         [listener, wakeUp.0, wakeUp.1].forEach(Self.prepare)
@@ -194,10 +196,4 @@ package final class ConstantReplyServer: @unchecked Sendable {  // the loop's st
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
     }
-}
-
-/// Why a ``ConstantReplyServer`` could not start.
-package struct ConstantReplyServerError: Error, CustomStringConvertible {
-    package let description: String
-    init(_ description: String) { self.description = description }
 }

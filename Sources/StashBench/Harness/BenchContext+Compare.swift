@@ -8,7 +8,8 @@ import Foundation
 /// the machine does not fall on one of them), and the median and the spread of the samples'
 /// rates are reported, each sample counting its own operations. After each sample, the
 /// contender's `drain` finishes, untimed, the work it left in the background (a disk flush). A workload that times itself
-/// (a load generator: its own run's length, without its start-up) is taken at its word.
+/// (a load generator: its own run's length, without its start-up) is taken at its word, and
+/// its latency is reported from the runs of the samples kept (not the warm-up's).
 extension BenchContext {
     /// Times every contender of one case and reports the median and spread of each.
     func compare(suite: String, case name: String, _ contenders: [Contender], extra: [String: String] = [:]) async throws {
@@ -67,17 +68,22 @@ extension BenchContext {
         }
         var samples = Array(repeating: [Double](), count: contenders.count)
         var sampleOps = Array(repeating: [Int](), count: contenders.count)
+        // The load generator's runs of the samples kept: not the warm-up's, nor a sample's
+        // taken again.
+        var loads = Array(repeating: [LoadGenerator.Run](), count: contenders.count)
         for round in 0..<sampleCount {
             for turn in 0..<contenders.count {
                 let index = (turn + round) % contenders.count
                 while true {
                     var seconds = 0.0
                     var ops = 0
+                    var runs: [LoadGenerator.Run] = []
                     for _ in 0..<repetitions[index] {
                         try await contenders[index].prepare()
                         let (measurement, elapsed) = try await Self.timed(contenders[index].run)
                         ops += measurement.ops
                         seconds += elapsed
+                        if let load = measurement.load { runs.append(load) }
                     }
                     try await contenders[index].drain()
                     if let more = resized(repetitions[index], lasting: seconds) {
@@ -86,14 +92,16 @@ extension BenchContext {
                     }
                     samples[index].append(seconds)
                     sampleOps[index].append(ops)
+                    loads[index] += runs
                     break
                 }
             }
         }
         for index in contenders.indices {
+            let latency = loads[index].isEmpty ? [:] : LatencyFigures(loads[index]).figures
             reporter.record(BenchResult(
                 suite: suite, case: name, impl: contenders[index].name,
-                sampleOps: sampleOps[index], samples: samples[index], extra: extra.merging(contenders[index].figures()) { $1 }
+                sampleOps: sampleOps[index], samples: samples[index], extra: extra.merging(latency) { $1 }
             ))
         }
     }

@@ -24,10 +24,19 @@ struct Contender {
 }
 
 /// What one repetition did: its operations and, when the workload timed itself (a load
-/// generator reports its own run's length, without its start-up), how long they took.
+/// generator reports its own run's length, without its start-up), how long they took, and
+/// that load generator's run, whose latency the case reports (``LatencyFigures``, from the
+/// runs of the samples kept only).
 struct Measurement {
     var ops: Int
     var seconds: Double?
+    var load: LoadGenerator.Run?
+
+    init(ops: Int, seconds: Double? = nil, load: LoadGenerator.Run? = nil) {
+        self.ops = ops
+        self.seconds = seconds
+        self.load = load
+    }
 }
 
 /// ``Contender`` for workloads that `await` (network, actors).
@@ -36,9 +45,6 @@ struct AsyncContender {
     var prepare: () async throws -> Void
     var run: () async throws -> Measurement
     var drain: () async throws -> Void
-    /// Figures of this implementation alone, read once its samples are taken and reported
-    /// beside them (a load generator's latency percentiles).
-    var figures: () -> [String: String] = { [:] }
 
     init(
         _ name: String, prepare: @escaping () async throws -> Void = {}, drain: @escaping () async throws -> Void = {},

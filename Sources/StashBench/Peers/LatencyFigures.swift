@@ -1,18 +1,18 @@
 import Foundation
 
-/// The latency figures of a load generator's runs, for one implementation in one case: the
-/// median over the runs of each run's median and 99th percentile, the lowest and highest of
-/// those 99th percentiles (a run's p99 moves more from run to run than its throughput), and
-/// the errors summed.
-final class LatencyFigures {
-    private var p50: [Double] = []
-    private var p99: [Double] = []
-    private var errors = 0
+/// The latency figures of a load generator's runs (those of the samples kept), for one
+/// implementation in one case: the median over the runs of each run's median and 99th
+/// percentile, the lowest and highest of those 99th percentiles (a run's p99 moves more from
+/// run to run than its throughput), and the errors summed.
+struct LatencyFigures {
+    private let p50: [Double]
+    private let p99: [Double]
+    private let errors: Int
 
-    func add(_ run: LoadGenerator.Run) {
-        if let value = run.p50Milliseconds { p50.append(value) }
-        if let value = run.p99Milliseconds { p99.append(value) }
-        errors += run.errors
+    init(_ runs: [LoadGenerator.Run]) {
+        p50 = runs.compactMap(\.p50Milliseconds)
+        p99 = runs.compactMap(\.p99Milliseconds)
+        errors = runs.reduce(0) { $0 + $1.errors }
     }
 
     /// `p50_ms`, `p99_ms`, `p99_ms_range` (when the client reports them) and `errors`.

@@ -186,8 +186,7 @@ enum HTTPSuite {
                     let url = "http://127.0.0.1:\(port)\(path)"
                     // Primes the cache: the first answer is a miss, then hits (the floor has none).
                     for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data()) }
-                    let latencies = LatencyFigures()
-                    var contender = AsyncContender(impl, prepare: {
+                    let contender = AsyncContender(impl, prepare: {
                         if alone, !servers.runAlone(port: port) {
                             alone = false
                             context.reporter.note("proxy-hit: the servers could not be paused (another user's processes): all ran during every sample")
@@ -195,10 +194,8 @@ enum HTTPSuite {
                     }, measured: {
                         // wrk's own run length: its start-up and exit are not the proxies' time.
                         let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
-                        latencies.add(run)
-                        return Measurement(ops: run.requests, seconds: run.seconds)
+                        return Measurement(ops: run.requests, seconds: run.seconds, load: run)
                     })
-                    contender.figures = { latencies.figures }
                     contenders.append(contender)
                 }
                 defer { servers.continueAll() }

@@ -135,14 +135,10 @@ enum SharedSuite {
             _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path), body: Data())
         }
         let contenders = [("shared-2-proxies", [ports[0], ports[1]], 16), ("disk-1-proxy", [ports[2]], 32)].map { impl, targets, connections in
-            let latencies = LatencyFigures()
-            var contender = AsyncContender(impl, measured: {
+            AsyncContender(impl, measured: {
                 let run = try await load.run(urls: targets.map { "http://127.0.0.1:\($0)\(path)" }, connections: connections, seconds: seconds, transport: transport)
-                latencies.add(run)
-                return Measurement(ops: run.requests, seconds: run.seconds)
+                return Measurement(ops: run.requests, seconds: run.seconds, load: run)
             })
-            contender.figures = { latencies.figures }
-            return contender
         }
         try await context.compareAsync(suite: suite, case: "proxy-hit-1k-c32", contenders, extra: ["client": load.name, "connections": "32"])
         let stats = sharedCaches.map(\.statistics)
