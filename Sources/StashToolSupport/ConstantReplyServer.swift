@@ -13,7 +13,11 @@ import StashCore
 /// is checked. It keeps a count of unsent bytes per connection, and a client that does not
 /// read what it is sent stops being read from, so a flood of requests costs it nothing more.
 /// Writes to a client that has gone fail with `EPIPE`, never `SIGPIPE`. It runs until
-/// ``stop()``, whether or not anything still refers to it.
+/// ``stop()``, whether or not anything still refers to it; it keeps nothing on disk, so a
+/// crash leaves nothing behind but the port, free again.
+///
+/// Thread-safe: its state belongs to its own thread, and ``stop()`` may be called from any
+/// thread, any number of times.
 ///
 /// ```swift
 /// let server = try ConstantReplyServer(reply: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8))

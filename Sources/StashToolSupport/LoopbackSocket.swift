@@ -11,8 +11,10 @@ import Foundation // the C library's socket calls (Foundation re-exports Darwin,
 package enum LoopbackSocket {
     /// A new IPv4 stream socket (Glibc imports `SOCK_STREAM` as an enum case, Darwin as an
     /// `Int32`), closed on `exec` like every descriptor the package opens, so that a child
-    /// process (nginx, a test host) does not keep a listener bound or a connection open;
-    /// the descriptor, or -1 with `errno` set.
+    /// process (nginx, a test host) does not keep a listener bound or a connection open,
+    /// and whose writes to a peer that has gone fail with `EPIPE` rather than raise
+    /// `SIGPIPE` (on Linux, write with ``send(_:_:_:)`` for that); the descriptor, or -1 with
+    /// `errno` set.
     ///
     /// ```swift
     /// let fd = LoopbackSocket.open()
@@ -24,8 +26,10 @@ package enum LoopbackSocket {
         return socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
-        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        refuseBrokenPipeSignal(fd)
+        if fd >= 0 {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            refuseBrokenPipeSignal(fd)
+        }
         return fd
         #endif
     }

@@ -32,10 +32,15 @@ struct Measurement {
     var seconds: Double?
     var load: LoadGenerator.Run?
 
-    init(ops: Int, seconds: Double? = nil, load: LoadGenerator.Run? = nil) {
+    init(ops: Int, seconds: Double? = nil) {
         self.ops = ops
         self.seconds = seconds
-        self.load = load
+    }
+
+    /// A load generator's run: its requests, its own length, and its latency.
+    init(load run: LoadGenerator.Run) {
+        self.init(ops: run.requests, seconds: run.seconds)
+        load = run
     }
 }
 

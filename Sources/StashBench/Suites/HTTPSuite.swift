@@ -145,8 +145,9 @@ enum HTTPSuite {
     /// 99th percentile latency (`p50_ms`, `p99_ms`: the median over the samples) and its
     /// error count.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
-        let cases = [("proxy-hit-1k-c32", "/1k/1", 32, 1024), ("proxy-hit-100k-c32", "/100k/1", 32, 100 * 1024), ("proxy-hit-1k-c500", "/1k/2", 500, 1024)]
-            .filter { context.runs($0.0) }
+        let cases: [(name: String, path: String, connections: Int, bodyBytes: Int)] = [
+            ("proxy-hit-1k-c32", "/1k/1", 32, 1024), ("proxy-hit-100k-c32", "/100k/1", 32, 100 * 1024), ("proxy-hit-1k-c500", "/1k/2", 500, 1024),
+        ].filter { context.runs($0.name) }
         guard !cases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
@@ -171,7 +172,7 @@ enum HTTPSuite {
             // The floor: what this client and machine let any server show, per body size.
             var floors: [Int: Int] = [:]
             if context.runsImpl("floor") {
-                for bodyBytes in Set(cases.map(\.3)) {
+                for bodyBytes in Set(cases.map(\.bodyBytes)) {
                     floors[bodyBytes] = try servers.startFloor(bodyBytes: bodyBytes, folder: scratch.appendingPathComponent("floor", isDirectory: true))
                 }
             }
@@ -194,7 +195,7 @@ enum HTTPSuite {
                     }, measured: {
                         // wrk's own run length: its start-up and exit are not the proxies' time.
                         let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
-                        return Measurement(ops: run.requests, seconds: run.seconds, load: run)
+                        return Measurement(load: run)
                     })
                     contenders.append(contender)
                 }

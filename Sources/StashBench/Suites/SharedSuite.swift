@@ -137,7 +137,7 @@ enum SharedSuite {
         let contenders = [("shared-2-proxies", [ports[0], ports[1]], 16), ("disk-1-proxy", [ports[2]], 32)].map { impl, targets, connections in
             AsyncContender(impl, measured: {
                 let run = try await load.run(urls: targets.map { "http://127.0.0.1:\($0)\(path)" }, connections: connections, seconds: seconds, transport: transport)
-                return Measurement(ops: run.requests, seconds: run.seconds, load: run)
+                return Measurement(load: run)
             })
         }
         try await context.compareAsync(suite: suite, case: "proxy-hit-1k-c32", contenders, extra: ["client": load.name, "connections": "32"])
