@@ -26,10 +26,7 @@ package enum LoopbackSocket {
         return socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
-        if fd >= 0 {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            refuseBrokenPipeSignal(fd)
-        }
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); refuseBrokenPipeSignal(fd) }
         return fd
         #endif
     }
