@@ -64,7 +64,7 @@ let package = Package(
     targets: [
         // MARK: Libraries
 
-        .target(name: "StashCore", swiftSettings: strictSettings),
+        .target(name: "StashCore", dependencies: ["CStashChecksum"], swiftSettings: strictSettings),
         .target(
             name: "StashSQL",
             dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -110,8 +110,8 @@ let package = Package(
             dependencies: ["StashCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        .target(name: "StashPreferences", dependencies: ["StashCore", "CStashChecksum"], swiftSettings: strictSettings),
-        // CRC-32 folded with the processor's carry-less multiply, for StashPreferences' log.
+        .target(name: "StashPreferences", dependencies: ["StashCore"], swiftSettings: strictSettings),
+        // CRC-32 folded with the processor's carry-less multiply (StashCore's `CRC32`).
         .target(name: "CStashChecksum"),
         .target(
             name: "StashSecure",
@@ -306,7 +306,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StashCoreTests",
-            dependencies: ["StashCore", "StashTesting", "StashTestSupport"],
+            dependencies: ["StashCore", "CStashChecksum", "StashTesting", "StashTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -344,7 +344,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "StashPreferencesTests", dependencies: ["StashPreferences", "CStashChecksum", "StashTestSupport"], swiftSettings: strictSettings
+            name: "StashPreferencesTests", dependencies: ["StashPreferences", "StashTestSupport"], swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StashSecureTests",

@@ -51,6 +51,7 @@ extension DiskCache {
                 try stageTrim(expiredOnly: false)
                 try flushNow()
             }
+            try compactIfDue()
         } catch {
             let (failures, delay) = state.withLock { state -> (Int, TimeInterval?) in
                 state.failedFlushes += 1
@@ -93,9 +94,18 @@ extension DiskCache {
             return batch
         }
         snapshot = ManifestKeyOrder.positions(of: snapshot.map(\.key)).map { snapshot[$0] }
+        // The records of the small values, appended to the value log before the commit.
+        var records: [UInt8] = []
         for (key, change) in snapshot {
             switch change.value {
-            case .write(let record, let inlineValue): batch.writes.append((key, record, inlineValue))
+            case .write(let record, let inlineValue):
+                var location: ValueLocation?
+                if record.isInline {
+                    let start = records.count
+                    let span = ValueLogRecord.append(key: key, record, value: inlineValue ?? Data(), to: &records)
+                    location = ValueLocation(segment: 0, offset: start, span: span)
+                }
+                batch.writes.append((key, record, inlineValue, location))
             case .remove: batch.removals.append(key)
             }
         }
@@ -103,7 +113,16 @@ extension DiskCache {
             flushSucceeded()
             return
         }
+        let generation: Int64?
         do {
+            if !records.isEmpty {
+                let (segment, offset) = try valueLog.append(records)
+                for index in batch.writes.indices {
+                    batch.writes[index].location?.segment = segment
+                    batch.writes[index].location?.offset += offset
+                }
+                batch.segmentEnd = (segment, offset + records.count)
+            }
             try learnReplacedRows(&snapshot)
             for (_, change) in snapshot {
                 let base = change.base ?? .none
@@ -111,7 +130,7 @@ extension DiskCache {
                 batch.addedCount += (exists ? 1 : 0) - (base.exists ? 1 : 0)
                 batch.addedBytes += size - base.size
             }
-            try manifest.apply(batch)
+            generation = try manifest.apply(batch)
         } catch {
             state.withLock { state in
                 // Dates not written are written next time, unless the entry changed meanwhile
@@ -139,7 +158,7 @@ extension DiskCache {
             }
             reader.renew()
         }
-        settle(snapshot)
+        settle(snapshot, batch, generation: generation)
         flushSucceeded()
     }
 
@@ -174,11 +193,14 @@ extension DiskCache {
     }
 
     /// After a commit: forgets the staged changes it wrote (unless a newer change replaced
-    /// them) and deletes the files no row names any more (``PendingChange/filesLeftByCommit``).
-    /// The row is gone before its file, so a crash never leaves a row without a file.
-    private func settle(_ snapshot: [(key: String, change: PendingChange)]) {
+    /// them), files the locations of the records written in the ``LocationIndex`` (and
+    /// drops those of the rows replaced by files or removed), and deletes the files no row
+    /// names any more (``PendingChange/filesLeftByCommit``). The row is gone before its file,
+    /// so a crash never leaves a row without a file.
+    private func settle(_ snapshot: [(key: String, change: PendingChange)], _ batch: FlushBatch, generation: Int64?) {
         files.withLock {
             let obsoleteFiles = state.withLock { state -> [String] in
+                if let generation { state.follow(batch, generation: generation) }
                 var obsolete: [String] = []
                 for (key, change) in snapshot {
                     if state.pending[key]?.sequence == change.sequence {

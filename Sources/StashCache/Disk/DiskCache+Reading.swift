@@ -43,6 +43,7 @@ extension DiskCache {
         let data: Data
         switch source {
         case .inline(let value): data = value
+        case .lost, .unreadable: return nil
         case .file(let name):
             let value: Data?
             do {
@@ -134,10 +135,15 @@ extension DiskCache {
         return file
     }
 
-    /// Where a hit's value is: read with its row (staged, or in the manifest), or in a file.
+    /// Where a hit's value is: read with its row (staged, in the value log, or in the
+    /// manifest), or in a file. Or why its record in the value log gave no value: the record
+    /// is `lost` (its bytes are gone or not its record: the entry goes), or `unreadable` now
+    /// (out of descriptors, an I/O error: the entry stays).
     private enum Source {
         case inline(Data)
         case file(String)
+        case lost
+        case unreadable
     }
 
     /// The live record of the normalized `key` (its access counted), the record before the
@@ -152,11 +158,24 @@ extension DiskCache {
         let delay = configuration.flushDelay
         let reader = self.reader
         let found = state.withLock { state -> (DiskRecord, DiskRecord, Source, TimeInterval?)? in
-            guard !state.isClosed, let (record, source) = Self.lookUp(key, in: state, reader, onlyFiles: onlyFiles) else {
+            guard !state.isClosed, let (record, source) = Self.lookUp(key, in: state, reader, valueLog, onlyFiles: onlyFiles) else {
                 state.recordMiss()
                 return nil
             }
             if onlyFiles, record.file == nil { return nil }
+            switch source {
+            case .lost:
+                // Its record is gone from the value log (lost in a power cut, damaged): as a
+                // value whose file is gone, the entry goes.
+                state.stageRemoval(key, old: record)
+                state.recordMiss()
+                return nil
+            case .unreadable:
+                state.recordMiss()
+                return nil
+            case .inline, .file:
+                break
+            }
             if !isLive(record, at: now) {
                 state.stageRemoval(key, old: record)
                 state.recordMiss()
@@ -171,9 +190,11 @@ extension DiskCache {
     }
 
     /// The entry of `key` and where its value is, under the state lock: its staged change,
-    /// else one lookup of its row, with its value unless `onlyFiles` (an inline row then
-    /// comes back without it, for the caller to refuse).
-    private static func lookUp(_ key: String, in state: DiskCacheState, _ reader: ManifestReader, onlyFiles: Bool) -> (DiskRecord, Source)? {
+    /// else its record found through the ``LocationIndex`` (one probe and one read of the
+    /// value log), else one lookup of its row, with its value unless `onlyFiles` (an inline
+    /// row then comes back without it, for the caller to refuse). A record found through
+    /// its row is filed in the index for the next read.
+    private static func lookUp(_ key: String, in state: DiskCacheState, _ reader: ManifestReader, _ log: ValueLog, onlyFiles: Bool) -> (DiskRecord, Source)? {
         if !state.pending.isEmpty, let change = state.pending[key] {
             guard case .write(let record, let value) = change.value else { return nil }
             return (record, record.file.map(Source.file) ?? .inline(value ?? Data()))
@@ -185,12 +206,50 @@ extension DiskCache {
             record = row
             source = row.file.map(Source.file) ?? .inline(Data())
         } else {
-            guard let row = reader.row(forKey: key) else { return nil }
-            record = row.record
-            source = row.record.file.map(Source.file) ?? .inline(row.inlineValue ?? Data())
+            var bytes = key
+            guard let (found, value, isIndexed) = bytes.withUTF8({ utf8 -> (DiskRecord, Source, Bool)? in
+                if let (record, source) = indexedRecord(utf8, state.locations, log) { return (record, source, true) }
+                guard let row = reader.row(forKey: key) else { return nil }
+                guard let location = row.location else {
+                    return (row.record, row.record.file.map(Source.file) ?? .inline(row.inlineValue ?? Data()), false)
+                }
+                switch log.read(location, key: utf8) {
+                case .record(let logged):
+                    if let locations = state.locations, row.record.sliding == nil { locations.set(location, for: locations.hash(utf8)) }
+                    return (row.record, .inline(logged.value), false)
+                case .gone: return (row.record, .lost, false)
+                case .unreadable: return (row.record, .unreadable, false)
+                }
+            }) else { return nil }
+            // An indexed record's last access is its creation, which the hit moves to now:
+            // the dates read since the last flush need not be looked up (at a million
+            // entries, a lookup in a table that no longer fits the processor's caches).
+            if isIndexed { return (found, value) }
+            (record, source) = (found, value)
         }
         state.overlay(key, on: &record)
         return (record, source)
+    }
+
+    /// The record of the key `utf8` as the ``LocationIndex`` finds it in the value log, `nil`
+    /// when the index has no location of it (or none that reads as its record). Only
+    /// records without a sliding expiry are filed, so the record's dates are the row's, but
+    /// for its last access, which is its creation here and the manifest's or the touched
+    /// one's once laid over.
+    private static func indexedRecord(_ utf8: UnsafeBufferPointer<UInt8>, _ locations: LocationIndex?, _ log: ValueLog) -> (DiskRecord, Source)? {
+        guard let locations else { return nil }
+        var found: ValueLogRecord?
+        _ = locations.find(locations.hash(utf8)) { location in
+            guard case .record(let logged) = log.read(location, key: utf8) else { return false }
+            found = logged
+            return true
+        }
+        guard let found else { return nil }
+        let record = DiskRecord(
+            size: found.value.count, file: nil, created: found.created, accessed: found.created,
+            expires: found.expires, sliding: found.sliding, metadata: found.metadata
+        )
+        return (record, .inline(found.value))
     }
 
     /// Turns the hit ``access(_:onlyFiles:)`` counted for `key`'s value in a file (`record`
@@ -320,6 +379,11 @@ extension DiskCache {
 
     private func readOnlyEntry(forKey key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
+        if let location = row.location {
+            var key = key
+            guard case .record(let logged) = key.withUTF8({ valueLog.read(location, key: $0) }) else { return nil }
+            return (logged.value, row.record, key)
+        }
         let data = row.inlineValue ?? row.record.file.flatMap { try? FileStore.read(atPath: filePath(named: $0)) }
         return data.map { ($0, row.record, key) }
     }

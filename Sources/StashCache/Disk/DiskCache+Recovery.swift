@@ -61,6 +61,9 @@ extension DiskCache {
             }
             try FileStore.delete(filesDirectory)
             try FileStore.createFolder(filesDirectory)
+            let directory = manifestURL.deletingLastPathComponent()
+            try FileStore.delete(directory.appendingPathComponent(DiskCache.valuesFolder, isDirectory: true))
+            try FileStore.delete(directory.appendingPathComponent(DiskCache.locationsFile))
             let manifest = try Manifest(url: manifestURL, readOnly: false)
             opened = OpenedManifest(manifest: manifest, recovery: Recovery())
             opened.recovery.rebuiltManifest = true

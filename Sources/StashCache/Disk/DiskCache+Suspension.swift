@@ -84,6 +84,8 @@ extension DiskCache {
         state.withLock { state in
             state.suspension = ManifestCounters(hits: state.hits, misses: state.misses, count: state.count, bytes: state.totalSize)
         }
+        // Closed cleanly while the lock is held: the next writer may trust it.
+        closeLocations()
         writerLock.withLock { $0?.unlock() }
     }
 
@@ -106,10 +108,13 @@ extension DiskCache {
         let committed: ManifestCounters
         do {
             committed = try manifest.counters()
+            // Another writer may have appended, compacted or cut segments meanwhile.
+            try valueLog.reconcile(committed: manifest.segments())
         } catch {
             writerLock.withLock { $0?.unlock() }
             throw error
         }
+        let locations = DiskCache.openLocations(in: directory, generation: committed.generation, logger: configuration.logger)
         let delay = state.withLock { state -> TimeInterval? in
             guard let base = state.suspension else { return nil }
             // What changed here since the suspension (staged removals, hits) on top of what is
@@ -119,6 +124,7 @@ extension DiskCache {
             state.hits = committed.hits + (state.hits - base.hits)
             state.misses = committed.misses + (state.misses - base.misses)
             state.suspension = nil
+            state.locations = locations
             guard !state.pending.isEmpty || !state.touched.isEmpty else { return nil }
             return state.scheduleFlush(urgent: true, delay: configuration.flushDelay)
         }

@@ -70,6 +70,8 @@ public final class DiskCache: Sendable {
     let manifestURL: URL
     let manifest: Manifest
     let reader: ManifestReader
+    /// The records of small values (`values/`).
+    let valueLog: ValueLog
     /// The connection of walks over many rows, opened with the cache.
     let scan: ManifestScan
     let state: LockedValue<DiskCacheState>
@@ -143,9 +145,15 @@ public final class DiskCache: Sendable {
         }
         manifest = opened.manifest
         recovery = opened.recovery
+        valueLog = ValueLog(folder: directory.appendingPathComponent(DiskCache.valuesFolder, isDirectory: true), isWriter: configuration.access == .readWrite)
+        var state = DiskCacheState(counters: opened.counters, now: now)
+        if configuration.access == .readWrite {
+            try valueLog.reconcile(committed: opened.manifest.segments())
+            state.locations = DiskCache.openLocations(in: directory, generation: opened.counters.generation, logger: configuration.logger)
+        }
         reader = try ManifestReader(url: manifestURL, holdsSnapshot: configuration.access == .readWrite)
         scan = try ManifestScan(url: manifestURL)
-        state = LockedValue(DiskCacheState(counters: opened.counters, now: now))
+        self.state = LockedValue(state)
         if configuration.access == .readWrite {
             queue.async { [weak self] in self?.housekeep(force: true) }
         }
@@ -181,6 +189,8 @@ public final class DiskCache: Sendable {
         defer {
             reader.close()
             scan.close()
+            closeLocations()
+            valueLog.close()
             writerLock.withLock { $0 = nil }
         }
         guard !isReadOnly else { return }
@@ -203,6 +213,36 @@ public final class DiskCache: Sendable {
     }
 
     var now: Double { configuration.clock.now.timeIntervalSince1970 }
+
+    /// The folder of the value log's segments, and the file of the ``LocationIndex``.
+    static let valuesFolder = "values"
+    static let locationsFile = "locations"
+
+    /// The writer's ``LocationIndex`` of the cache in `directory`, following the manifest at
+    /// `generation`; `nil` (reads then go through the manifest) when its file cannot be used.
+    static func openLocations(in directory: URL, generation: Int64, logger: Logger) -> LocationIndex? {
+        let path = directory.appendingPathComponent(locationsFile).path
+        do {
+            return try LocationIndex(path: path, generation: generation)
+        } catch {
+            logger.notice("the location index \(path) cannot be used (\(error)); reads go through the manifest")
+            return nil
+        }
+    }
+
+    /// Closes the ``LocationIndex`` cleanly (the next writer may trust it), before the writer
+    /// lock goes.
+    func closeLocations() {
+        let locations = state.withLock { state -> LocationIndex? in
+            defer { state.locations = nil }
+            return state.locations
+        }
+        do {
+            try locations?.close()
+        } catch {
+            configuration.logger.notice("closing the location index of \(directory.path) failed: \(error); the next open starts it again")
+        }
+    }
 
     /// The path of the file `name` (a record's ``DiskRecord/file``), built without a `URL`
     /// for reads.

@@ -39,13 +39,32 @@ struct DiskCacheState {
     /// Background flushes failed in a row: the retry backs off with each, and only the first
     /// is logged.
     var failedFlushes = 0
+    /// Where the records of small values are (a writer's, while it holds the writer lock);
+    /// `nil` when its file could not be opened: reads then go through the manifest.
+    var locations: LocationIndex?
+    /// The value log's size when compaction last measured its live bytes
+    /// (``DiskCache/compactIfDue()``).
+    var logChecked: Int
 
     init(counters: ManifestCounters, now: Double) {
         count = counters.count
         totalSize = counters.bytes
         hits = counters.hits
         misses = counters.misses
+        logChecked = counters.logChecked
         lastSweep = now
+    }
+
+    /// Files in ``locations`` what a commit at `generation` wrote: the records of the
+    /// written values (not those with a sliding expiry, whose deadline moves in the manifest
+    /// only), and no location for the keys replaced by files or removed.
+    func follow(_ batch: FlushBatch, generation: Int64) {
+        guard let locations else { return }
+        for write in batch.writes {
+            locations.set(write.record.sliding == nil ? write.location : nil, for: locations.hash(write.key))
+        }
+        for key in batch.removals { locations.set(nil, for: locations.hash(key)) }
+        locations.follow(generation)
     }
 
     /// The entry of `key` as callers see it (expired or not): its staged change, else its

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The manifest's tables and indexes, and the upgrade of a version 1 manifest.
+/// The manifest's tables and indexes, and the upgrade of a version 1 or 2 manifest.
 ///
 /// Version 2 keeps no in-memory index beside it, so the manifest answers what opening, trimming
 /// and statistics used to learn from loading every row:
@@ -20,13 +20,26 @@ extension Manifest {
         CREATE INDEX IF NOT EXISTS entry_wide_key ON entry(key) WHERE \(wideKey);
         """
 
+    /// Version 3: small values in the value log (``ValueLog``) rather than in `entry.data`.
+    /// A row names its record with `loc` (segment and offset, ``ValueLocation/packed``) and
+    /// `span`; `segment` holds each segment's committed end; `entry_loc` lists the rows of a
+    /// segment and their live bytes for compaction (without reading the table); the counter `generation` counts the transactions that
+    /// changed rows, which the ``LocationIndex`` follows. Rows of version 2 keep their value
+    /// in `data` until rewritten.
+    static let logSchema = """
+        CREATE TABLE IF NOT EXISTS segment (id INTEGER PRIMARY KEY NOT NULL, size INTEGER NOT NULL);
+        CREATE INDEX IF NOT EXISTS entry_loc ON entry(loc, span) WHERE loc IS NOT NULL;
+        INSERT OR IGNORE INTO counter (name, value) VALUES ('generation', 0);
+        """
+
     /// Whether a row's key has a byte beyond ASCII (its length in characters is not its
     /// length in bytes): the condition of `entry_wide_key`, written the same way in queries
     /// so that SQLite uses the index.
     static let wideKey = "length(key) != length(CAST(key AS BLOB))"
 
-    /// Creates the tables of a new manifest, or upgrades a version 1 manifest in place
-    /// (indexes, and the count and size, computed once), in one transaction.
+    /// Creates the tables of a new manifest, or upgrades a version 1 or 2 manifest in place
+    /// (columns, tables and indexes added; the count and size of version 1 computed once),
+    /// in one transaction.
     func createSchema() throws {
         try database.write { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -42,19 +55,26 @@ extension Manifest {
                         expires REAL,
                         sliding REAL,
                         metadata BLOB,
-                        data BLOB
+                        data BLOB,
+                        loc INTEGER,
+                        span INTEGER
                     );
                     CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
                     """)
-            case 1:
-                break
+            case 1, 2:
+                try db.execute(sql: "ALTER TABLE entry ADD COLUMN loc INTEGER; ALTER TABLE entry ADD COLUMN span INTEGER")
             default:
                 return
             }
+            if version < 2 {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO counter (name, value) SELECT 'count', count(*) FROM entry;
+                    INSERT OR REPLACE INTO counter (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM entry;
+                    \(Manifest.schema)
+                    """)
+            }
             try db.execute(sql: """
-                INSERT OR REPLACE INTO counter (name, value) SELECT 'count', count(*) FROM entry;
-                INSERT OR REPLACE INTO counter (name, value) SELECT 'bytes', coalesce(sum(size), 0) FROM entry;
-                \(Manifest.schema)
+                \(Manifest.logSchema)
                 PRAGMA user_version = \(Manifest.schemaVersion);
                 """)
         }

@@ -11,7 +11,7 @@ import GRDBSQLite
 /// (``Manifest+Schema.swift``), so that opening never scans the rows. WAL with `synchronous = NORMAL`: a commit survives a process
 /// crash; a power cut may roll back the last commits, which reconciliation absorbs.
 final class Manifest: Sendable {
-    static let schemaVersion = 2
+    static let schemaVersion = 3
 
     let url: URL
     let database: DatabaseQueue
@@ -92,6 +92,8 @@ final class Manifest: Sendable {
                     case "misses": counters.misses = value
                     case "count": counters.count = value
                     case "bytes": counters.bytes = value
+                    case "generation": counters.generation = Int64(value)
+                    case "log_checked": counters.logChecked = value
                     default: break
                     }
                 }
@@ -102,18 +104,20 @@ final class Manifest: Sendable {
         }
     }
 
-    /// Writes one flush in one transaction.
-    func apply(_ batch: FlushBatch) throws {
+    /// Writes one flush in one transaction; returns the manifest's new generation when it
+    /// changed rows (``advanceGeneration(_:)``).
+    @discardableResult
+    func apply(_ batch: FlushBatch) throws -> Int64? {
         do {
-            try database.write { db in
+            return try database.write { db -> Int64? in
                 if !batch.writes.isEmpty {
                     let upsert = try db.cachedStatement(sql: """
-                        INSERT INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO entry (key, size, file, created, accessed, expires, sliding, metadata, data, loc, span)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
                         ON CONFLICT (key) DO UPDATE SET
                             size = excluded.size, file = excluded.file, created = excluded.created,
                             accessed = excluded.accessed, expires = excluded.expires, sliding = excluded.sliding,
-                            metadata = excluded.metadata, data = excluded.data
+                            metadata = excluded.metadata, data = NULL, loc = excluded.loc, span = excluded.span
                         """)
                     // Bound and stepped through the C API: GRDB's arguments box every value.
                     let statement = upsert.sqliteStatement
@@ -127,7 +131,7 @@ final class Manifest: Sendable {
                         ManifestColumns.bind(record.expires, to: statement, at: 6)
                         ManifestColumns.bind(record.sliding, to: statement, at: 7)
                         ManifestColumns.bind(record.metadata, to: statement, at: 8)
-                        ManifestColumns.bind(record.isInline ? (write.inlineValue ?? Data()) : nil, to: statement, at: 9)
+                        ManifestColumns.bind(write.location, to: statement, at: 9)
                         try Manifest.step(statement, db)
                     }
                 }
@@ -138,7 +142,9 @@ final class Manifest: Sendable {
                         try Manifest.step(delete.sqliteStatement, db)
                     }
                 }
+                if let (segment, size) = batch.segmentEnd { try Manifest.recordSegment(segment, size: size, db) }
                 if !batch.touches.isEmpty { try touch(batch.touches, db) }
+                let generation = !batch.writes.isEmpty || !batch.removals.isEmpty ? try Manifest.advanceGeneration(db) : nil
                 if batch.hits != 0 || batch.misses != 0 || batch.addedCount != 0 || batch.addedBytes != 0 {
                     let count = try db.cachedStatement(sql: """
                         INSERT INTO counter (name, value) VALUES (?, ?)
@@ -150,6 +156,7 @@ final class Manifest: Sendable {
                         try count.execute()
                     }
                 }
+                return generation
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -255,6 +262,7 @@ final class Manifest: Sendable {
                     Manifest.bind(key: key, to: resize, at: 2)
                     try resize.execute()
                 }
+                try Manifest.advanceGeneration(db)
                 // A repair is rare: the count and size are counted again.
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO counter (name, value) SELECT 'count', count(*) FROM entry;
@@ -301,7 +309,10 @@ final class Manifest: Sendable {
 /// ``ManifestKeyOrder``), the access times of entries read since the last flush, and the hit
 /// counters.
 struct FlushBatch: Sendable {
-    var writes: [(key: String, record: DiskRecord, inlineValue: Data?)] = []
+    /// Each write, with the location of its record in the value log (`nil` for a value in a file).
+    var writes: [(key: String, record: DiskRecord, inlineValue: Data?, location: ValueLocation?)] = []
+    /// The end of the value log's newest segment after the records of the writes.
+    var segmentEnd: (segment: Int, size: Int)?
     var removals: [String] = []
     var touches: [String: AccessChange] = [:]
     var hits = 0
@@ -319,4 +330,8 @@ struct ManifestCounters: Sendable {
     var misses = 0
     var count = 0
     var bytes = 0
+    /// The transactions that changed rows so far (``Manifest/advanceGeneration(_:)``).
+    var generation: Int64 = 0
+    /// The value log's size when compaction last measured its live bytes.
+    var logChecked = 0
 }

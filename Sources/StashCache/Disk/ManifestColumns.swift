@@ -63,6 +63,25 @@ enum ManifestColumns {
         if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
     }
 
+    /// Binds `location` to parameters `index` (`loc`) and `index + 1` (`span`), NULL when `nil`.
+    static func bind(_ location: ValueLocation?, to statement: OpaquePointer, at index: Int32) {
+        guard let location else {
+            sqlite3_bind_null(statement, index)
+            sqlite3_bind_null(statement, index + 1)
+            return
+        }
+        sqlite3_bind_int64(statement, index, location.packed)
+        sqlite3_bind_int64(statement, index + 1, Int64(location.span))
+    }
+
+    /// The location named by columns `first` (`loc`) and `first + 1` (`span`): `nil` when
+    /// `loc` is NULL, ``ValueLocation/invalid`` when they cannot name one (a crafted row).
+    static func location(_ statement: OpaquePointer, at first: Int32) -> ValueLocation? {
+        guard sqlite3_column_type(statement, first) != SQLITE_NULL else { return nil }
+        guard sqlite3_column_type(statement, first) == SQLITE_INTEGER, sqlite3_column_type(statement, first + 1) == SQLITE_INTEGER else { return .invalid }
+        return ValueLocation(packed: sqlite3_column_int64(statement, first), span: sqlite3_column_int64(statement, first + 1)) ?? .invalid
+    }
+
     /// Binds `data` (NULL when `nil`) to parameter `index`; SQLite copies the bytes.
     static func bind(_ data: Data?, to statement: OpaquePointer, at index: Int32) {
         guard let data else {

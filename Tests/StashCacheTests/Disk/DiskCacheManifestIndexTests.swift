@@ -37,29 +37,60 @@ struct DiskCacheManifestIndexTests {
         try reopened.close()
     }
 
-    /// A manifest of version 1 (no indexes or kept count) opens with its values,
-    /// and the count and size are computed once.
-    @Test func versionOneManifestsAreUpgradedInPlace() async throws {
-        let cache = try fixture.open()
-        for index in 0..<20 { try cache.set(.filled(UInt8(index), 100), forKey: "k\(index)") }
-        try cache.close()
-        let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
+    /// Writes a manifest as versions 1 and 2 did: values inline in `entry.data`; version 1
+    /// without indexes or kept count and size.
+    static func writeEarlierManifest(version: Int, in directory: URL, entries: Int) async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try DatabaseQueue(path: directory.appendingPathComponent("manifest.sqlite").path)
         try await database.write { db in
-            for index in ["entry_expiry", "entry_file", "entry_wide_key"] { try db.execute(sql: "DROP INDEX \(index)") }
-            try db.execute(sql: "DELETE FROM counter WHERE name IN ('count', 'bytes')")
-            try db.execute(sql: "PRAGMA user_version = 1")
+            try db.execute(sql: """
+                CREATE TABLE entry (
+                    key TEXT PRIMARY KEY NOT NULL, size INTEGER NOT NULL, file TEXT, created REAL NOT NULL,
+                    accessed REAL NOT NULL, expires REAL, sliding REAL, metadata BLOB, data BLOB
+                );
+                CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+                """)
+            for index in 0..<entries {
+                try db.execute(
+                    sql: "INSERT INTO entry (key, size, created, accessed, data) VALUES (?, 100, 1000000, 1000000, ?)",
+                    arguments: ["k\(index)", Data.filled(UInt8(index), 100)]
+                )
+            }
+            if version == 2 {
+                try db.execute(sql: """
+                    INSERT INTO counter (name, value) VALUES ('count', \(entries)), ('bytes', \(entries * 100));
+                    CREATE INDEX entry_expiry ON entry(expires) WHERE expires IS NOT NULL;
+                    CREATE INDEX entry_file ON entry(file) WHERE file IS NOT NULL;
+                    CREATE INDEX entry_wide_key ON entry(key) WHERE length(key) != length(CAST(key AS BLOB));
+                    """)
+            }
+            try db.execute(sql: "PRAGMA user_version = \(version)")
         }
         try database.close()
+    }
 
+    /// A manifest of version 1 (no indexes or kept count) or 2 (values inline) opens with its
+    /// values, the count and size computed once for version 1; rows keep their inline value
+    /// until rewritten, and a rewritten one goes to the value log.
+    @Test(arguments: [1, 2]) func earlierManifestsAreUpgradedInPlace(version: Int) async throws {
+        try await Self.writeEarlierManifest(version: version, in: fixture.directory, entries: 20)
         let reopened = try fixture.open()
         #expect(!reopened.recovery.rebuiltManifest)
         #expect(reopened.count == 20 && reopened.totalSize == 2000)
         #expect(reopened.data(forKey: "k7") == .filled(7, 100))
         reopened.removeValue(forKey: "k7")
+        try reopened.set(.filled(99, 100), forKey: "k8")
         try reopened.close()
         let again = try fixture.open()
         #expect(again.count == 19 && again.totalSize == 1900)
+        #expect(again.data(forKey: "k8") == .filled(99, 100) && again.data(forKey: "k9") == .filled(9, 100))
         try again.close()
+        let inspection = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
+        let (logged, inline) = try await inspection.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE loc IS NOT NULL") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE data IS NOT NULL") ?? -1)
+        }
+        #expect(logged == 1 && inline == 18)
     }
 
     /// The Kelvin sign's NFC form is the ASCII "K": a row under each form, written by a
@@ -178,7 +209,7 @@ struct DiskCacheManifestIndexTests {
         try await DatabaseQueue(path: path).write { db in
             try db.execute(sql: """
                 ALTER TABLE entry RENAME TO old;
-                CREATE TABLE entry (key TEXT, size INTEGER, file TEXT, created REAL, accessed REAL, expires REAL, sliding REAL, metadata BLOB, data BLOB);
+                CREATE TABLE entry (key TEXT, size INTEGER, file TEXT, created REAL, accessed REAL, expires REAL, sliding REAL, metadata BLOB, data BLOB, loc INTEGER, span INTEGER);
                 INSERT INTO entry SELECT * FROM old;
                 DROP TABLE old;
                 INSERT INTO entry (key, size, file, created, accessed) VALUES (NULL, 1, 'orphan', 0, 0);

@@ -1,4 +1,5 @@
 import Foundation
+import StashCore
 @testable import StashPreferences
 
 /// Where the parts of a format version 3 log lie in its bytes, read with the engine's own

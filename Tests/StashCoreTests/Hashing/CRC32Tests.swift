@@ -2,7 +2,7 @@ import CStashChecksum
 import Foundation
 import StashTestSupport
 import Testing
-@testable import StashPreferences
+@testable import StashCore
 
 /// The slicing-by-8 CRC-32 against the published check value and against the plain
 /// bit-at-a-time definition, for every length across the 8-byte steps and every split of

@@ -6,15 +6,16 @@ import CStashChecksum
 /// ("slicing-by-8": eight 256-entry tables, one per byte position), then a byte at a time.
 ///
 /// Every group of records of a preferences log carries one, so that a torn or corrupt
-/// group is recognised on open and cut off instead of being read as values; opening a log
-/// verifies every group, so this loop is a large part of an open's work.
+/// group is recognised on open and cut off instead of being read as values (opening a log
+/// verifies every group, so this loop is a large part of an open's work); so does every
+/// record of a disk cache's value log, checked on each read.
 ///
 /// ```swift
 /// var crc = CRC32()
 /// crc.update(UnsafeRawBufferPointer(start: bytes, count: count))
 /// let checksum = crc.value   // "123456789" gives 0xCBF43926
 /// ```
-struct CRC32 {
+package struct CRC32 {
 
     /// Table `k` (entries `256 * k ..< 256 * (k + 1)`) advances a byte through `k` more
     /// zero bytes; table 0 is the classic byte-at-a-time table.
@@ -38,17 +39,17 @@ struct CRC32 {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
-    init() {}
+    package init() {}
 
     /// Continues a checksum whose value so far is `value` (a group's CRC from a header).
-    init(resuming value: UInt32) {
+    package init(resuming value: UInt32) {
         state = value ^ 0xFFFF_FFFF
     }
 
     /// The checksum of everything passed to `update` so far.
-    var value: UInt32 { state ^ 0xFFFF_FFFF }
+    package var value: UInt32 { state ^ 0xFFFF_FFFF }
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard var cursor = bytes.baseAddress else { return }
         var count = bytes.count
         var crc = state
@@ -80,7 +81,7 @@ struct CRC32 {
     }
 
     /// The checksum of `count` bytes at `start`.
-    static func checksum(_ start: UnsafeRawPointer, count: Int) -> UInt32 {
+    package static func checksum(_ start: UnsafeRawPointer, count: Int) -> UInt32 {
         var crc = CRC32()
         crc.update(UnsafeRawBufferPointer(start: start, count: count))
         return crc.value

@@ -1,0 +1,84 @@
+import Foundation
+import StashCore
+
+extension DiskCache {
+    /// The value log's size below which it is left as it is, dead bytes and all.
+    static let compactionFloor = 1 << 20
+
+    /// How many bytes of records one compaction step copies and commits at a time.
+    static let compactionStep = 4 << 20
+
+    /// Reclaims the value log's dead bytes (records of values replaced or removed) once they
+    /// outweigh its live ones, so that the log stays under about twice the bytes it holds.
+    /// Runs on ``queue``, after trimming.
+    ///
+    /// Measuring the live bytes reads the manifest's `entry_loc` index, so it is done only
+    /// when the log has grown by a quarter (and a megabyte) since the last measure. Then
+    /// every segment at most half live is compacted: its live records are copied to the
+    /// newest segment (sealed first when it is one of them), their rows moved in
+    /// transactions of ``compactionStep`` bytes, and the segment is deleted. Readers never
+    /// miss a record meanwhile: each step commits, moves the reader's snapshot and the
+    /// ``LocationIndex`` to the copies, and only then is the segment deleted. A read-only view
+    /// in another process reading an older snapshot misses the records of a deleted segment.
+    func compactIfDue() throws {
+        let segments = try manifest.segments()
+        let total = segments.values.reduce(0, +)
+        let checked = state.withLock { $0.logChecked }
+        guard total >= Self.compactionFloor, total >= checked + max(checked / 4, Self.compactionFloor) else { return }
+        let live = try manifest.liveBytes()
+        let liveTotal = live.values.reduce(0, +)
+        var size = total
+        if total - liveTotal > max(liveTotal, Self.compactionFloor) {
+            let victims = segments.keys.filter { 2 * (live[$0] ?? 0) <= (segments[$0] ?? 0) }.sorted()
+            if victims.contains(valueLog.activeSegment) { valueLog.seal() }
+            for segment in victims where segment != valueLog.activeSegment { try compact(segment) }
+            size = try manifest.segments().values.reduce(0, +)
+        }
+        try manifest.recordLogChecked(size)
+        state.withLock { $0.logChecked = size }
+    }
+
+    /// Copies the live records of `segment` to the newest segment, moves their rows, and
+    /// deletes it.
+    private func compact(_ segment: Int) throws {
+        let rows = try manifest.rows(inSegment: segment)
+        var next = 0
+        repeat {
+            var records: [UInt8] = []
+            var moves: [(rowid: Int64, from: ValueLocation, to: ValueLocation, key: String, isSliding: Bool)] = []
+            while next < rows.count, records.count < Self.compactionStep {
+                let row = rows[next]
+                next += 1
+                var key = row.key
+                // A record that reads as gone stays behind: its row reads as lost and goes.
+                guard case .record(let logged) = key.withUTF8({ valueLog.read(row.location, key: $0) }) else { continue }
+                let record = DiskRecord(
+                    size: logged.value.count, file: nil, created: logged.created, accessed: logged.created,
+                    expires: logged.expires, sliding: logged.sliding, metadata: logged.metadata
+                )
+                let start = records.count
+                let span = ValueLogRecord.append(key: row.key, record, value: logged.value, to: &records)
+                moves.append((row.rowid, row.location, ValueLocation(segment: 0, offset: start, span: span), row.key, logged.sliding != nil))
+            }
+            var end = (segment: valueLog.activeSegment, size: valueLog.activeEnd)
+            if !records.isEmpty {
+                let (newest, offset) = try valueLog.append(records)
+                for index in moves.indices {
+                    moves[index].to.segment = newest
+                    moves[index].to.offset += offset
+                }
+                end = (newest, offset + records.count)
+            }
+            let isLast = next >= rows.count
+            let generation = try manifest.move(moves.map { ($0.rowid, $0.from, $0.to) }, segmentEnd: end, emptied: isLast ? [segment] : [])
+            // Lookups see the copies before the segment goes.
+            reader.renew()
+            state.withLock { state in
+                guard let locations = state.locations else { return }
+                for move in moves { locations.set(move.isSliding ? nil : move.to, for: locations.hash(move.key)) }
+                locations.follow(generation)
+            }
+        } while next < rows.count
+        valueLog.remove(segment: segment)
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import StashCore
+
+/// Where a record of the value log is: its segment, its offset in it, and its length.
+///
+/// The manifest keeps the first two in one integer (``packed``, column `loc`) and the
+/// length beside it (column `span`).
+struct ValueLocation: Hashable, Sendable {
+    var segment: Int
+    var offset: Int
+    var span: Int
+
+    /// A location no record has, for a row whose columns cannot name one: it reads as gone.
+    static let invalid = ValueLocation(segment: 0, offset: 0, span: 0)
+
+    /// `segment << 32 | offset`.
+    var packed: Int64 { Int64(segment) << 32 | Int64(offset) }
+
+    init(segment: Int, offset: Int, span: Int) {
+        (self.segment, self.offset, self.span) = (segment, offset, span)
+    }
+
+    /// The location a manifest row names, `nil` when its columns cannot name one (a crafted
+    /// or damaged row).
+    init?(packed: Int64, span: Int64) {
+        guard packed >= 0, span >= Int64(ValueLogRecord.headerSize), span <= Int64(Int32.max) else { return nil }
+        self.init(segment: Int(packed >> 32), offset: Int(packed & 0xFFFF_FFFF), span: Int(span))
+    }
+}
+
+/// The small values of a disk cache, one record each (``ValueLogRecord``), appended to
+/// segment files (`values/<number>.log`) and read back with one `pread`.
+///
+/// A read costs a system call and copies only the record, wherever it is: unlike rows in a
+/// mapped manifest, the pages it reads stay in the system's file cache, not in the process's
+/// resident memory, and a read in a large cache touches one page rather than a B-tree's.
+///
+/// **Writer.** Only the writer appends, on the cache's queue, always at the end of the
+/// newest segment, which is sealed past ``segmentLimit`` bytes. A flush appends its records
+/// before its manifest transaction commits, and the transaction records the segment's new
+/// end: so a committed row always names bytes already written, and a crash leaves at most
+/// bytes past the committed end, which the next writer cuts off (``reconcile(committed:)``).
+/// Records are never written over; a replaced or removed value leaves dead bytes, which
+/// compaction reclaims by copying a segment's live records to the newest one and deleting it.
+///
+/// **Readers.** Reads of any instance, the writer's included, go through one lock around the
+/// descriptor table and the `pread`, so a segment deleted by compaction is never read through
+/// a descriptor reused for another file. A segment is opened on its first read and kept
+/// open; segment numbers are never reused, so a descriptor kept open on a deleted segment
+/// still reads the records it held.
+final class ValueLog: @unchecked Sendable {
+    /// The folder of the segments.
+    let folder: URL
+    private let lock = Lock()
+    private var descriptors: [Int: Int32] = [:]
+    private var scratch = [UInt8](repeating: 0, count: 1 << 16)
+    /// The writer's segment appended to, and where its next record goes (0 for a reader).
+    private(set) var activeSegment = 0
+    private(set) var activeEnd = 0
+    /// Whether this is the writer's log, whose descriptors can write.
+    let isWriter: Bool
+
+    /// The size past which the newest segment is sealed and the next append starts another.
+    static let segmentLimit = 64 << 20
+
+    /// The log in `folder`; a writer's (`isWriter`) also appends, once ``reconcile(committed:)``
+    /// has told it the committed segments. A reader's opens segments as reads need them.
+    init(folder: URL, isWriter: Bool) {
+        self.folder = folder
+        self.isWriter = isWriter
+    }
+
+    /// Makes the writer's segments those committed (`committed`: the manifest's `segment`
+    /// table, each segment's committed end), when the writer opens or takes the folder back:
+    /// creates the folder, deletes segment files no row can name (absent from `committed`, or
+    /// not named as segments are), and cuts each segment back to its committed end, so that
+    /// the bytes of commits a crash interrupted are gone. A segment found shorter than its
+    /// committed end (bytes lost in a power cut) is left as it is: its missing records read
+    /// as gone. Appends then go to the newest segment.
+    func reconcile(committed: [Int: Int]) throws {
+        try lock.withLock { () throws -> Void in
+            for fd in descriptors.values { SystemCalls.close(fd) }
+            descriptors.removeAll()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                let path = folder.appendingPathComponent(name).path
+                guard let segment = Self.segment(named: name), let end = committed[segment] else {
+                    SystemCalls.unlink(path)
+                    continue
+                }
+                var info = stat()
+                guard stat(path, &info) == 0 else { throw StashError.posix("stat", path: path) }
+                if Int(info.st_size) > end {
+                    let fd = SystemCalls.open(path, O_WRONLY | O_CLOEXEC)
+                    guard fd >= 0 else { throw StashError.posix("open", path: path) }
+                    defer { SystemCalls.close(fd) }
+                    guard SystemCalls.truncate(fd, to: end, path: path) == 0 else { throw StashError.posix("truncate", path: path) }
+                }
+            }
+            if let newest = committed.keys.max() {
+                (activeSegment, activeEnd) = (newest, committed[newest] ?? 0)
+            } else {
+                (activeSegment, activeEnd) = (1, 0)
+            }
+            // Opened now, as the manifest is: appends go on if the folder is deleted behind
+            // the cache's back.
+            _ = try descriptor(activeSegment, creating: true)
+        }
+    }
+
+    /// Starts a new segment for the next append (compaction seals the newest one so that
+    /// its dead bytes can be reclaimed too). Writer only, on the cache's queue.
+    func seal() {
+        lock.withLock {
+            if activeEnd > 0 { (activeSegment, activeEnd) = (activeSegment + 1, 0) }
+        }
+    }
+
+    deinit { close() }
+
+    /// The segment number of the file `name`, `nil` when it is not a segment's name.
+    static func segment(named name: String) -> Int? {
+        guard name.hasSuffix(".log"), let number = Int(name.dropLast(4)), number > 0, "\(number).log" == name else { return nil }
+        return number
+    }
+
+    func path(ofSegment segment: Int) -> String {
+        folder.appendingPathComponent("\(segment).log").path
+    }
+
+    /// Appends `records` (whole records, one after another) at the end of the newest
+    /// segment, first sealing it when it has reached `limit` bytes; returns where they
+    /// start. Writer only, on the cache's queue.
+    ///
+    /// - throws: ``/StashCore/StashError/Code/diskFull`` and other write errors; the log's end
+    ///   then stays where it was, and the next append writes over what this one left.
+    func append(_ records: [UInt8], limit: Int = ValueLog.segmentLimit) throws -> (segment: Int, offset: Int) {
+        try lock.withLock { () throws(StashError) -> (segment: Int, offset: Int) in
+            if activeEnd >= limit {
+                activeSegment += 1
+                activeEnd = 0
+            }
+            let path = path(ofSegment: activeSegment)
+            let fd = try descriptor(activeSegment, creating: true)
+            var written = 0
+            while written < records.count {
+                let count = records.withUnsafeBytes { bytes in
+                    SystemCalls.pwrite(fd, bytes.baseAddress! + written, records.count - written, at: activeEnd + written, path: path)
+                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw StashError.posix("write", path: path) }
+                written += count
+            }
+            defer { activeEnd += records.count }
+            return (activeSegment, activeEnd)
+        }
+    }
+
+    /// What a read found.
+    enum Read {
+        case record(ValueLogRecord)
+        /// No record of the key there: the segment or its bytes are gone, cut short, or not
+        /// a record (lost in a power cut, written behind the cache's back).
+        case gone
+        /// The segment could not be read now (out of descriptors, an I/O error): the value
+        /// may still be whole.
+        case unreadable(StashError)
+    }
+
+    /// The record at `location`, when it is the record of `key` (any key when `nil`).
+    func read(_ location: ValueLocation, key: UnsafeBufferPointer<UInt8>?) -> Read {
+        guard location.segment > 0, location.span >= ValueLogRecord.headerSize else { return .gone }
+        return lock.withLock { () -> Read in
+            let fd: Int32
+            do throws(StashError) {
+                fd = try descriptor(location.segment, creating: false)
+            } catch {
+                return error.code == .notFound ? .gone : .unreadable(error)
+            }
+            // A span from a crafted row must not make a huge buffer: past the scratch's room,
+            // the segment must hold it first.
+            if location.span > scratch.count {
+                var info = stat()
+                guard fstat(fd, &info) == 0 else { return .unreadable(StashError.posix("stat", path: path(ofSegment: location.segment))) }
+                guard location.offset + location.span <= Int(info.st_size) else { return .gone }
+                scratch = [UInt8](repeating: 0, count: location.span)
+            }
+            return scratch.withUnsafeMutableBytes { buffer -> Read in
+                var done = 0
+                while done < location.span {
+                    let count = SystemCalls.pread(fd, buffer.baseAddress! + done, location.span - done, at: location.offset + done)
+                    if count < 0, errno == EINTR { continue }
+                    if count < 0 { return .unreadable(StashError.posix("read", path: path(ofSegment: location.segment))) }
+                    if count == 0 { return .gone }
+                    done += count
+                }
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<location.span])
+                return ValueLogRecord.decode(bytes, key: key).map(Read.record) ?? .gone
+            }
+        }
+    }
+
+    /// Deletes segment `segment` (its live records copied elsewhere and committed). Writer only.
+    func remove(segment: Int) {
+        lock.withLock {
+            if let fd = descriptors.removeValue(forKey: segment) { SystemCalls.close(fd) }
+            SystemCalls.unlink(path(ofSegment: segment))
+        }
+    }
+
+    /// Closes every segment. Reads after it open them again.
+    func close() {
+        lock.withLock {
+            for fd in descriptors.values { SystemCalls.close(fd) }
+            descriptors.removeAll()
+        }
+    }
+
+    /// The open descriptor of `segment`, opened now if it is not (for reading and writing in
+    /// the writer's log, and created when `creating`). Under the lock.
+    private func descriptor(_ segment: Int, creating: Bool) throws(StashError) -> Int32 {
+        if let fd = descriptors[segment] { return fd }
+        let path = path(ofSegment: segment)
+        let fd = creating
+            ? SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            : SystemCalls.open(path, (isWriter ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+        guard fd >= 0 else { throw StashError.posix("open", path: path) }
+        descriptors[segment] = fd
+        return fd
+    }
+}
