@@ -14,12 +14,12 @@ func refresh() { print("refresh") }
 
 let sandbox = try Sandbox(app: "com.example.shop")
 
-// Disk: small values inline in SQLite, large ones in files named sha256(key).ext
+// Disk: small values in a log of records, large ones in files named sha256(key).ext
 let images = try DiskCache(name: "images", in: sandbox)          // Library/Caches/images
 try images.set(png, forKey: "https://cdn.example.com/p/42.png", expiry: .after(7 * 86_400))
 let data = images.data(forKey: "https://cdn.example.com/p/42.png")
 // A file to hand to a player: only for values stored as files (above inlineThreshold, 20 KB);
-// nil for smaller ones, which live inline. `inlineThreshold = 0` keeps every value in a file.
+// nil for smaller ones, which live in the value log. `inlineThreshold = 0` keeps every value in a file.
 let url = images.fileURL(for: "https://cdn.example.com/p/42.png")
 try await images.trim()
 

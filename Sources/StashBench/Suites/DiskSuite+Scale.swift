@@ -71,7 +71,7 @@ enum DiskScaleCases {
             }
             try? FileManager.default.removeItem(at: folder)
         }
-        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth (RSS, mapped manifest pages included) from before the open to after the reads, anon_bytes_per_entry its anonymous part (heap: what jetsam's footprint counts; clean mapped file pages are not); sqlite-raw is one table of the same rows, mapped the same way")
+        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth (RSS, the mapped pages of Stash's location index or sqlite-raw's file included) from before the open to after the reads, anon_bytes_per_entry its anonymous part (heap: what jetsam's footprint counts; clean mapped file pages are not); sqlite-raw is one table of the same rows, mapped the same way")
     }
 
     /// Writes `count` entries with `impl`, untimed, and closes the store: Stash's own

@@ -25,7 +25,7 @@ extension DiskCache {
         let total = segments.values.reduce(0, +)
         let checked = state.withLock { $0.logChecked }
         guard total >= Self.compactionFloor, total >= checked + max(checked / 4, Self.compactionFloor) else { return }
-        let live = try manifest.liveBytes()
+        let live = try manifest.liveBytes(in: segments.keys)
         let liveTotal = live.values.reduce(0, +)
         var size = total
         if total - liveTotal > max(liveTotal, Self.compactionFloor) {
@@ -74,6 +74,10 @@ extension DiskCache {
             // Lookups see the copies before the segment goes.
             reader.renew()
             state.withLock { state in
+                // Dates read at the old locations go with the rows.
+                for move in moves {
+                    if let accessed = state.touchedLocations.removeValue(forKey: move.from.packed) { state.touchedLocations[move.to.packed] = accessed }
+                }
                 guard let locations = state.locations else { return }
                 for move in moves { locations.set(move.isSliding ? nil : move.to, for: locations.hash(move.key)) }
                 locations.follow(generation)

@@ -16,9 +16,9 @@ extension DiskCache {
     ///
     /// Limits are `nil` for "unbounded" and are restored by trimming (see ``trimRatio``).
     public struct Configuration: Sendable {
-        /// Values of at most this many bytes live inside the manifest; larger ones get a file.
-        /// `0` puts every value in a file. Default: 20 KB (SQLite reads small blobs faster
-        /// than the file system opens files).
+        /// Values of at most this many bytes are records of the cache's value log; larger ones
+        /// get a file. `0` puts every value in a file. Default: 20 KB (one `pread` of a record
+        /// costs less than opening a file).
         public var inlineThreshold: Int = 20 * 1024
         /// The most bytes the values may take (the manifest and file-system overhead aside).
         /// Default: 256 MB.

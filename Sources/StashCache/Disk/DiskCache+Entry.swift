@@ -12,7 +12,8 @@ extension DiskCache {
     public struct EntryInfo: Sendable, Hashable {
         /// Where a value lives.
         public enum Storage: String, Sendable, Hashable {
-            /// Inside the manifest (values up to the inline threshold).
+            /// A record of the cache's value log, beside other values (values up to the
+            /// inline threshold).
             case inline
             /// In its own file, named after the hash of the key.
             case file
@@ -90,6 +91,9 @@ struct DiskRecord: Sendable, Hashable {
     /// The sliding window in seconds, for sliding expiry.
     var sliding: Double?
     var metadata: Data?
+    /// Where a committed row's small value is in the value log (``ValueLog``); `nil` for a
+    /// value in a file, a staged write, or a row of a manifest from before the value log.
+    var location: ValueLocation?
 
     /// Whether the value lives in the manifest rather than in a file.
     var isInline: Bool { file == nil }

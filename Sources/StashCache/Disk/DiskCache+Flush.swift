@@ -87,6 +87,8 @@ extension DiskCache {
             // allows, and the reads that follow do not grow the table step by step under it.
             swap(&batch.touches, &state.touched)
             state.touched.reserveCapacity(batch.touches.count)
+            swap(&batch.touchedLocations, &state.touchedLocations)
+            state.touchedLocations.reserveCapacity(batch.touchedLocations.count)
             batch.hits = state.unflushedHits
             batch.misses = state.unflushedMisses
             state.unflushedHits = 0
@@ -137,6 +139,9 @@ extension DiskCache {
                 // (its staged change carries its own) or was read again (newer dates).
                 for (key, access) in batch.touches where state.pending[key] == nil && state.touched[key] == nil {
                     state.touched[key] = access
+                }
+                for (location, accessed) in batch.touchedLocations where state.touchedLocations[location] == nil {
+                    state.touchedLocations[location] = accessed
                 }
                 state.unflushedHits += batch.hits
                 state.unflushedMisses += batch.misses

@@ -210,7 +210,7 @@ extension DiskCache {
             guard let (found, value, isIndexed) = bytes.withUTF8({ utf8 -> (DiskRecord, Source, Bool)? in
                 if let (record, source) = indexedRecord(utf8, state.locations, log) { return (record, source, true) }
                 guard let row = reader.row(forKey: key) else { return nil }
-                guard let location = row.location else {
+                guard let location = row.record.location else {
                     return (row.record, row.record.file.map(Source.file) ?? .inline(row.inlineValue ?? Data()), false)
                 }
                 switch log.read(location, key: utf8) {
@@ -238,18 +238,18 @@ extension DiskCache {
     /// one's once laid over.
     private static func indexedRecord(_ utf8: UnsafeBufferPointer<UInt8>, _ locations: LocationIndex?, _ log: ValueLog) -> (DiskRecord, Source)? {
         guard let locations else { return nil }
-        var found: ValueLogRecord?
+        var found: (record: ValueLogRecord, location: ValueLocation)?
         _ = locations.find(locations.hash(utf8)) { location in
             guard case .record(let logged) = log.read(location, key: utf8) else { return false }
-            found = logged
+            found = (logged, location)
             return true
         }
-        guard let found else { return nil }
+        guard let (logged, location) = found else { return nil }
         let record = DiskRecord(
-            size: found.value.count, file: nil, created: found.created, accessed: found.created,
-            expires: found.expires, sliding: found.sliding, metadata: found.metadata
+            size: logged.value.count, file: nil, created: logged.created, accessed: logged.created,
+            expires: logged.expires, sliding: logged.sliding, metadata: logged.metadata, location: location
         )
-        return (record, .inline(found.value))
+        return (record, .inline(logged.value))
     }
 
     /// Turns the hit ``access(_:onlyFiles:)`` counted for `key`'s value in a file (`record`
@@ -290,7 +290,7 @@ extension DiskCache {
         record.accessed = now
         if let sliding = record.sliding { record.expires = now + sliding }
         setAccess(of: key, record, &state)
-        let urgent = state.touched.count >= Self.urgentTouchCount
+        let urgent = state.touchCount >= Self.urgentTouchCount
         return (record, state.scheduleFlush(urgent: urgent, delay: max(delay, Self.accessFlushDelay), onlyAccessDates: true))
     }
 
@@ -326,6 +326,8 @@ extension DiskCache {
             change.value = .write(record, inlineValue: inlineValue)
             change.sequence = state.sequence
             state.pending[key] = change
+        } else if let location = record.location, record.sliding == nil {
+            state.touchedLocations[location.packed] = record.accessed
         } else {
             state.touched[key] = AccessChange(accessed: record.accessed, expires: record.expires)
         }
@@ -366,8 +368,8 @@ extension DiskCache {
     /// if let url = cache.fileURL(for: "movie.mp4") { player.play(url) }
     /// ```
     ///
-    /// Values of at most ``Configuration/inlineThreshold`` bytes (20 KB by default) live inline
-    /// in the manifest and have no file: a cache whose values are handed out as files (to a
+    /// Values of at most ``Configuration/inlineThreshold`` bytes (20 KB by default) are records
+    /// of the value log and have no file: a cache whose values are handed out as files (to a
     /// player, a share sheet) sets `inlineThreshold = 0`.
     ///
     /// The file belongs to the cache: read it, do not modify it. It may be deleted by a
@@ -379,7 +381,7 @@ extension DiskCache {
 
     private func readOnlyEntry(forKey key: String) -> (data: Data, record: DiskRecord, key: String)? {
         guard let row = reader.row(forKey: key), isLive(row.record, at: now) else { return nil }
-        if let location = row.location {
+        if let location = row.record.location {
             var key = key
             guard case .record(let logged) = key.withUTF8({ valueLog.read(location, key: $0) }) else { return nil }
             return (logged.value, row.record, key)

@@ -109,13 +109,14 @@ extension DiskCache {
             guard let walk else { return }
             var pending: [String: PendingChange] = [:]
             var touched: [String: AccessChange] = [:]
+            var touchedLocations: [Int64: Double] = [:]
             if isReadOnly {
                 try walk.pin()
             } else {
                 let isOpen = try state.withLock { state throws(StashError) -> Bool in
                     guard !state.isClosed else { return false }
                     try walk.pinning()
-                    (pending, touched) = (state.pending, state.touched)
+                    (pending, touched, touchedLocations) = (state.pending, state.touched, state.touchedLocations)
                     return true
                 }
                 guard isOpen else { return }
@@ -126,7 +127,11 @@ extension DiskCache {
                 if let prefix, !key.utf8.starts(with: prefix.utf8) { return false }
                 guard pending[key] == nil else { return true }
                 var record = ManifestColumns.record(statement, at: 1)
-                if let access = touched[key] { (record.accessed, record.expires) = (access.accessed, access.expires) }
+                if let access = touched[key] {
+                    (record.accessed, record.expires) = (access.accessed, access.expires)
+                } else if let location = record.location, let accessed = touchedLocations[location.packed] {
+                    record.accessed = accessed
+                }
                 try body(key, record)
                 return true
             }

@@ -125,7 +125,7 @@ extension DiskCache {
             state.misses = committed.misses + (state.misses - base.misses)
             state.suspension = nil
             state.locations = locations
-            guard !state.pending.isEmpty || !state.touched.isEmpty else { return nil }
+            guard !state.pending.isEmpty || state.touchCount > 0 else { return nil }
             return state.scheduleFlush(urgent: true, delay: configuration.flushDelay)
         }
         reader.pin()

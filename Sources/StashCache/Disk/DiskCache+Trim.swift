@@ -95,11 +95,11 @@ extension DiskCache {
     func stageTrim(expiredOnly: Bool) throws -> Int {
         let now = self.now
         let limits = configuration.limits
-        let (count, bytes, pending, touched) = state.withLock { state in
+        let (count, bytes, pending, touched, touchedLocations) = state.withLock { state in
             state.needsTrim = false
             state.lastSweep = now
             state.resolve(reader)
-            return (state.count, state.totalSize, state.pending, state.touched)
+            return (state.count, state.totalSize, state.pending, state.touched, state.touchedLocations)
         }
         let columns = "key, \(Manifest.recordColumns)"
         var victims: [TrimVictim] = []
@@ -118,7 +118,11 @@ extension DiskCache {
             let key: String = try row.decode(atIndex: 0)
             guard pending[key] == nil else { return true }
             var record = try Manifest.record(row, from: 1)
-            if let access = touched[key] { (record.accessed, record.expires) = (access.accessed, access.expires) }
+            if let access = touched[key] {
+                (record.accessed, record.expires) = (access.accessed, access.expires)
+            } else if let location = record.location, let accessed = touchedLocations[location.packed] {
+                record.accessed = accessed
+            }
             consider(key, record, staged: nil)
             return true
         }
@@ -129,13 +133,14 @@ extension DiskCache {
             let expired = victims.reduce(0) { $0 + $1.record.size }
             try leastRecentlyUsed(
                 count: count - victims.count, bytes: bytes - expired, limits: limits,
-                sparing: chosen, pending: pending, touched: touched
+                sparing: chosen, pending: pending, touched: touched, touchedLocations: touchedLocations
             ) { victims.append($0) }
         }
         guard !victims.isEmpty else { return 0 }
         return state.withLock { state in
             victims.reduce(0) { count, victim in
                 guard !state.isClosed, state.touched[victim.key] == touched[victim.key] else { return count }
+                if let location = victim.record.location?.packed, state.touchedLocations[location] != touchedLocations[location] { return count }
                 // Still the write copied, or still no staged change over the row walked.
                 guard state.pending[victim.key]?.sequence == victim.staged else { return count }
                 state.stageRemoval(victim.key, old: victim.record)
@@ -152,7 +157,8 @@ extension DiskCache {
     /// `touched`, copied with `count` and `bytes`).
     private func leastRecentlyUsed(
         count: Int, bytes: Int, limits: Limits, sparing: Set<String>,
-        pending: [String: PendingChange], touched: [String: AccessChange], pick: (TrimVictim) -> Void
+        pending: [String: PendingChange], touched: [String: AccessChange], touchedLocations: [Int64: Double],
+        pick: (TrimVictim) -> Void
     ) throws {
         let ratio = min(max(configuration.trimRatio, 0), 1)
         var count = count
@@ -177,6 +183,16 @@ extension DiskCache {
                 return false
             }
         }
+        for (location, accessed) in touchedLocations {
+            try manifest.rows("SELECT \(columns) FROM entry WHERE loc = ?", arguments: [location]) { row in
+                let key: String = try row.decode(atIndex: 0)
+                guard pending[key] == nil, touched[key] == nil, !sparing.contains(key) else { return false }
+                var record = try Manifest.record(row, from: 1)
+                record.accessed = accessed
+                staged.append(TrimVictim(key: key, record: record, staged: nil))
+                return false
+            }
+        }
         staged.sort { $0.order < $1.order }
         var next = staged.startIndex
         func take(_ victim: TrimVictim) -> Bool {
@@ -190,6 +206,7 @@ extension DiskCache {
             let key: String = try row.decode(atIndex: 0)
             guard !sparing.contains(key), pending[key] == nil, touched[key] == nil else { return true }
             let victim = TrimVictim(key: key, record: try Manifest.record(row, from: 1), staged: nil)
+            if let location = victim.record.location?.packed, touchedLocations[location] != nil { return true }
             while next < staged.endIndex, staged[next].order < victim.order {
                 guard take(staged[next]) else { return false }
                 next += 1

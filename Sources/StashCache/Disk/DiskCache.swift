@@ -2,8 +2,9 @@ public import Foundation
 public import StashCore
 import Logging
 
-/// A cache of `Data` values on disk: small values inside an SQLite manifest, large ones in
-/// files, bounded by size, count, age and free disk space, with expiry.
+/// A cache of `Data` values on disk: small values in a log of records, large ones in files,
+/// both listed in an SQLite manifest, bounded by size, count, age and free disk space, with
+/// expiry.
 ///
 /// ```swift
 /// let cache = try DiskCache(name: "images", in: sandbox)          // Library/Caches/images
@@ -14,36 +15,45 @@ import Logging
 /// ```
 ///
 /// **Layout.** `manifest.sqlite` (WAL) lists every entry: key, size, file name, creation,
-/// last access, expiry, a small metadata blob, and the value itself when it is at most
-/// ``Configuration/inlineThreshold`` bytes. Larger values live in `files/`, each named after
-/// the SHA-256 of its key, a random generation and the key's extension; the manifest
-/// records the name. Each write has a file of its own, and a replaced value's file is
-/// deleted once the new row is committed, so a file's bytes always belong to the row that
-/// names it. `writer.lock` elects the writer.
+/// last access, expiry, a small metadata blob, and where its value is. A value of at most
+/// ``Configuration/inlineThreshold`` bytes is a record (with its key, dates and metadata,
+/// under a checksum) appended to a segment of the value log, `values/<n>.log`; compaction
+/// copies the live records out of segments mostly dead and deletes them. Larger values
+/// live in `files/`, each named after the SHA-256 of its key, a random generation and the
+/// key's extension. Records and files are never written over: a replaced value's is
+/// dropped once the new row is committed, so a record's or file's bytes always belong to
+/// the row that names them. `locations` maps keys to their records for the writer;
+/// `writer.lock` elects the writer.
 ///
 /// **Speed.** Like Nuke's `DataCache`, writes are staged in memory and a background serial
 /// queue flushes them to the manifest in one transaction per ``Configuration/flushDelay``;
-/// reads see staged values first. Reads of inline values are one prepared-statement lookup;
-/// last-access updates ride with the next flush instead of costing a write per read. A
+/// reads see staged values first. A small value is read with one probe of the location
+/// index and one `pread` of its record, without the manifest; last-access updates ride
+/// with the next flush instead of costing a write per read. A
 /// file-backed value is written to its file (temporary file, then rename) before `set`
 /// returns; only its manifest row is staged.
 ///
-/// **Memory.** The manifest is the index: the cache keeps in memory only the changes not
-/// yet flushed, the access dates of entries read since, and its count and total size. Its
-/// memory does not grow with the number of entries, and opening reads no entry (bar the
-/// few a repair needs), so a cache of a million entries opens as fast as an empty one.
-/// Reads go through a memory mapping of the manifest: the pages a read touches are clean
-/// file pages, which the system reclaims without writing and which jetsam's footprint does
-/// not count, though Linux counts them in the process's resident size (RSS).
+/// **Memory.** The cache keeps in memory only the changes not yet flushed, the access
+/// dates of entries read since, and its count and total size. Opening reads no entry (bar
+/// the few a repair needs), so a cache of a million entries opens as fast as an empty one.
+/// The location index is a mapped file of 16-byte slots (about 32 bytes per entry); a
+/// value's record is read into a buffer, so the file pages it came from stay in the
+/// system's file cache rather than in the process's resident memory. Other lookups go
+/// through a memory mapping of the manifest, whose clean pages jetsam's footprint does not
+/// count, though Linux counts them in the process's resident size (RSS).
 ///
 /// **Durability.** A cache is disposable, so nothing is fsynced. A crash of the process loses
 /// the writes staged in the last ``Configuration/flushDelay`` (call ``flush()`` to write
 /// them now; ``close()`` and releasing the cache flush too), never more: flushed entries
-/// survive. It never leaves a manifest entry whose
-/// file is missing nor an orphan file: a file is written before its row is committed and a
-/// row is deleted before its file, and opening the cache reconciles the two (which also
-/// absorbs a power cut rolling back the last commits). A corrupt manifest is rebuilt empty
-/// and logged. A full disk makes `set` throw ``/StashCore/StashError/Code/diskFull``.
+/// survive. It never leaves a manifest entry whose file is missing nor an orphan file: a
+/// record or file is written before its row is committed and a row is deleted before its
+/// file or segment, and opening the cache reconciles them (cutting segments back to their
+/// committed ends, which also absorbs a power cut rolling back the last commits). A record
+/// or file lost anyway (a power cut, bytes damaged behind the cache's back: each record
+/// carries a checksum) is a miss that removes its entry. The location index is used again
+/// only if its writer closed it cleanly; otherwise it starts empty and fills as keys are
+/// read. A corrupt manifest is rebuilt empty and logged. A full disk makes `set` throw
+/// ``/StashCore/StashError/Code/diskFull``.
 ///
 /// **Processes.** One process writes a cache folder at a time: a `flock` on `writer.lock`
 /// enforces it, and a second writer gets ``/StashCore/StashError/Code/locked``. Other

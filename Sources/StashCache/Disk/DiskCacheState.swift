@@ -13,6 +13,12 @@ import StashCore
 struct DiskCacheState {
     var pending: [String: PendingChange] = [:]
     var touched: [String: AccessChange] = [:]
+    /// The last-access dates of small values read since the last flush, by the location of
+    /// their record (``ValueLocation/packed``), which names one row and is never reused: a
+    /// table of integers, far smaller and cheaper to fill than ``touched`` in a large cache
+    /// read at random. Values with a sliding expiry, in files, staged or from before the
+    /// value log are in ``touched``.
+    var touchedLocations: [Int64: Double] = [:]
     var sequence: UInt64 = 0
     /// The number of entries and their total size, expired ones not yet swept included.
     var count: Int
@@ -81,10 +87,16 @@ struct DiskCacheState {
 
     /// Puts the access dates read since the last flush on `record`, the manifest row of `key`.
     func overlay(_ key: String, on record: inout DiskRecord) {
-        guard !touched.isEmpty, let access = touched[key] else { return }
-        record.accessed = access.accessed
-        record.expires = access.expires
+        if !touched.isEmpty, let access = touched[key] {
+            record.accessed = access.accessed
+            record.expires = access.expires
+        } else if !touchedLocations.isEmpty, let location = record.location, let accessed = touchedLocations[location.packed] {
+            record.accessed = accessed
+        }
     }
+
+    /// The entries whose last-access dates wait for the next flush.
+    var touchCount: Int { touched.count + touchedLocations.count }
 
     /// Stages a write of `key`. The row it replaces is not looked up: with no change staged
     /// for the key, the write is counted as a new entry (``count`` and ``totalSize`` are then

@@ -38,6 +38,8 @@ final class LocationIndex {
     private(set) var capacity = 0
     private var bits = 0
     private var hasher = SipHash(key: (0, 0))
+    /// The hash key of a new table: random unless a test chose one.
+    private let newHashKey: (UInt64, UInt64)?
 
     static let headerSize = 64
     static let slotSize = 16
@@ -52,8 +54,9 @@ final class LocationIndex {
     /// marked open, so that a crash before ``close()`` makes the next open start over.
     ///
     /// - throws: the errors of creating, sizing or mapping the file.
-    init(path: String, generation: Int64) throws {
+    init(path: String, generation: Int64, hashKey: (UInt64, UInt64)? = nil) throws {
         self.path = path
+        newHashKey = hashKey
         fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StashError.posix("open", path: path) }
         do {
@@ -102,7 +105,8 @@ final class LocationIndex {
     }
 
     /// Files `location` under `hash` (taking over the slot of its tag), or with `nil` empties
-    /// that slot. A key whose home has no room within ``maximumProbe`` slots is not filed.
+    /// that slot. A key whose home has no room within ``maximumProbe`` slots makes the table
+    /// double when it is at least half full, and is not filed when it is not.
     func set(_ location: ValueLocation?, for hash: UInt64) {
         guard let slots else { return }
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
@@ -130,6 +134,13 @@ final class LocationIndex {
                 return
             }
             index = (index + 1) & (capacity - 1)
+        }
+        // No room near its home: in a table at least half full (as linear probing crowds
+        // some stretches long before the average fills), room is made; otherwise the keys
+        // crowding this home are rare or chosen, and this one is not filed.
+        if location != nil, count * 2 >= capacity {
+            grow()
+            set(location, for: hash)
         }
     }
 
@@ -245,7 +256,7 @@ final class LocationIndex {
         try map(size: size)
         self.capacity = capacity
         bits = capacity.trailingZeroBitCount
-        let key = key ?? SipHash.randomKey()
+        let key = key ?? newHashKey ?? SipHash.randomKey()
         hasher = SipHash(key: key)
         header(.magic, Self.magic)
         header(.capacity, UInt64(capacity))

@@ -36,12 +36,15 @@ extension Manifest {
         return segments
     }
 
-    /// The bytes of live records in each segment: the spans of the rows naming it.
-    func liveBytes() throws -> [Int: Int] {
+    /// The bytes of live records in each of `segments`: the spans of the rows naming it,
+    /// summed along `entry_loc` (which holds them) one segment's range at a time.
+    func liveBytes(in segments: some Sequence<Int>) throws -> [Int: Int] {
         var live: [Int: Int] = [:]
-        try rows("SELECT loc >> 32, sum(span) FROM entry WHERE loc IS NOT NULL GROUP BY loc >> 32") { row in
-            live[try row.decode(atIndex: 0)] = try row.decode(atIndex: 1)
-            return true
+        for segment in segments {
+            try rows("SELECT coalesce(sum(span), 0) FROM entry WHERE loc >= ? AND loc < ?", arguments: [segment << 32, (segment + 1) << 32]) { row in
+                live[segment] = try row.decode(atIndex: 0)
+                return false
+            }
         }
         return live
     }

@@ -74,8 +74,18 @@ final class Manifest: Sendable {
         try DiskRecord(
             size: row.decode(atIndex: first), file: row.decode(atIndex: first + 1), created: row.decode(atIndex: first + 2),
             accessed: row.decode(atIndex: first + 3), expires: row.decode(atIndex: first + 4),
-            sliding: row.decode(atIndex: first + 5), metadata: row.decode(atIndex: first + 6)
+            sliding: row.decode(atIndex: first + 5), metadata: row.decode(atIndex: first + 6),
+            location: location(row, at: first + 7)
         )
+    }
+
+    /// The location named by columns `first` (`loc`) and `first + 1` (`span`) of `row`, as
+    /// ``ManifestColumns/location(_:at:)`` reads it.
+    static func location(_ row: Row, at first: Int) -> ValueLocation? {
+        let loc: DatabaseValue = row[first], span: DatabaseValue = row[first + 1]
+        if loc.isNull { return nil }
+        guard case .int64(let packed) = loc.storage, case .int64(let length) = span.storage else { return .invalid }
+        return ValueLocation(packed: packed, span: length) ?? .invalid
     }
 
     /// What the manifest counts: hits and misses recorded by every writer so far, and the
@@ -144,6 +154,7 @@ final class Manifest: Sendable {
                 }
                 if let (segment, size) = batch.segmentEnd { try Manifest.recordSegment(segment, size: size, db) }
                 if !batch.touches.isEmpty { try touch(batch.touches, db) }
+                if !batch.touchedLocations.isEmpty { try touch(locations: batch.touchedLocations, db) }
                 let generation = !batch.writes.isEmpty || !batch.removals.isEmpty ? try Manifest.advanceGeneration(db) : nil
                 if batch.hits != 0 || batch.misses != 0 || batch.addedCount != 0 || batch.addedBytes != 0 {
                     let count = try db.cachedStatement(sql: """
@@ -182,6 +193,18 @@ final class Manifest: Sendable {
             sqlite3_bind_double(update, 1, row.access.accessed)
             ManifestColumns.bind(row.access.expires, to: update, at: 2)
             sqlite3_bind_int64(update, 3, row.rowid)
+            try Manifest.step(update, db)
+        }
+    }
+
+    /// Writes the last-access dates of small values read by the location of their records,
+    /// in the order of `entry_loc` (close to the table's, as rows are appended). A row
+    /// rewritten, moved or removed since names another location or none, and is left alone.
+    private func touch(locations touches: [Int64: Double], _ db: Database) throws {
+        let update = try db.cachedStatement(sql: "UPDATE entry SET accessed = ? WHERE loc = ?").sqliteStatement
+        for (location, accessed) in touches.sorted(by: { $0.key < $1.key }) {
+            sqlite3_bind_double(update, 1, accessed)
+            sqlite3_bind_int64(update, 2, location)
             try Manifest.step(update, db)
         }
     }
@@ -315,13 +338,15 @@ struct FlushBatch: Sendable {
     var segmentEnd: (segment: Int, size: Int)?
     var removals: [String] = []
     var touches: [String: AccessChange] = [:]
+    /// The access dates of small values read, by their records' locations.
+    var touchedLocations: [Int64: Double] = [:]
     var hits = 0
     var misses = 0
     /// What the writes and removals change in the number of entries and their total size.
     var addedCount = 0
     var addedBytes = 0
 
-    var isEmpty: Bool { writes.isEmpty && removals.isEmpty && touches.isEmpty && hits == 0 && misses == 0 }
+    var isEmpty: Bool { writes.isEmpty && removals.isEmpty && touches.isEmpty && touchedLocations.isEmpty && hits == 0 && misses == 0 }
 }
 
 /// The figures of ``Manifest/counters()``.

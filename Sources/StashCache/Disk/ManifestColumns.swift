@@ -5,7 +5,7 @@ import GRDBSQLite
 /// read connection and the scans.
 enum ManifestColumns {
     /// The columns a ``DiskRecord`` is read from, in the order ``record(_:at:)`` expects.
-    static let record = "size, file, created, accessed, expires, sliding, metadata"
+    static let record = "size, file, created, accessed, expires, sliding, metadata, loc, span"
 
     /// The record whose columns (``record``) start at `first`.
     static func record(_ statement: OpaquePointer, at first: Int32) -> DiskRecord {
@@ -16,7 +16,8 @@ enum ManifestColumns {
             accessed: sqlite3_column_double(statement, first + 3),
             expires: optionalDouble(statement, first + 4),
             sliding: optionalDouble(statement, first + 5),
-            metadata: blob(statement, first + 6)
+            metadata: blob(statement, first + 6),
+            location: location(statement, at: first + 7)
         )
     }
 

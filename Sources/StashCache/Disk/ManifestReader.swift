@@ -63,9 +63,9 @@ final class ManifestReader: @unchecked Sendable {
         // SQLite reads with pread instead when the mapping cannot be made.
         sqlite3_exec(handle, "PRAGMA mmap_size = \(Self.mappedBytes)", nil, nil, nil)
         do {
-            rowStatement = try prepare("SELECT \(ManifestColumns.record), data, loc, span, rowid FROM entry WHERE key = ?1")
+            rowStatement = try prepare("SELECT \(ManifestColumns.record), data, rowid FROM entry WHERE key = ?1")
             recordStatement = try prepare("SELECT \(ManifestColumns.record), rowid FROM entry WHERE key = ?1")
-            rowByRowidStatement = try prepare("SELECT \(ManifestColumns.record), data, loc, span, key FROM entry WHERE rowid = ?1")
+            rowByRowidStatement = try prepare("SELECT \(ManifestColumns.record), data, key FROM entry WHERE rowid = ?1")
             recordByRowidStatement = try prepare("SELECT \(ManifestColumns.record), key FROM entry WHERE rowid = ?1")
             counterStatement = try prepare("SELECT value FROM counter WHERE name = ?1")
             if holdsSnapshot {
@@ -153,16 +153,14 @@ final class ManifestReader: @unchecked Sendable {
         }
     }
 
-    /// The row of `key`: its record, and for a small value the location of its record in the
-    /// value log, or (a row from before the value log) the value itself.
-    func row(forKey key: String) -> (record: DiskRecord, inlineValue: Data?, location: ValueLocation?)? {
+    /// The row of `key`, with its inline value when it has one: a row from before the value
+    /// log (a small value's record is in the log otherwise: ``DiskRecord/location``).
+    func row(forKey key: String) -> (record: DiskRecord, inlineValue: Data?)? {
         lock.withLock {
             guard let byKey = rowStatement, let byRowid = rowByRowidStatement else { return nil }
             return lookUp(key, byKey, byRowid, extraColumn: 10) { statement in
                 let record = ManifestColumns.record(statement, at: 0)
-                guard record.isInline else { return (record, nil, nil) }
-                if let location = ManifestColumns.location(statement, at: 8) { return (record, nil, location) }
-                return (record, ManifestColumns.blob(statement, 7) ?? Data(), nil)
+                return (record, record.isInline && record.location == nil ? ManifestColumns.blob(statement, 9) ?? Data() : nil)
             }
         }
     }
@@ -171,7 +169,7 @@ final class ManifestReader: @unchecked Sendable {
     func record(forKey key: String) -> DiskRecord? {
         lock.withLock {
             guard let byKey = recordStatement, let byRowid = recordByRowidStatement else { return nil }
-            return lookUp(key, byKey, byRowid, extraColumn: 7) { statement in ManifestColumns.record(statement, at: 0) }
+            return lookUp(key, byKey, byRowid, extraColumn: 9) { statement in ManifestColumns.record(statement, at: 0) }
         }
     }
 

@@ -30,7 +30,7 @@ struct LocationIndexTests {
         let seed = UInt64.random(in: 0...UInt64.max)
         print("LocationIndexTests.randomChangesMatchADictionary seed: \(seed)")
         var random = SeededGenerator(seed: seed)
-        let index = try LocationIndex(path: path, generation: 0)
+        let index = try LocationIndex(path: path, generation: 0, hashKey: (random.next(), random.next()))
         var model: [String: ValueLocation] = [:]
         let keys = (0..<20_000).map { "https://example.com/item/\($0).json" }
         for step in 0..<120_000 {
