@@ -13,7 +13,8 @@ extension DiskCache {
     /// Runs on ``queue``, after trimming.
     ///
     /// Measuring the live bytes reads the manifest's `entry_loc` index, so it is done only
-    /// when the log has grown by a quarter (and a megabyte) since the last measure. Then
+    /// when the log has grown by a quarter (and a megabyte) since the last measure, or the
+    /// cache's values have shrunk to less than half (a "clear cache", a large trim). Then
     /// every segment at most half live is compacted: its live records are copied to the
     /// newest segment (sealed first when it is one of them), their rows moved in
     /// transactions of ``compactionStep`` bytes, and the segment is deleted. Readers never
@@ -23,8 +24,8 @@ extension DiskCache {
     func compactIfDue() throws {
         let segments = try manifest.segments()
         let total = segments.values.reduce(0, +)
-        let checked = state.withLock { $0.logChecked }
-        guard total >= Self.compactionFloor, total >= checked + max(checked / 4, Self.compactionFloor) else { return }
+        let (checked, shrunk) = state.withLock { ($0.logChecked, 2 * $0.totalSize < $0.sizeAtLogCheck) }
+        guard total >= Self.compactionFloor, shrunk || total >= checked + max(checked / 4, Self.compactionFloor) else { return }
         let live = try manifest.liveBytes(in: segments.keys)
         let liveTotal = live.values.reduce(0, +)
         var size = total
@@ -35,7 +36,10 @@ extension DiskCache {
             size = try manifest.segments().values.reduce(0, +)
         }
         try manifest.recordLogChecked(size)
-        state.withLock { $0.logChecked = size }
+        state.withLock { state in
+            state.logChecked = size
+            state.sizeAtLogCheck = state.totalSize
+        }
     }
 
     /// Copies the live records of `segment` to the newest segment, moves their rows, and

@@ -18,7 +18,7 @@ extension DiskCache {
     public struct Configuration: Sendable {
         /// Values of at most this many bytes are records of the cache's value log; larger ones
         /// get a file. `0` puts every value in a file. Default: 20 KB (one `pread` of a record
-        /// costs less than opening a file).
+        /// costs less than opening a file). Values over 256 MB get a file whatever it says.
         public var inlineThreshold: Int = 20 * 1024
         /// The most bytes the values may take (the manifest and file-system overhead aside).
         /// Default: 256 MB.

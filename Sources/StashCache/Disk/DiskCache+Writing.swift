@@ -41,7 +41,7 @@ extension DiskCache {
     public func set(_ data: Data, forKey key: String, expiry: ExpiryPolicy? = nil, metadata: Data? = nil) throws {
         let key = try DiskCache.storedKey(key)
         let threshold = configuration.inlineThreshold
-        let isInline = threshold > 0 && data.count <= threshold
+        let isInline = threshold > 0 && data.count <= min(threshold, ValueLog.largestValue)
         guard let record = try newRecord(size: data.count, key: key, inFile: !isInline, expiry: expiry, metadata: metadata) else {
             removeValue(forKey: key)
             return

@@ -172,6 +172,9 @@ public final class DiskCache: Sendable {
     deinit {
         guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }
         do { try flushBeforeClosing() } catch { configuration.logger.error("flush of a released cache failed: \(error)") }
+        // Closed cleanly now, while the writer lock is still held: a writer that takes the
+        // folder next must not find this mark written over its own.
+        closeLocations()
     }
 
     /// Whether this instance only reads (``Access/readOnly``).

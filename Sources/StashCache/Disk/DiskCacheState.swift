@@ -51,6 +51,8 @@ struct DiskCacheState {
     /// The value log's size when compaction last measured its live bytes
     /// (``DiskCache/compactIfDue()``).
     var logChecked: Int
+    /// The values' total size then (or at open): compaction looks again when it halves.
+    var sizeAtLogCheck: Int
 
     init(counters: ManifestCounters, now: Double) {
         count = counters.count
@@ -58,6 +60,7 @@ struct DiskCacheState {
         hits = counters.hits
         misses = counters.misses
         logChecked = counters.logChecked
+        sizeAtLogCheck = counters.bytes
         lastSweep = now
     }
 

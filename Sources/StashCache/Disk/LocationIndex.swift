@@ -45,6 +45,9 @@ final class LocationIndex {
     static let slotSize = 16
     static let minimumCapacity = 1 << 10
     static let maximumProbe = 64
+    /// The most slots a table may have (4 GB of file, hundreds of millions of keys): a
+    /// header claiming more is taken as crafted. A full table of this size files no more.
+    static let maximumCapacity = 1 << 28
     private static let magic: UInt64 = 0x3158_434F_4C48_5453 // "STSHLOCX", version 1
     private enum Field: Int { case magic = 0, capacity = 8, count = 16, generation = 24, state = 32, key0 = 40, key1 = 48 }
     private static let clean: UInt64 = 0, open: UInt64 = 1
@@ -121,7 +124,7 @@ final class LocationIndex {
                 }
                 guard location.span <= Int(UInt32.max) else { return }
                 if empty {
-                    if (count + 1) * 4 > capacity * 3 {
+                    if (count + 1) * 4 > capacity * 3, capacity < Self.maximumCapacity {
                         grow()
                         set(location, for: hash)
                         return
@@ -138,7 +141,7 @@ final class LocationIndex {
         // No room near its home: in a table at least half full (as linear probing crowds
         // some stretches long before the average fills), room is made; otherwise the keys
         // crowding this home are rare or chosen, and this one is not filed.
-        if location != nil, count * 2 >= capacity {
+        if location != nil, count * 2 >= capacity, capacity < Self.maximumCapacity {
             grow()
             set(location, for: hash)
         }
@@ -202,7 +205,7 @@ final class LocationIndex {
 
     /// Doubles the table, filing every slot again.
     private func grow() {
-        guard let slots else { return }
+        guard let slots, capacity < Self.maximumCapacity else { return }
         let old = Array(UnsafeRawBufferPointer(start: slots, count: capacity * Self.slotSize))
         let oldCapacity = capacity
         do {
@@ -236,7 +239,7 @@ final class LocationIndex {
         let capacity = Int(truncatingIfNeeded: header(.capacity))
         guard header(.magic) == Self.magic, header(.state) == Self.clean,
               header(.generation) == UInt64(bitPattern: generation),
-              capacity >= Self.minimumCapacity, capacity <= 1 << 32, capacity & (capacity - 1) == 0,
+              capacity >= Self.minimumCapacity, capacity <= Self.maximumCapacity, capacity & (capacity - 1) == 0,
               size == Self.headerSize + capacity * Self.slotSize, Int(header(.count)) <= capacity
         else { return false }
         self.capacity = capacity

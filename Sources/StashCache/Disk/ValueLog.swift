@@ -63,6 +63,11 @@ final class ValueLog: @unchecked Sendable {
     /// The size past which the newest segment is sealed and the next append starts another.
     static let segmentLimit = 64 << 20
 
+    /// The largest value a record holds; a larger one gets a file whatever the cache's
+    /// ``DiskCache/Configuration/inlineThreshold``, so that a record's offset and length
+    /// always fit a manifest row's `loc` and `span`.
+    static let largestValue = 256 << 20
+
     /// The log in `folder`; a writer's (`isWriter`) also appends, once ``reconcile(committed:)``
     /// has told it the committed segments. A reader's opens segments as reads need them.
     init(folder: URL, isWriter: Bool) {

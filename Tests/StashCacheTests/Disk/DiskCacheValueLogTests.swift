@@ -210,4 +210,19 @@ struct DiskCacheValueLogTests {
         try view.close()
         try writer.close()
     }
+
+    /// Clearing the cache gives the log's bytes back at the next compaction, though the log
+    /// has not grown since it was last measured.
+    @Test func clearingTheCacheGivesTheLogsBytesBack() async throws {
+        let cache = try fixture.open { $0.flushDelay = 3600 }
+        try await write(cache, 3_000, size: 1_000)
+        try cache.queue.sync { try cache.compactIfDue() }
+        #expect(logSize > 3 * DiskCache.compactionFloor)
+        try await cache.removeAll()
+        try cache.queue.sync { try cache.compactIfDue() }
+        #expect(logSize == 0 && cache.count == 0)
+        try cache.set(.filled(1, 10), forKey: "after")
+        try cache.close()
+        #expect(try fixture.open().data(forKey: "after") == .filled(1, 10))
+    }
 }
