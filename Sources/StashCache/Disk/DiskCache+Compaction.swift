@@ -21,16 +21,18 @@ extension DiskCache {
     /// miss a record meanwhile: each step commits, moves the reader's snapshot and the
     /// ``LocationIndex`` to the copies, and only then is the segment deleted. A read-only view
     /// in another process reading an older snapshot misses the records of a deleted segment.
+    /// Unlike a flush, compaction syncs: the copies and the commit that moves the rows to
+    /// them reach the disk before the segment is deleted, so a power cut loses no value.
     func compactIfDue() throws {
         let segments = try manifest.segments()
         let total = segments.values.reduce(0, +)
-        let (checked, shrunk) = state.withLock { ($0.logChecked, 2 * $0.totalSize < $0.sizeAtLogCheck) }
-        guard total >= Self.compactionFloor, shrunk || total >= checked + max(checked / 4, Self.compactionFloor) else { return }
+        let (checked, shrunk) = state.withLock { (max($0.logChecked, 0), $0.totalSize < $0.sizeAtLogCheck / 2) }
+        guard total >= Self.compactionFloor, shrunk || total - checked >= max(checked / 4, Self.compactionFloor) else { return }
         let live = try manifest.liveBytes(in: segments.keys)
         let liveTotal = live.values.reduce(0, +)
         var size = total
         if total - liveTotal > max(liveTotal, Self.compactionFloor) {
-            let victims = segments.keys.filter { 2 * (live[$0] ?? 0) <= (segments[$0] ?? 0) }.sorted()
+            let victims = segments.keys.filter { (live[$0] ?? 0) <= (segments[$0] ?? 0) / 2 }.sorted()
             if victims.contains(valueLog.activeSegment) { valueLog.seal() }
             for segment in victims where segment != valueLog.activeSegment { try compact(segment) }
             size = try manifest.segments().values.reduce(0, +)
@@ -54,8 +56,15 @@ extension DiskCache {
                 let row = rows[next]
                 next += 1
                 var key = row.key
-                // A record that reads as gone stays behind: its row reads as lost and goes.
-                guard case .record(let logged) = key.withUTF8({ valueLog.read(row.location, key: $0) }) else { continue }
+                let logged: ValueLogRecord
+                switch key.withUTF8({ valueLog.read(row.location, key: $0) }) {
+                case .record(let record): logged = record
+                // Gone already (lost in a power cut, damaged): it stays behind, and its row
+                // reads as lost and goes.
+                case .gone: continue
+                // Not readable now: the segment stays, to be compacted another time.
+                case .unreadable(let error): throw error
+                }
                 let record = DiskRecord(
                     size: logged.value.count, file: nil, created: logged.created, accessed: logged.created,
                     expires: logged.expires, sliding: logged.sliding, metadata: logged.metadata
@@ -72,6 +81,9 @@ extension DiskCache {
                     moves[index].to.offset += offset
                 }
                 end = (newest, offset + records.count)
+                // The copies reach the disk before rows name them: the segment they leave
+                // is deleted once the move is committed, and a power cut must not take both.
+                try valueLog.sync()
             }
             let isLast = next >= rows.count
             let generation = try manifest.move(moves.map { ($0.rowid, $0.from, $0.to) }, segmentEnd: end, emptied: isLast ? [segment] : [])

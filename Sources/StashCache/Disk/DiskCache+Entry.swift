@@ -95,7 +95,15 @@ struct DiskRecord: Sendable, Hashable {
     /// value in a file, a staged write, or a row of a manifest from before the value log.
     var location: ValueLocation?
 
-    /// Whether the value lives in the manifest rather than in a file.
+    /// The record without its location, to compare entries across compaction.
+    var unlocated: DiskRecord {
+        var record = self
+        record.location = nil
+        return record
+    }
+
+    /// Whether the value is a record (in the value log, or in a row from before it) rather
+    /// than a file.
     var isInline: Bool { file == nil }
 
     func info(key: String) -> DiskCache.EntryInfo {

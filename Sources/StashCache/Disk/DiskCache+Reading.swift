@@ -166,8 +166,9 @@ extension DiskCache {
             switch source {
             case .lost:
                 // Its record is gone from the value log (lost in a power cut, damaged): as a
-                // value whose file is gone, the entry goes.
-                state.stageRemoval(key, old: record)
+                // value whose file is gone, the entry goes. Not while suspended: another
+                // writer may have moved the record meanwhile, and the row read is gone too.
+                if state.suspension == nil { state.stageRemoval(key, old: record) }
                 state.recordMiss()
                 return nil
             case .unreadable:

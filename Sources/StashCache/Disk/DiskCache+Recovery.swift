@@ -38,6 +38,8 @@ struct OpenedManifest {
     var manifest: Manifest
     var counters = ManifestCounters()
     var recovery: DiskCache.Recovery
+    /// The committed end of each value log segment (a writer's).
+    var segments: [Int: Int] = [:]
 }
 
 extension DiskCache {
@@ -53,6 +55,7 @@ extension DiskCache {
             try normalizeKeys(of: manifest, filesDirectory: filesDirectory, recovery: &recovery)
             var reconciled = OpenedManifest(manifest: manifest, recovery: recovery)
             try reconcile(&reconciled, filesDirectory: filesDirectory)
+            reconciled.segments = try manifest.segments()
             opened = reconciled
         } catch let error as StashError where error.code == .corruptFile || error.code == .unsupportedVersion {
             logger.warning("the manifest \(manifestURL.path) is unusable (\(error)); a cache is disposable, so it starts again empty")

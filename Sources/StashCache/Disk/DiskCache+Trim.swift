@@ -76,7 +76,8 @@ extension DiskCache {
             let slice = victims[start..<min(start + 1024, victims.count)]
             removed += state.withLock { state in
                 slice.reduce(0) { count, victim in
-                    guard !state.isClosed, state.current(victim.key, reader) == victim.record else { return count }
+                    // Compared but for the record's location, which compaction may move meanwhile.
+                    guard !state.isClosed, state.current(victim.key, reader)?.unlocated == victim.record.unlocated else { return count }
                     state.stageRemoval(victim.key, old: victim.record)
                     return count + 1
                 }

@@ -158,7 +158,7 @@ public final class DiskCache: Sendable {
         valueLog = ValueLog(folder: directory.appendingPathComponent(DiskCache.valuesFolder, isDirectory: true), isWriter: configuration.access == .readWrite)
         var state = DiskCacheState(counters: opened.counters, now: now)
         if configuration.access == .readWrite {
-            try valueLog.reconcile(committed: opened.manifest.segments())
+            try valueLog.reconcile(committed: opened.segments)
             state.locations = DiskCache.openLocations(in: directory, generation: opened.counters.generation, logger: configuration.logger)
         }
         reader = try ManifestReader(url: manifestURL, holdsSnapshot: configuration.access == .readWrite)

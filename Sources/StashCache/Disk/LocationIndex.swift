@@ -14,7 +14,8 @@ import StashCore
 /// however keys are chosen, a lookup costs a bounded search, and what the index cannot
 /// hold costs a manifest lookup, never a wrong answer.
 ///
-/// **It follows the manifest exactly.** A slot always names its key's current record:
+/// **It follows the manifest exactly.** A slot names the current record of the key that
+/// last took it:
 /// the writer changes slots under its state lock right after each commit (written values,
 /// removals, records moved by compaction), and a lookup through the manifest adds the slot
 /// it found. The file is trusted at open only if the last writer closed it cleanly at the
@@ -75,8 +76,9 @@ final class LocationIndex {
 
     deinit { try? close() }
 
-    /// The number of keys indexed.
-    var count: Int { Int(header(.count)) }
+    /// The number of keys indexed (as the header counts them: a header from a crafted file or
+    /// a power cut may say more or less, which only moves the next doubling).
+    var count: Int { Int(min(header(.count), UInt64(capacity))) }
 
     /// The hash of `key` (its UTF-8 bytes) the index files it under.
     func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 { hasher.hash(key) }
@@ -129,7 +131,7 @@ final class LocationIndex {
                         set(location, for: hash)
                         return
                     }
-                    header(.count, header(.count) + 1)
+                    header(.count, min(header(.count), UInt64(capacity)) + 1)
                 }
                 slot.storeBytes(of: tag, as: UInt32.self)
                 slot.storeBytes(of: UInt32(location.span), toByteOffset: 4, as: UInt32.self)
@@ -188,7 +190,8 @@ final class LocationIndex {
         let mask = capacity - 1
         var hole = index
         var next = (index + 1) & mask
-        while true {
+        // At most the whole table, should a crafted file have left no slot empty.
+        for _ in 1..<capacity {
             let slot = slots + next * Self.slotSize
             if slot.load(fromByteOffset: 4, as: UInt32.self) == 0 { break }
             let home = home(slot.load(as: UInt32.self))
@@ -200,7 +203,7 @@ final class LocationIndex {
             next = (next + 1) & mask
         }
         (slots + hole * Self.slotSize).initializeMemory(as: UInt8.self, repeating: 0, count: Self.slotSize)
-        header(.count, header(.count) - 1)
+        header(.count, max(header(.count), 1) - 1)
     }
 
     /// Doubles the table, filing every slot again.
@@ -229,19 +232,22 @@ final class LocationIndex {
 
     // MARK: - The file
 
-    /// Maps the file as it is and checks it was closed cleanly at `generation`.
+    /// Checks, from its header read with `pread`, that the file was closed cleanly at
+    /// `generation` and is the size its capacity says, then maps it. A file that is not is
+    /// never mapped (a huge sparse one could not be).
     private func adopt(generation: Int64) throws -> Bool {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StashError.posix("stat", path: path) }
         let size = Int(info.st_size)
-        guard size >= Self.headerSize + Self.minimumCapacity * Self.slotSize else { return false }
-        try map(size: size)
-        let capacity = Int(truncatingIfNeeded: header(.capacity))
-        guard header(.magic) == Self.magic, header(.state) == Self.clean,
-              header(.generation) == UInt64(bitPattern: generation),
+        var bytes = [UInt8](repeating: 0, count: Self.headerSize)
+        guard bytes.withUnsafeMutableBytes({ SystemCalls.pread(fd, $0.baseAddress!, Self.headerSize, at: 0) }) == Self.headerSize else { return false }
+        func field(_ field: Field) -> UInt64 { bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: field.rawValue, as: UInt64.self)) } }
+        let capacity = Int(truncatingIfNeeded: field(.capacity))
+        guard field(.magic) == Self.magic, field(.state) == Self.clean, field(.generation) == UInt64(bitPattern: generation),
               capacity >= Self.minimumCapacity, capacity <= Self.maximumCapacity, capacity & (capacity - 1) == 0,
-              size == Self.headerSize + capacity * Self.slotSize, Int(header(.count)) <= capacity
+              size == Self.headerSize + capacity * Self.slotSize, field(.count) <= UInt64(capacity)
         else { return false }
+        try map(size: size)
         self.capacity = capacity
         bits = capacity.trailingZeroBitCount
         hasher = SipHash(key: (header(.key0), header(.key1)))
@@ -249,13 +255,14 @@ final class LocationIndex {
     }
 
     /// Makes the file an empty table of `capacity` slots, hashing with `key` (a new one when
-    /// `nil`: the slots of another key's hashes are all gone).
+    /// `nil`: the slots of another key's hashes are all gone). Its blocks are allocated before
+    /// it is mapped, so a full disk is an error here, never a `SIGBUS` at a store.
     private func reset(generation: Int64, capacity: Int, key: (UInt64, UInt64)? = nil) throws {
         unmap()
         let size = Self.headerSize + capacity * Self.slotSize
-        guard SystemCalls.truncate(fd, to: 0, path: path) == 0, SystemCalls.truncate(fd, to: size, path: path) == 0 else {
-            throw StashError.posix("truncate", path: path)
-        }
+        guard SystemCalls.truncate(fd, to: 0, path: path) == 0 else { throw StashError.posix("truncate", path: path) }
+        let status = FileStore.allocate(fd, from: 0, to: size, path: path)
+        guard status == 0 else { throw StashError.posix(status, "allocate \(size) bytes", path: path) }
         try map(size: size)
         self.capacity = capacity
         bits = capacity.trailingZeroBitCount

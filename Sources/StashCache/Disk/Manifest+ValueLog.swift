@@ -24,12 +24,18 @@ extension Manifest {
     }
 
     /// The committed end of every segment.
+    ///
+    /// - throws: ``/StashCore/StashError/Code/corruptFile`` for a row no segment can have (a
+    ///   number outside 1..<2^31, a size outside 0..<2^32): a writer's open then rebuilds
+    ///   the cache.
     func segments() throws -> [Int: Int] {
         var segments: [Int: Int] = [:]
         try rows("SELECT id, size FROM segment") { row in
             // Cast by GRDB's checked decoding: a crafted value is an error, not a trap.
             let id: Int = try row.decode(atIndex: 0), size: Int = try row.decode(atIndex: 1)
-            guard id > 0, size >= 0 else { throw StashError(.corruptFile, "segment \(id) of \(size) bytes", path: url.path) }
+            guard (1..<(1 << 31)).contains(id), (0..<(1 << 32)).contains(size) else {
+                throw StashError(.corruptFile, "segment \(id) of \(size) bytes", path: url.path)
+            }
             segments[id] = size
             return true
         }
@@ -71,11 +77,15 @@ extension Manifest {
         }
     }
 
-    /// In one transaction: gives rows their records' new locations (`moves`, by rowid, each
-    /// only if the row still names `from`), records the new end of the newest segment, and
-    /// forgets the segments emptied; returns the manifest's new generation.
+    /// In one transaction, synced to disk (`synchronous = FULL` for it): gives rows their
+    /// records' new locations (`moves`, by rowid, each only if the row still names `from`),
+    /// records the new end of the newest segment, and forgets the segments emptied; returns
+    /// the manifest's new generation.
     func move(_ moves: [(rowid: Int64, from: ValueLocation, to: ValueLocation)], segmentEnd: (segment: Int, size: Int), emptied: [Int]) throws -> Int64 {
         do {
+            // Synchronous in full for this commit: the segment the rows leave is deleted next.
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            defer { try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") } }
             return try database.write { db -> Int64 in
                 let update = try db.cachedStatement(sql: "UPDATE entry SET loc = ?, span = ? WHERE rowid = ? AND loc = ?")
                 for move in moves {

@@ -46,8 +46,9 @@ struct ValueLocation: Hashable, Sendable {
 /// **Readers.** Reads of any instance, the writer's included, go through one lock around the
 /// descriptor table and the `pread`, so a segment deleted by compaction is never read through
 /// a descriptor reused for another file. A segment is opened on its first read and kept
-/// open; segment numbers are never reused, so a descriptor kept open on a deleted segment
-/// still reads the records it held.
+/// open; the number of a committed segment is never reused (only that of a segment no
+/// commit named, which nothing read), so a descriptor kept open on a deleted segment still
+/// reads the records it held.
 final class ValueLog: @unchecked Sendable {
     /// The folder of the segments.
     let folder: URL
@@ -67,6 +68,9 @@ final class ValueLog: @unchecked Sendable {
     /// ``DiskCache/Configuration/inlineThreshold``, so that a record's offset and length
     /// always fit a manifest row's `loc` and `span`.
     static let largestValue = 256 << 20
+
+    /// The most segments a read-only view keeps open; past it, it closes them all.
+    static let readerDescriptors = 16
 
     /// The log in `folder`; a writer's (`isWriter`) also appends, once ``reconcile(committed:)``
     /// has told it the committed segments. A reader's opens segments as reads need them.
@@ -141,7 +145,9 @@ final class ValueLog: @unchecked Sendable {
     ///   then stays where it was, and the next append writes over what this one left.
     func append(_ records: [UInt8], limit: Int = ValueLog.segmentLimit) throws -> (segment: Int, offset: Int) {
         try lock.withLock { () throws(StashError) -> (segment: Int, offset: Int) in
-            if activeEnd >= limit {
+            // Every offset must fit the 32 bits a manifest row keeps for it.
+            guard records.count < 1 << 31 else { throw StashError(.io, "a flush of \(records.count) bytes of records is too large for one segment", path: folder.path) }
+            if activeEnd >= limit || activeEnd + records.count >= 1 << 32 {
                 activeSegment += 1
                 activeEnd = 0
             }
@@ -153,6 +159,7 @@ final class ValueLog: @unchecked Sendable {
                     SystemCalls.pwrite(fd, bytes.baseAddress! + written, records.count - written, at: activeEnd + written, path: path)
                 }
                 if count < 0, errno == EINTR { continue }
+                if count == 0 { throw StashError(.io, "write: no byte written", path: path) }
                 guard count > 0 else { throw StashError.posix("write", path: path) }
                 written += count
             }
@@ -205,6 +212,15 @@ final class ValueLog: @unchecked Sendable {
         }
     }
 
+    /// Writes the newest segment's bytes to the disk (`fsync`). Writer only, on the queue.
+    func sync() throws {
+        try lock.withLock { () throws(StashError) in
+            let fd = try descriptor(activeSegment, creating: true)
+            let path = path(ofSegment: activeSegment)
+            guard SystemCalls.fsync(fd, path: path) == 0 else { throw StashError.posix("fsync", path: path) }
+        }
+    }
+
     /// Deletes segment `segment` (its live records copied elsewhere and committed). Writer only.
     func remove(segment: Int) {
         lock.withLock {
@@ -225,6 +241,11 @@ final class ValueLog: @unchecked Sendable {
     /// the writer's log, and created when `creating`). Under the lock.
     private func descriptor(_ segment: Int, creating: Bool) throws(StashError) -> Int32 {
         if let fd = descriptors[segment] { return fd }
+        // A reader's descriptors may name segments compaction deleted since: a few are kept.
+        if !isWriter, descriptors.count >= Self.readerDescriptors {
+            for fd in descriptors.values { SystemCalls.close(fd) }
+            descriptors.removeAll()
+        }
         let path = path(ofSegment: segment)
         let fd = creating
             ? SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

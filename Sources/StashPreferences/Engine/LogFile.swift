@@ -54,7 +54,7 @@ final class LogFile {
     }
 
     var url: URL
-    private var fd: Int32
+    private(set) var fd: Int32
     private(set) var base: UnsafeMutableRawPointer?
     private(set) var mappedSize = 0
 
@@ -112,39 +112,12 @@ final class LogFile {
     func grow(to size: Int) throws {
         let current = try fileSize()
         guard size > current else { return try remap() }
-        #if os(Linux)
-        var status: Int32
-        repeat {
-            status = SystemCalls.allocate(fd, from: current, count: size - current, path: url.path)
-        } while status == EINTR
-        // A file system that cannot allocate ahead gets zeroes written instead.
-        if status == EOPNOTSUPP || status == EINVAL { status = writeZeroes(from: current, to: size) }
-        #else
-        let status = writeZeroes(from: current, to: size)
-        #endif
+        let status = FileStore.allocate(fd, from: current, to: size, path: url.path)
         if status != 0 {
             _ = SystemCalls.truncate(fd, to: current, path: url.path)
             throw StashError.posix(status, "allocate \(size) bytes", path: url.path)
         }
         try remap()
-    }
-
-    /// Allocates `start..<end` by writing zeroes (where there is no `posix_fallocate`, or
-    /// the file system refuses it): 0, or the error number of the write that failed.
-    func writeZeroes(from start: Int, to end: Int) -> Int32 {
-        let zeroes = [UInt8](repeating: 0, count: 64 * 1024)
-        var offset = start
-        while offset < end {
-            let n = zeroes.withUnsafeBytes {
-                SystemCalls.pwrite(fd, $0.baseAddress!, min($0.count, end - offset), at: offset, path: url.path)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
-        return 0
     }
 
     /// Grows the file (doubling) until it has at least `size` bytes.

@@ -225,4 +225,56 @@ struct DiskCacheValueLogTests {
         try cache.close()
         #expect(try fixture.open().data(forKey: "after") == .filled(1, 10))
     }
+
+    /// A segment compaction cannot read now (out of descriptors) stays, with every value in
+    /// it: compaction fails and tries again later, it never takes unreadable for gone.
+    @Test func aSegmentCompactionCannotReadStaysWithItsValues() async throws {
+        let cache = try fixture.open { $0.flushDelay = 3600 }
+        try await write(cache, 500, size: 1_000)
+        for round in 1...4 {
+            for index in 0..<400 { try cache.set(Self.value(index, round, size: 1_000), forKey: "k\(index)") }
+            try await cache.flush()
+        }
+        cache.valueLog.close()
+        let plan = FaultInjection.arm(folder: fixture.directory.appendingPathComponent("values").path, failing: 1, of: .open, with: EMFILE, persistent: true)
+        #expect(throws: StashError.self) { try cache.queue.sync { try cache.compactIfDue() } }
+        plan.disarm()
+        #expect(segments.contains("1.log"))
+        for index in 400..<500 { #expect(cache.data(forKey: "k\(index)") == Self.value(index, size: 1_000)) }
+        try cache.queue.sync { try cache.compactIfDue() }
+        #expect(!segments.contains("1.log"))
+        for index in 0..<500 { #expect(cache.data(forKey: "k\(index)") == Self.value(index, index < 400 ? 4 : 0, size: 1_000)) }
+        try cache.close()
+    }
+
+    /// A crafted `segment` row (a number no segment has) makes the writer's open rebuild the
+    /// cache, as any unusable manifest does; it never keeps the cache from opening.
+    @Test func aCraftedSegmentRowRebuildsTheCache() async throws {
+        let cache = try fixture.open()
+        try await write(cache, 10)
+        try cache.close()
+        let database = try DatabaseQueue(path: fixture.directory.appendingPathComponent("manifest.sqlite").path)
+        try await database.write { db in try db.execute(sql: "INSERT INTO segment (id, size) VALUES (9223372036854775807, 5)") }
+        try database.close()
+        let reopened = try fixture.open()
+        #expect(reopened.recovery.rebuiltManifest && reopened.count == 0)
+        try reopened.set(.filled(1, 10), forKey: "after")
+        try reopened.close()
+        #expect(try fixture.open().data(forKey: "after") == .filled(1, 10))
+    }
+
+    /// No room for the location index on the disk: the cache opens without one (its file is
+    /// never mapped unallocated, where a store would raise SIGBUS) and reads through the manifest.
+    @Test func aFullDiskForTheIndexLeavesTheCacheWithoutOne() async throws {
+        let cache = try fixture.open()
+        try await write(cache, 20)
+        try cache.close()
+        try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("locations"))
+        let plan = FaultInjection.arm(folder: fixture.directory.path, failing: 1, of: .allocate, with: ENOSPC, persistent: true)
+        defer { plan.disarm() }
+        let full = try fixture.open()
+        #expect(indexed(full) == -1)
+        for index in 0..<20 { #expect(full.data(forKey: "k\(index)") == Self.value(index)) }
+        try full.close()
+    }
 }

@@ -129,4 +129,33 @@ struct LocationIndexTests {
             try reopened.close()
         }
     }
+
+    /// A crafted table with every slot taken and a count of zero: removals end (the search
+    /// for a hole stops after the table), counts never wrap, and the file is never mapped
+    /// when its header lies about its size (a sparse file of a terabyte).
+    @Test func aCraftedFullTableOrHugeFileNeitherHangsNorTraps() throws {
+        let index = try LocationIndex(path: path, generation: 1, hashKey: (1, 2))
+        try index.close()
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let slots = (data.count - LocationIndex.headerSize) / LocationIndex.slotSize
+        for slot in 0..<slots {
+            let offset = LocationIndex.headerSize + slot * LocationIndex.slotSize
+            withUnsafeBytes(of: UInt32(0x0123_4567)) { data.replaceSubrange(offset..<offset + 4, with: $0) }
+            withUnsafeBytes(of: UInt32(100)) { data.replaceSubrange(offset + 4..<offset + 8, with: $0) }
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+        let full = try LocationIndex(path: path, generation: 1)
+        #expect(full.count == 0)
+        full.set(nil, for: UInt64(0x0123_4567) << 32)
+        full.set(Self.location(1), for: 0x7654_3210_0000_0000)
+        #expect(full.count <= full.capacity)
+        try full.close()
+
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 1 << 40)
+        try handle.close()
+        let huge = try LocationIndex(path: path, generation: 1)
+        #expect(huge.count == 0 && huge.capacity == LocationIndex.minimumCapacity)
+        try huge.close()
+    }
 }
