@@ -190,14 +190,16 @@ final class ValueLog: @unchecked Sendable {
                 return error.code == .notFound ? .gone : .unreadable(error)
             }
             // A span from a crafted row must not make a huge buffer: past the scratch's room,
-            // the segment must hold it first.
+            // the segment must hold it first. A large record is read into a buffer of its
+            // own, which goes with the read: the scratch stays small.
+            var large: [UInt8]?
             if location.span > scratch.count {
                 var info = stat()
                 guard fstat(fd, &info) == 0 else { return .unreadable(StashError.posix("stat", path: path(ofSegment: location.segment))) }
                 guard location.offset + location.span <= Int(info.st_size) else { return .gone }
-                scratch = [UInt8](repeating: 0, count: location.span)
+                large = [UInt8](repeating: 0, count: location.span)
             }
-            return scratch.withUnsafeMutableBytes { buffer -> Read in
+            func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
                 var done = 0
                 while done < location.span {
                     let count = SystemCalls.pread(fd, buffer.baseAddress! + done, location.span - done, at: location.offset + done)
@@ -209,6 +211,8 @@ final class ValueLog: @unchecked Sendable {
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<location.span])
                 return ValueLogRecord.decode(bytes, key: key).map(Read.record) ?? .gone
             }
+            if large != nil { return large!.withUnsafeMutableBytes(read(into:)) }
+            return scratch.withUnsafeMutableBytes(read(into:))
         }
     }
 

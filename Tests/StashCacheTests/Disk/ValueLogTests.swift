@@ -79,6 +79,18 @@ struct ValueLogTests {
         #expect(read(reader, locations[20].1, "k20")?.value == .filled(20, 100))
     }
 
+    /// A record larger than the read buffer (64 KB) reads whole into one of its own, and the
+    /// small reads after it are whole too.
+    @Test func aLargeRecordReadsWholeAndSmallOnesAfterIt() throws {
+        let log = ValueLog(folder: values, isWriter: true)
+        try log.reconcile(committed: [:])
+        let small = try append(log, "small", .filled(1, 100))
+        let large = try append(log, "large", .filled(2, 300_000))
+        #expect(read(log, large, "large")?.value == .filled(2, 300_000))
+        #expect(read(log, small, "small")?.value == .filled(1, 100))
+        #expect(read(log, large, "large")?.value == .filled(2, 300_000))
+    }
+
     /// Reopening cuts every segment back to its committed end and deletes the files no
     /// committed segment names (a segment of an interrupted commit, a stray file).
     @Test func reconcilingKeepsExactlyTheCommittedBytes() throws {
