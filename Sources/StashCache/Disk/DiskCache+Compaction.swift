@@ -24,10 +24,12 @@ extension DiskCache {
     /// Unlike a flush, compaction syncs: the copies and the commit that moves the rows to
     /// them reach the disk before the segment is deleted, so a power cut loses no value.
     func compactIfDue() throws {
+        // The log's size as this writer knows it: no manifest query on each flush.
+        let written = valueLog.size
+        let (checked, shrunk) = state.withLock { (max($0.logChecked, 0), $0.totalSize < $0.sizeAtLogCheck / 2) }
+        guard written >= Self.compactionFloor, shrunk || written - checked >= max(checked / 4, Self.compactionFloor) else { return }
         let segments = try manifest.segments()
         let total = segments.values.reduce(0, +)
-        let (checked, shrunk) = state.withLock { (max($0.logChecked, 0), $0.totalSize < $0.sizeAtLogCheck / 2) }
-        guard total >= Self.compactionFloor, shrunk || total - checked >= max(checked / 4, Self.compactionFloor) else { return }
         let live = try manifest.liveBytes(in: segments.keys)
         let liveTotal = live.values.reduce(0, +)
         var size = total
@@ -65,12 +67,8 @@ extension DiskCache {
                 // Not readable now: the segment stays, to be compacted another time.
                 case .unreadable(let error): throw error
                 }
-                let record = DiskRecord(
-                    size: logged.value.count, file: nil, created: logged.created, accessed: logged.created,
-                    expires: logged.expires, sliding: logged.sliding, metadata: logged.metadata
-                )
                 let start = records.count
-                let span = ValueLogRecord.append(key: row.key, record, value: logged.value, to: &records)
+                let span = ValueLogRecord.append(key: row.key, logged.diskRecord(at: row.location), value: logged.value, to: &records)
                 moves.append((row.rowid, row.location, ValueLocation(segment: 0, offset: start, span: span), row.key, logged.sliding != nil))
             }
             var end = (segment: valueLog.activeSegment, size: valueLog.activeEnd)

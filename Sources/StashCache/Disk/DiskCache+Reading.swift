@@ -209,14 +209,15 @@ extension DiskCache {
         } else {
             var bytes = key
             guard let (found, value, isIndexed) = bytes.withUTF8({ utf8 -> (DiskRecord, Source, Bool)? in
-                if let (record, source) = indexedRecord(utf8, state.locations, log) { return (record, source, true) }
+                let hash = state.locations?.hash(utf8)
+                if let hash, let (record, source) = indexedRecord(utf8, hash, state.locations, log) { return (record, source, true) }
                 guard let row = reader.row(forKey: key) else { return nil }
                 guard let location = row.record.location else {
                     return (row.record, row.record.file.map(Source.file) ?? .inline(row.inlineValue ?? Data()), false)
                 }
                 switch log.read(location, key: utf8) {
                 case .record(let logged):
-                    if let locations = state.locations, row.record.sliding == nil { locations.set(location, for: locations.hash(utf8)) }
+                    if let hash, row.record.sliding == nil { state.locations?.set(location, for: hash) }
                     return (row.record, .inline(logged.value), false)
                 case .gone: return (row.record, .lost, false)
                 case .unreadable: return (row.record, .unreadable, false)
@@ -232,25 +233,21 @@ extension DiskCache {
         return (record, source)
     }
 
-    /// The record of the key `utf8` as the ``LocationIndex`` finds it in the value log, `nil`
+    /// The record of the key `utf8` (of index hash `hash`) as the ``LocationIndex`` finds it in the value log, `nil`
     /// when the index has no location of it (or none that reads as its record). Only
     /// records without a sliding expiry are filed, so the record's dates are the row's, but
     /// for its last access, which is its creation here and the manifest's or the touched
     /// one's once laid over.
-    private static func indexedRecord(_ utf8: UnsafeBufferPointer<UInt8>, _ locations: LocationIndex?, _ log: ValueLog) -> (DiskRecord, Source)? {
+    private static func indexedRecord(_ utf8: UnsafeBufferPointer<UInt8>, _ hash: UInt64, _ locations: LocationIndex?, _ log: ValueLog) -> (DiskRecord, Source)? {
         guard let locations else { return nil }
         var found: (record: ValueLogRecord, location: ValueLocation)?
-        _ = locations.find(locations.hash(utf8)) { location in
+        _ = locations.find(hash) { location in
             guard case .record(let logged) = log.read(location, key: utf8) else { return false }
             found = (logged, location)
             return true
         }
         guard let (logged, location) = found else { return nil }
-        let record = DiskRecord(
-            size: logged.value.count, file: nil, created: logged.created, accessed: logged.created,
-            expires: logged.expires, sliding: logged.sliding, metadata: logged.metadata, location: location
-        )
-        return (record, .inline(logged.value))
+        return (logged.diskRecord(at: location), .inline(logged.value))
     }
 
     /// Turns the hit ``access(_:onlyFiles:)`` counted for `key`'s value in a file (`record`

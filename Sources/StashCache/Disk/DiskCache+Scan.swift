@@ -127,11 +127,7 @@ extension DiskCache {
                 if let prefix, !key.utf8.starts(with: prefix.utf8) { return false }
                 guard pending[key] == nil else { return true }
                 var record = ManifestColumns.record(statement, at: 1)
-                if let access = touched[key] {
-                    (record.accessed, record.expires) = (access.accessed, access.expires)
-                } else if let location = record.location, let accessed = touchedLocations[location.packed] {
-                    record.accessed = accessed
-                }
+                DiskCacheState.overlay(touched, touchedLocations, key, on: &record)
                 try body(key, record)
                 return true
             }

@@ -119,11 +119,7 @@ extension DiskCache {
             let key: String = try row.decode(atIndex: 0)
             guard pending[key] == nil else { return true }
             var record = try Manifest.record(row, from: 1)
-            if let access = touched[key] {
-                (record.accessed, record.expires) = (access.accessed, access.expires)
-            } else if let location = record.location, let accessed = touchedLocations[location.packed] {
-                record.accessed = accessed
-            }
+            DiskCacheState.overlay(touched, touchedLocations, key, on: &record)
             consider(key, record, staged: nil)
             return true
         }

@@ -90,6 +90,13 @@ struct DiskCacheState {
 
     /// Puts the access dates read since the last flush on `record`, the manifest row of `key`.
     func overlay(_ key: String, on record: inout DiskRecord) {
+        Self.overlay(touched, touchedLocations, key, on: &record)
+    }
+
+    /// Puts on `record`, the manifest row of `key`, its dates in `touched` (by key) or
+    /// `touchedLocations` (by its record's location): for the state, and for the copies of
+    /// them that a scan or a trim walks the manifest with.
+    static func overlay(_ touched: [String: AccessChange], _ touchedLocations: [Int64: Double], _ key: String, on record: inout DiskRecord) {
         if !touched.isEmpty, let access = touched[key] {
             record.accessed = access.accessed
             record.expires = access.expires

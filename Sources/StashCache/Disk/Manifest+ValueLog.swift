@@ -47,7 +47,8 @@ extension Manifest {
     func liveBytes(in segments: some Sequence<Int>) throws -> [Int: Int] {
         var live: [Int: Int] = [:]
         for segment in segments {
-            try rows("SELECT coalesce(sum(span), 0) FROM entry WHERE loc >= ? AND loc < ?", arguments: [segment << 32, (segment + 1) << 32]) { row in
+            let range = ValueLocation.range(ofSegment: segment)
+            try rows("SELECT coalesce(sum(span), 0) FROM entry WHERE loc >= ? AND loc < ?", arguments: [range.lowerBound, range.upperBound]) { row in
                 live[segment] = try row.decode(atIndex: 0)
                 return false
             }
@@ -58,7 +59,8 @@ extension Manifest {
     /// The rows whose records are in `segment`: rowid, key and location, in the segment's order.
     func rows(inSegment segment: Int) throws -> [(rowid: Int64, key: String, location: ValueLocation)] {
         var found: [(rowid: Int64, key: String, location: ValueLocation)] = []
-        try rows("SELECT rowid, key, loc, span FROM entry WHERE loc >= ? AND loc < ? ORDER BY loc", arguments: [segment << 32, (segment + 1) << 32]) { row in
+        let range = ValueLocation.range(ofSegment: segment)
+        try rows("SELECT rowid, key, loc, span FROM entry WHERE loc >= ? AND loc < ? ORDER BY loc", arguments: [range.lowerBound, range.upperBound]) { row in
             let location = ValueLocation(packed: try row.decode(atIndex: 2), span: try row.decode(atIndex: 3)) ?? .invalid
             found.append((try row.decode(atIndex: 0), try row.decode(atIndex: 1), location))
             return true

@@ -13,6 +13,11 @@ struct ValueLocation: Hashable, Sendable {
     /// A location no record has, for a row whose columns cannot name one: it reads as gone.
     static let invalid = ValueLocation(segment: 0, offset: 0, span: 0)
 
+    /// The `loc` values of the records of `segment`.
+    static func range(ofSegment segment: Int) -> Range<Int64> {
+        Int64(segment) << 32 ..< Int64(segment + 1) << 32
+    }
+
     /// `segment << 32 | offset`.
     var packed: Int64 { Int64(segment) << 32 | Int64(offset) }
 
@@ -58,6 +63,13 @@ final class ValueLog: @unchecked Sendable {
     /// The writer's segment appended to, and where its next record goes (0 for a reader).
     private(set) var activeSegment = 0
     private(set) var activeEnd = 0
+    /// The writer's segments and their ends, committed or written since.
+    private var ends: [Int: Int] = [:]
+
+    /// The bytes of the writer's segments (the ones committed, and appends since): what
+    /// compaction weighs against the live bytes, without a manifest query.
+    var size: Int { lock.withLock { ends.values.reduce(0, +) } }
+
     /// Whether this is the writer's log, whose descriptors can write.
     let isWriter: Bool
 
@@ -90,8 +102,8 @@ final class ValueLog: @unchecked Sendable {
         try lock.withLock { () throws -> Void in
             for fd in descriptors.values { SystemCalls.close(fd) }
             descriptors.removeAll()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            try FileStore.createFolder(folder)
+            for name in try FileStore.list(folder) {
                 let path = folder.appendingPathComponent(name).path
                 guard let segment = Self.segment(named: name), let end = committed[segment] else {
                     SystemCalls.unlink(path)
@@ -106,6 +118,7 @@ final class ValueLog: @unchecked Sendable {
                     guard SystemCalls.truncate(fd, to: end, path: path) == 0 else { throw StashError.posix("truncate", path: path) }
                 }
             }
+            ends = committed
             if let newest = committed.keys.max() {
                 (activeSegment, activeEnd) = (newest, committed[newest] ?? 0)
             } else {
@@ -163,7 +176,10 @@ final class ValueLog: @unchecked Sendable {
                 guard count > 0 else { throw StashError.posix("write", path: path) }
                 written += count
             }
-            defer { activeEnd += records.count }
+            defer {
+                activeEnd += records.count
+                ends[activeSegment] = activeEnd
+            }
             return (activeSegment, activeEnd)
         }
     }
@@ -229,6 +245,7 @@ final class ValueLog: @unchecked Sendable {
     func remove(segment: Int) {
         lock.withLock {
             if let fd = descriptors.removeValue(forKey: segment) { SystemCalls.close(fd) }
+            ends[segment] = nil
             SystemCalls.unlink(path(ofSegment: segment))
         }
     }

@@ -29,6 +29,15 @@ struct ValueLogRecord {
     var metadata: Data?
     var value: Data
 
+    /// The entry this record is at `location`: its dates and metadata, with its creation as
+    /// its last access (the manifest's or the unflushed date replaces it where one is known).
+    func diskRecord(at location: ValueLocation) -> DiskRecord {
+        DiskRecord(
+            size: value.count, file: nil, created: created, accessed: created,
+            expires: expires, sliding: sliding, metadata: metadata, location: location
+        )
+    }
+
     /// How many bytes the record of `key`, `metadata` and a value of `valueCount` bytes takes.
     static func span(keyCount: Int, metadata: Data?, valueCount: Int) -> Int {
         headerSize + keyCount + (metadata?.count ?? 0) + valueCount

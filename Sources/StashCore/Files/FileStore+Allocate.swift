@@ -10,6 +10,9 @@ extension FileStore {
     /// ```swift
     /// guard FileStore.allocate(fd, from: oldSize, to: newSize, path: path) == 0 else { … }
     /// ```
+    ///
+    /// Thread-safe as the calls it makes are. It syncs nothing: after a crash the file may
+    /// be shorter again, which a caller that maps it must check at open, as it checks any size.
     package static func allocate(_ fd: Int32, from start: Int, to end: Int, path: String) -> Int32 {
         guard end > start else { return 0 }
         #if os(Linux)

@@ -9,6 +9,8 @@
 /// ```
 ///
 /// The default rounds are SipHash-1-3's, as in Swift's `Hasher` and Python's `str` hash.
+/// A value with no state between calls: thread-safe, and it keeps nothing on disk (a table
+/// that must hash alike after a restart stores ``key`` itself).
 package struct SipHash: Sendable {
     package var key: (UInt64, UInt64)
     /// Compression rounds per 8-byte word, and finalization rounds.
