@@ -109,6 +109,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// ```
     ///
     /// Thread-safe, like the transport; `body` is read by one task. Nothing is stored.
+    /// AsyncHTTPClient may keep reading `body` after the response head has arrived (an origin
+    /// that answers before reading an upload) and may cancel the task that reads it at any
+    /// time, so `body` must stay valid on its own: hand it parts (as the caching proxy does)
+    /// rather than an iterator another task owns or finishes with.
     ///
     /// - parameters:
     ///   - request: The request to send.

@@ -78,6 +78,14 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// ``readLine()`` on a thread of its own, so that an async test waiting for the child
+    /// does not hold one of the cooperative pool's few threads.
+    public func nextLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.readLine()) }.start()
+        }
+    }
+
     /// Every remaining line, until the child closes its output.
     public func readAllLines() -> [String] {
         var lines: [String] = []

@@ -31,13 +31,14 @@ public final class RawClient: @unchecked Sendable {
 
     private let socket: Int32
 
-    /// Connects; every receive gives up after `patience` seconds (the test then fails, never
-    /// hangs). `receiveBuffer` shrinks the socket's receive buffer (`SO_RCVBUF`), so that a
+    /// Connects; every receive and send gives up after `patience` seconds (the test then
+    /// fails, never hangs). `receiveBuffer` shrinks the socket's receive buffer (`SO_RCVBUF`), so that a
     /// client that stops reading holds the server back after a few kilobytes.
     public init(port: Int, patience: Int = 10, receiveBuffer: Int32? = nil) throws {
         let socket = LoopbackSocket.open()
         var limit = timeval(tv_sec: patience, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         if var receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }
         guard LoopbackSocket.connect(socket, port: port) else {
             close(socket)
@@ -54,6 +55,47 @@ public final class RawClient: @unchecked Sendable {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { LoopbackSocket.send(socket, $0.baseAddress, $0.count) } == bytes.count
     }
+
+    /// ``send(_:)`` on a thread of its own: for bytes the server may stop reading part way
+    /// (a head or body it refuses), so that a blocked send holds no thread of the pool.
+    public func sendOffThePool(_ text: String) async -> Bool { await offThePool { self.send(text) } }
+
+    /// Sends `count` bytes of filler (a request body's worth) off the cooperative pool, as
+    /// they are or in chunks of 64 KiB with the last chunk after them (`chunked`), and
+    /// returns how many bytes of filler the connection took before it stopped taking them.
+    /// It may run beside one task reading a response: sending and receiving do not share
+    /// state.
+    public func send(filler count: Int, chunked: Bool = false) async -> Int {
+        await offThePool {
+            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+            var sent = 0
+            func put(_ bytes: [UInt8]) -> Bool {
+                var offset = 0
+                while offset < bytes.count {
+                    let written = bytes[offset...].withUnsafeBytes { LoopbackSocket.send(self.socket, $0.baseAddress, $0.count) }
+                    guard written > 0 else { return false }
+                    offset += written
+                }
+                return true
+            }
+            while sent < count {
+                let size = min(piece.count, count - sent)
+                if chunked, !put(Array("\(String(size, radix: 16))\r\n".utf8)) { return sent }
+                guard put(Array(piece[..<size])) else { return sent }
+                if chunked, !put(Array("\r\n".utf8)) { return sent }
+                sent += size
+            }
+            if chunked { _ = put(Array("0\r\n\r\n".utf8)) }
+            return sent
+        }
+    }
+
+    /// Everything the server sends until it closes the connection (or `patience` runs out),
+    /// as UTF-8.
+    public func readToEnd() async -> String { await offThePool { self.blockingReadToEnd() } }
+
+    /// Ends the connection at once, both ways, as a client that gives up does.
+    public func hangUp() { shutdown(socket, Int32(SHUT_RDWR)) }
 
     /// Reads one response (head and `Content-Length` body, or the head alone for the answer
     /// to a `HEAD`); nil when the connection ends first.

@@ -56,32 +56,26 @@ extension HTTPCachingProxy {
             let started = ContinuousClock.now
             let method = request.head.method
             let target = request.head.headerFields[RequestGate.targetName] ?? request.head.path ?? "/"
-            let (head, answer, outcome) = await self.streamedAnswer(
-                to: request.head, upload: self.upload(of: request, channel: channel), report: report
-            )
-            if let data = answer.wholeData {
-                try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-                report.record(method: method, target: target, status: head.status.code, bytes: method == .head ? 0 : data.count, outcome: outcome, started: started)
-                // A refusal leaves unread bytes behind (a body too large, a request after one
-                // refused): no more is read. Throwing closes the connection once the answer is
-                // out, where returning would have HummingbirdCore read the rest of the body.
-                if head.headerFields[.connection] == "close" { throw RefusalClosesTheConnection() }
-                return
+            let upload = self.upload(of: request, channel: channel)
+            // The request's body is read on this task (``UploadBody``), never on the upstream
+            // client's, and is done with before the connection reads anything else.
+            async let bodyRead = upload?.body.pump() ?? true
+            let (head, answer, outcome) = await self.streamedAnswer(to: request.head, upload: upload, report: report)
+            let written: Result<Int, any Error>
+            do {
+                written = .success(try await Self.write(head, answer, method: method, to: writer, channel: channel))
+            } catch {
+                written = .failure(error)
             }
-            // Each part goes out as it arrives (the writer waits while the client is
-            // slower than the origin); a part that cannot be read ends the response
-            // early, and throwing closes the connection.
-            let sent = LockedValue(0)
-            try await writer.write(response: head, body: ResponseBody { writer in
-                var pacing = WritePacing(channel: channel)
-                for try await part in answer {
-                    try await writer.write(ByteBuffer(bytes: part))
-                    sent.withLock { $0 += part.count }
-                    try await pacing.wrote(part.count)
-                }
-                try await writer.finish(nil)
-            })
-            report.record(method: method, target: target, status: head.status.code, bytes: sent.withLock { $0 }, outcome: outcome, started: started)
+            upload?.body.release()
+            let wholeBodyRead = await bodyRead
+            let bytes = try written.get()
+            report.record(method: method, target: target, status: head.status.code, bytes: bytes, outcome: outcome, started: started)
+            // A refusal leaves unread bytes behind (a body too large, a request after one
+            // refused), and so does a body the client had not finished sending: no more is
+            // read. Throwing closes the connection once the answer is out, where returning
+            // would have HummingbirdCore read the rest.
+            if head.headerFields[.connection] == "close" || !wholeBodyRead { throw RefusalClosesTheConnection() }
         }
         let hits = answersHitsOnEventLoop ? ProxyChildChannel.Hits(
             idleTimeout: TimeAmount(limits.idleTimeout), raw: { self.freshWire(to: $0, report: report) }
@@ -114,6 +108,46 @@ extension HTTPCachingProxy {
         try await GracefulShutdown.run(server, logger: logger)
     }
 
+    /// Writes `head` and `answer` to the client and returns the body bytes sent: a whole
+    /// body at once, a streamed one part by part as it arrives (the writer waits while the
+    /// client is slower than the origin). A part that cannot be read ends the response
+    /// early and throws, which closes the connection.
+    private static func write(
+        _ head: HTTPResponse, _ answer: HTTPBodyStream, method: HTTPRequest.Method, to writer: consuming ResponseWriter, channel: any Channel
+    ) async throws -> Int {
+        if let data = answer.wholeData {
+            try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            return method == .head ? 0 : data.count
+        }
+        let sent = LockedValue(0)
+        try await writer.write(response: head, body: ResponseBody { writer in
+            var pacing = WritePacing(channel: channel)
+            var parts = answer.makeAsyncIterator()
+            while true {
+                let part: Data?
+                do {
+                    part = try await parts.next()
+                } catch {
+                    // The upstream's failure, never passed on as it is: HummingbirdCore answers
+                    // an HTTP parser error with a `400` of its own, which would land in the
+                    // middle of this response.
+                    throw UpstreamBodyFailed()
+                }
+                guard let part else { break }
+                try await writer.write(ByteBuffer(bytes: part))
+                sent.withLock { $0 += part.count }
+                try await pacing.wrote(part.count)
+            }
+            try await writer.finish(nil)
+        })
+        return sent.withLock { $0 }
+    }
+
+    /// How long the proxy goes on reading and dropping what a client still sends of a
+    /// request body once its answer is out (nginx's lingering close: a client reset while
+    /// it is still sending may lose the answer), at most the body size limit of it.
+    static let lingeringTime: TimeAmount = .seconds(5)
+
     /// The body of `request`, passed on as it arrives (``UploadBody``), or `nil` when it has
     /// none (no `Transfer-Encoding`, and no `Content-Length` or `0`).
     private func upload(of request: Request, channel: any Channel) -> Upload? {
@@ -122,7 +156,8 @@ extension HTTPCachingProxy {
         guard fields[.transferEncoding] != nil || (length ?? 0) > 0 else { return nil }
         return Upload(
             body: UploadBody(
-                request.body, maximum: configuration.maximumRequestBodySize, timeout: TimeAmount(configuration.requestBodyTimeout), channel: channel
+                request.body, limit: configuration.maximumRequestBodySize, timeout: TimeAmount(configuration.requestBodyTimeout),
+                lingering: Self.lingeringTime, channel: channel
             ),
             length: fields[.transferEncoding] == nil ? length : nil
         )
@@ -132,3 +167,8 @@ extension HTTPCachingProxy {
 /// Thrown by the proxy's responder after it wrote a refusal, so that HummingbirdCore closes
 /// the connection instead of reading what the client still sends.
 struct RefusalClosesTheConnection: Error {}
+
+/// Thrown by the proxy's responder when the upstream's body fails part way (cut, or
+/// malformed): HummingbirdCore then closes the connection, and the client sees a body
+/// shorter than announced, or without its last chunk.
+struct UpstreamBodyFailed: Error {}

@@ -29,8 +29,11 @@ import StashHTTPWire
 /// another client gets. Refused with `400 Bad Request`, never forwarded:
 /// - a target not in origin form (`/path?query`), except an absolute-form target naming the
 ///   upstream (or, with ``Configuration/virtualHosts``, one of them), which is reduced to its
-///   path; `OPTIONS *` is answered by the proxy itself; `CONNECT` and `*@host/x` are refused;
-/// - a target with a dot segment (`/../`, `/%2e%2e/`), a `#`, or a `%` that starts no escape;
+///   path; `OPTIONS *` is answered by the proxy itself; `CONNECT` (in any form) and `*@host/x` are
+///   refused;
+/// - a target with a dot segment (`/../`, `/%2e%2e/`, and `/..;x/`, which Tomcat, Jetty and
+///   Spring read as `/../`), an escape of an escape of `.`, `/`, `\`, `;` or `%` (`%252e`), an
+///   encoded NUL, a `#`, or a `%` that starts no escape;
 /// - two `Host` fields, a `Host` that is not a host with an optional port, an HTTP/1.1
 ///   request without `Host`, or (with virtual hosts) a host name not among them.
 ///
@@ -182,9 +185,11 @@ public final class HTTPCachingProxy: Sendable {
             let (head, body) = switch upload?.body.outcome {
             case .tooLarge: Self.refusal(.contentTooLarge, "a request body over \(configuration.maximumRequestBodySize) bytes", method: request.method)
             case .timedOut: Self.refusal(.requestTimeout, "no byte of the request body for \(configuration.requestBodyTimeout)", method: request.method)
+            case .malformed: Self.refusal(.badRequest, "a malformed request body", method: request.method)
             case .fine, nil: UpstreamFailure(error).response(method: request.method)
             }
-            return (head, HTTPBodyStream(body), upload?.body.outcome == .tooLarge ? .refused : .error)
+            let outcome = upload?.body.outcome
+            return (head, HTTPBodyStream(body), outcome == .tooLarge || outcome == .malformed ? .refused : .error)
         }
     }
 

@@ -10,7 +10,8 @@ import StashHTTP
 ///   taken only when its authority is the upstream's own or, with virtual hosts, one of
 ///   them, and is then reduced to its path. Asterisk form (`*`) only for `OPTIONS`, which the
 ///   proxy answers itself. Anything else (authority form, `*@host/x`, user information) is
-///   refused.
+///   refused, and so is `CONNECT` in every form. A path an origin could read as climbing
+///   out of the upstream's prefix is refused too (``RequestTarget/refusal(_:)``).
 /// - `Host`: at most one, an RFC 3986 host with an optional port; an HTTP/1.1 request must
 ///   carry one (RFC 9112 §3.2).
 /// - The authority the cache keys on: the upstream's own, so that a client's `Host` cannot
@@ -48,6 +49,8 @@ struct RequestAdmission: Sendable {
 
     /// What becomes of a request for `target` with `hosts`; `requiresHost` for HTTP/1.1.
     func decide(method: HTTPRequest.Method, target: String, hosts: Hosts, requiresHost: Bool) -> Decision {
+        // A tunnel is never opened, whatever the target's form (RFC 9110 §9.3.6).
+        if method == .connect { return .refuse("CONNECT") }
         let host: String?
         switch hosts {
         case .several: return .refuse("more than one Host field")
@@ -63,7 +66,7 @@ struct RequestAdmission: Sendable {
         if target == "*" {
             return method == .options ? .serverOptions : .refuse("the asterisk form outside OPTIONS")
         }
-        guard method != .connect, let (authority, path) = Self.absoluteForm(target) else {
+        guard let (authority, path) = Self.absoluteForm(target) else {
             return .refuse("a request target that is not in origin or absolute form")
         }
         // RFC 9112 §3.2.2: the target's authority stands for `Host`.
@@ -76,7 +79,7 @@ struct RequestAdmission: Sendable {
     /// Admits an origin-form `path` for `host` (the `Host` field or the absolute form's authority).
     private func admit(path: String, host: String?) -> Decision {
         guard OriginForm.isValid(path) else { return .refuse("a request target with a byte or escape a URI cannot hold") }
-        guard !RequestTarget.hasDotSegment(path) else { return .refuse("dot segment in the request target") }
+        if let reason = RequestTarget.refusal(path) { return .refuse(reason) }
         guard !virtualHosts.isEmpty else { return .admit(path: path, authority: upstreamAuthority) }
         guard let host, let name = Authority(host)?.host, virtualHosts.contains(name) else {
             return .refuse("a Host this proxy does not serve")

@@ -6,7 +6,7 @@ import NIOHTTP1
 /// behind the decoder, so that no handler after it (HummingbirdCore's conversion, the
 /// responder) sees a target or `Host` the rule did not admit. It also tells the connection's
 /// ``ClientTimeouts`` of each head, which stops the header clock of a head whose end the
-/// byte scanner missed.
+/// byte scanner missed, and of each request's end.
 ///
 /// An admitted head leaves with its target in origin form and one `Host`, the cache key's
 /// authority: HummingbirdCore's conversion then gives the request the authority and path
@@ -38,6 +38,7 @@ final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
+            if case .end = unwrapInboundIn(data) { timeouts?.noteRequestEnd() }
             context.fireChannelRead(data)
             return
         }

@@ -16,7 +16,9 @@ import StashHTTPWire
 /// it sits first in the pipeline, or is driven by ``RawHitHandler``, which does. It starts
 /// the head clock on the first byte received while a head is awaited, stops it at the empty
 /// line that ends the head (``RequestHeadEnd``) or when the decoder reports the head
-/// (``noteHeadDecoded()``), and awaits the next head once a response is being written. Event-loop confined, like every channel handler.
+/// (``noteHeadDecoded()``), and awaits the next head once a response is being written and
+/// the request has ended (``noteRequestEnd()``: bytes after an early answer are still the
+/// body). Event-loop confined, like every channel handler.
 final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -24,6 +26,12 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     private let headerTimeout: TimeAmount
     private let sendTimeout: TimeAmount
     private var awaitingHead = true
+    /// Whether the decoder reported a head whose request has not ended yet: what arrives is
+    /// its body, not the next head, even once its response is being written (an early answer).
+    private var requestArriving = false
+    /// Whether a response was written while ``requestArriving``: the next head is awaited once
+    /// the request ends.
+    private var answeredEarly = false
     private var headEnd = RequestHeadEnd()
     private var headClock: Scheduled<Void>?
     private var sendClock: Scheduled<Void>?
@@ -87,8 +95,13 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
         noteRead(bytes, context: context)
     }
 
-    /// A response is being written: the next bytes start the next head.
+    /// A response is being written: the next bytes start the next head (once the request
+    /// has ended, when its body is still arriving).
     func noteResponse() {
+        if requestArriving {
+            answeredEarly = true
+            return
+        }
         if !awaitingHead {
             awaitingHead = true
             headEnd = RequestHeadEnd()
@@ -107,7 +120,18 @@ final class ClientTimeouts: ChannelDuplexHandler, RemovableChannelHandler {
     /// never a response: a response's writes say nothing of a head still arriving.
     func noteHeadDecoded() {
         awaitingHead = false
+        requestArriving = true
         stop(&headClock)
+    }
+
+    /// NIO's decoder reported the end of a request (its body read whole): after an answer
+    /// written while it was still arriving, the next bytes start the next head.
+    func noteRequestEnd() {
+        requestArriving = false
+        if answeredEarly {
+            answeredEarly = false
+            noteResponse()
+        }
     }
 
     /// Starts the send clock when the channel becomes unwritable, stops it when it drains.

@@ -98,6 +98,29 @@ struct ClientTimeoutsTests {
         #expect(!channel.isActive)
     }
 
+    /// An answer written before the request's body has all arrived (an origin refusing an
+    /// upload) does not turn the rest of the body into a "head" on the clock: an upload
+    /// going on for longer than the header timeout after an early answer stays open, and the
+    /// clock waits for the next head once the body has ended.
+    @Test func theBodyAfterAnEarlyAnswerIsNoHead() throws {
+        let channel = try Self.connectedWithDecoder()
+        try channel.writeInbound(ByteBuffer(string: "PUT /up HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\n\r\n0123456789"))
+        try Self.respond("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n", on: channel)
+        for _ in 0..<2 {
+            channel.embeddedEventLoop.advanceTime(by: .seconds(8))
+            try channel.writeInbound(ByteBuffer(string: "0123456789"))
+        }
+        channel.embeddedEventLoop.advanceTime(by: .seconds(8))
+        #expect(channel.isActive, "the body after an early answer was timed as a head")
+        try channel.writeInbound(ByteBuffer(string: "0123456789"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(channel.isActive, "no head has started: an idle connection is not this clock's business")
+        // A head sent slowly after the body's end meets the clock again.
+        try channel.writeInbound(ByteBuffer(string: "GET /slow HTTP/1.1\r\n"))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!channel.isActive)
+    }
+
     @Test func clientNotReadingForTheSendTimeoutIsClosed() throws {
         let channel = try Self.connected()
         channel.isWritable = false

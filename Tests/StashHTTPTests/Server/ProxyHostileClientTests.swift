@@ -30,6 +30,15 @@ struct ProxyHostileClientTests {
 
     /// Sends `head` as it is on a connection of its own and reads one response; `closes` is
     /// whether the proxy then closed the connection.
+    /// Sends each head on a connection of its own: each must get `400` and a closed connection.
+    static func expectRefused(_ heads: [String], port: Int) async throws {
+        for head in heads {
+            let answer = try await exchange(head, port: port)
+            #expect(answer.status == 400, "\(head.debugDescription) → \(answer.response.debugDescription)")
+            #expect(answer.closes, "\(head.debugDescription): the connection should close after a refusal")
+        }
+    }
+
     static func exchange(_ head: String, port: Int) async throws -> (status: Int, response: String, closes: Bool) {
         let client = try RawClient(port: port, patience: 10)
         #expect(client.send(head))
@@ -58,11 +67,7 @@ struct ProxyHostileClientTests {
                 "GET /x%zz HTTP/1.1\r\nHost: a\r\n\r\n",
                 "GET /x%2 HTTP/1.1\r\nHost: a\r\n\r\n",
             ]
-            for head in refused {
-                let answer = try await Self.exchange(head, port: running.port)
-                #expect(answer.status == 400, "\(head.debugDescription) → \(answer.response.debugDescription)")
-                #expect(answer.closes, "\(head.debugDescription): the connection should close after a refusal")
-            }
+            try await Self.expectRefused(refused, port: running.port)
             #expect(running.origin.allRequests.isEmpty, "\(running.origin.allRequests.map { $0.path ?? "" })")
 
             // Absolute form naming the upstream: reduced to its path.
@@ -85,13 +90,43 @@ struct ProxyHostileClientTests {
 
     /// Dot segments, plain and percent-encoded, are refused on the full flow and on the raw
     /// hit path alike (a stored `/x` is not served for `/a/../x`).
-    @Test(arguments: ["/a/../x", "/a/%2e%2e/x", "/a/%2E%2E%2Fx", "/./x", "/a/..%2fx"])
+    @Test(arguments: ["/a/../x", "/a/%2e%2e/x", "/a/%2E%2E%2Fx", "/./x", "/a/..%2fx", "/a/..;/x", "/a/%2e%2e;/x", "/a/%252e%252e/x"])
     func dotSegmentsAreRefused(_ target: String) async throws {
         try await Self.withProxyAndIntranet { running, _ in
             _ = try await Self.exchange("GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", port: running.port)
             let answer = try await Self.exchange("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n", port: running.port)
             #expect(answer.status == 400)
             #expect(running.origin.allRequests.count == 1)
+        }
+    }
+
+    /// In front of `http://origin/app`, no target reaches anything outside `/app` at an origin
+    /// that drops path parameters or decodes twice (the nginx-to-Tomcat bypass), and `CONNECT`
+    /// in every form is refused before it is forwarded.
+    @Test func nothingClimbsOutOfTheUpstreamPrefix() async throws {
+        try await ProxyTests.Running.with(upstreamPath: "/app") { running in
+            running.origin.set("/app/x", .ok([("Cache-Control", "max-age=600")]))
+            let refused = [
+                "GET /..;/manager/html HTTP/1.1\r\nHost: a\r\n\r\n",
+                "GET /%2e%2e;/x HTTP/1.1\r\nHost: a\r\n\r\n",
+                "GET /%252e%252e/x HTTP/1.1\r\nHost: a\r\n\r\n",
+                "GET /x/..;jsessionid=1/..;/manager HTTP/1.1\r\nHost: a\r\n\r\n",
+                "GET /%2E%2E%3B/x HTTP/1.1\r\nHost: a\r\n\r\n",
+                "GET /x%00.html HTTP/1.1\r\nHost: a\r\n\r\n",
+                "CONNECT /x HTTP/1.1\r\nHost: a\r\n\r\n",
+                "CONNECT 127.0.0.1:\(running.origin.port) HTTP/1.1\r\nHost: a\r\n\r\n",
+                "CONNECT http://127.0.0.1:\(running.origin.port)/x HTTP/1.1\r\nHost: a\r\n\r\n",
+            ]
+            try await Self.expectRefused(refused, port: running.port)
+            // The same refusals after a request that took the connection to the decoder.
+            let client = try RawClient(port: running.port)
+            client.send("POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi")
+            _ = await client.response()
+            client.send("CONNECT /x HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(await client.response()?.hasPrefix("HTTP/1.1 400") == true)
+            #expect(running.origin.allRequests.map { $0.path ?? "" } == ["/app/x"], "only the POST reached the origin")
+            let fine = try await ProxyHostileClientTests.exchange("GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", port: running.port)
+            #expect(fine.status == 200)
         }
     }
 

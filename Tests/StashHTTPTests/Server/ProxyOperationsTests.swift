@@ -95,6 +95,8 @@ struct ProxyOperationsTests {
             _ = await client.response()
             client.send("GET /a?x=1 HTTP/1.1\r\nHost: h\r\n\r\n")
             _ = await client.response()
+            // A line is written once its answer is out, so it may follow the answer by a moment.
+            _ = await eventually { running.log.all.count >= 6 }
             let lines = running.log.all
             #expect(lines.count == 6, "\(lines)")
             let fields = lines.map { $0.split(separator: " ").map(String.init) }

@@ -18,14 +18,17 @@ struct ProxyTests {
         let port: Int
         let transport = AsyncHTTPClientTransport(timeout: .seconds(10))
 
+        /// `upstreamPath`: a path prefix added to the test origin's URL (`/app`), unless
+        /// `upstream` names another origin.
         static func start(
-            upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init(), cache: HTTPCache? = nil
+            upstream: String? = nil, upstreamPath: String = "", configuration: HTTPCachingProxy.Configuration = .init(),
+            cache: HTTPCache? = nil
         ) async throws -> Running {
             let clock = ManualClock(now: Date(timeIntervalSince1970: 1_700_000_000))
             let origin = try await TestOrigin.start(clock: clock)
             let cache = try cache ?? HTTPCache(diskCapacity: 0, mode: .shared, clock: clock)
             let proxy = HTTPCachingProxy(
-                upstream: URL(string: upstream ?? origin.base)!, cache: cache, configuration: configuration,
+                upstream: URL(string: upstream ?? origin.base + upstreamPath)!, cache: cache, configuration: configuration,
                 transport: AsyncHTTPClientTransport(
                     timeout: .seconds(2), readTimeout: TimeAmount(configuration.upstreamReadTimeout)
                 )
@@ -43,10 +46,10 @@ struct ProxyTests {
 
         /// Runs `body` with a started proxy, stopping everything however `body` ends.
         static func with(
-            upstream: String? = nil, configuration: HTTPCachingProxy.Configuration = .init(), cache: HTTPCache? = nil,
-            _ body: (Running) async throws -> Void
+            upstream: String? = nil, upstreamPath: String = "", configuration: HTTPCachingProxy.Configuration = .init(),
+            cache: HTTPCache? = nil, _ body: (Running) async throws -> Void
         ) async throws {
-            let running = try await start(upstream: upstream, configuration: configuration, cache: cache)
+            let running = try await start(upstream: upstream, upstreamPath: upstreamPath, configuration: configuration, cache: cache)
             do {
                 try await body(running)
             } catch {
