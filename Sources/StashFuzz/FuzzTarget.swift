@@ -99,6 +99,12 @@ struct FuzzTarget: Sendable {
             run: { bytes in RequestHeadFuzzing.run(bytes) },
             seeds: { RequestHeadFuzzing.seeds.map { Data($0.utf8) } }
         ),
+        FuzzTarget(
+            name: "http-origin-response",
+            summary: "an origin's response bytes through NIO's decoder, the cache's storage rules, and the proxy's encoder (a split answer traps)",
+            run: { bytes in OriginResponseFuzzing.run(bytes) },
+            seeds: { OriginResponseFuzzing.seeds.map { Data($0.utf8) } }
+        ),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -20,7 +20,7 @@ extension HTTPCache {
     /// bodies pass through unstored.
     static let largestBodyShareOfDisk = 8
 
-    /// `body` of `response` passed on, and stored as `storable` under `key` once read whole
+    /// `body` of `response` passed on, and stored as `admitted` under `key` once read whole
     /// and correctly framed (in place of the variant with the same selecting fields;
     /// `known` as for ``replace(_:key:in:)``): the one way a response is stored while it
     /// streams, whatever the method (`GET`, or a `POST` that is the target's representation).
@@ -29,7 +29,7 @@ extension HTTPCache {
     /// `decided` runs once it is known whether the response is stored (see
     /// ``HTTPBodyStream/storing(memoryLimit:spool:fileLimit:expectedLength:decided:_:)``).
     func storing(
-        _ body: HTTPBodyStream, of response: HTTPResponse, as storable: StoredResponse, key: PrimaryCacheKey, inFiles: Bool,
+        _ body: HTTPBodyStream, of response: HTTPResponse, as admitted: AdmittedResponse, key: PrimaryCacheKey, inFiles: Bool,
         known: [StoredResponse]? = nil, decided: @escaping @Sendable () -> Void = {}
     ) async -> HTTPBodyStream {
         let length = response.headerFields[.contentLength].flatMap { Int($0) }
@@ -41,7 +41,7 @@ extension HTTPCache {
             return body
         }
         let store: @Sendable (HTTPBodyStream.CompleteBody) async -> Void = { body in
-            guard let complete = self.completing(storable, with: body) else { return }
+            guard let complete = self.completing(admitted, with: body) else { return }
             await self.replace(complete, key: key, in: known)
         }
         guard inFiles, let disk = hybrid?.disk else {
@@ -68,25 +68,27 @@ extension HTTPCache {
             .trimmingCharacters(in: .whitespaces).lowercased() == "chunked"
     }
 
-    /// `stored` with `body` as its content: in memory, or a file the disk cache adopts under
-    /// a key of its own; `nil` when the file cannot be adopted (it is deleted then).
-    func completing(_ stored: StoredResponse, with body: HTTPBodyStream.CompleteBody) -> StoredResponse? {
-        var complete = stored
-        switch body {
-        case let .data(data):
-            complete.body = data
-        case let .file(file, length):
-            // Only a cache with a disk cache makes files (`storing`).
-            let key = Self.bodyFileKeyPrefix + UUID().uuidString
-            guard let disk = hybrid?.disk else {
-                file.discard()
-                return nil
+    /// `admitted` with `body` as its content: in memory, or a file the disk cache adopts
+    /// under a key of its own; `nil` when the file cannot be adopted (it is deleted then).
+    func completing(_ admitted: AdmittedResponse, with body: HTTPBodyStream.CompleteBody) -> AdmittedResponse? {
+        admitted.with { complete in
+            switch body {
+            case let .data(data):
+                complete.body = data
+                return true
+            case let .file(file, length):
+                // Only a cache with a disk cache makes files (`storing`).
+                let key = Self.bodyFileKeyPrefix + UUID().uuidString
+                guard let disk = hybrid?.disk else {
+                    file.discard()
+                    return false
+                }
+                // The adoption deletes the file when it fails.
+                guard (try? disk.adopt(file, size: length, forKey: key)) != nil else { return false }
+                complete.bodyFile = StoredResponse.BodyFile(key: key, length: length)
+                return true
             }
-            // The adoption deletes the file when it fails.
-            guard (try? disk.adopt(file, size: length, forKey: key)) != nil else { return nil }
-            complete.bodyFile = StoredResponse.BodyFile(key: key, length: length)
         }
-        return complete
     }
 
     /// The start of the disk cache keys of body files (a URL's variants are under its

@@ -7,8 +7,10 @@ import HTTPTypes
 /// `GET` (RFC 9110 §9.3.3).
 extension HTTPCache {
     /// Applies a `200` answer to `HEAD` to the stored `GET` response it selects: the same
-    /// validators and length freshen its fields (as a `304` would); different ones discard
-    /// it, since the stored content no longer matches what the origin has.
+    /// validators and length freshen its fields (as a `304` would), when the storage rules
+    /// let the answer update it (``admitUpdate(of:by:for:requestTime:responseTime:)``);
+    /// different ones, or another `Vary`, discard it, since the stored content no longer
+    /// matches what the origin has.
     func update(fromHead response: HTTPResponse, request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date) async {
         guard response.status == .ok, let stored = await lookup(request, key: key) else { return }
         let fields = response.headerFields
@@ -16,12 +18,12 @@ extension HTTPCache {
         if let tag = fields[.eTag] { matches = matches && tag == stored.headerFields[.eTag] }
         if let modified = fields[.lastModified] { matches = matches && HTTPDate.parse(modified) == stored.lastModified }
         if let length = fields[.contentLength] { matches = matches && Int(length) == stored.bodyLength }
-        guard matches else {
-            let current = await variants(for: key)
-            await setVariants(current.filter { $0 != stored }, replacing: current, for: key)
-            return
+        guard matches else { return await removeVariant(stored, key: key) }
+        switch admitUpdate(of: stored, by: response, for: request, requestTime: requestTime, responseTime: responseTime) {
+        case .freshen(let admitted): await replace(admitted, key: key)
+        case .keep: break
+        case .drop: await removeVariant(stored, key: key)
         }
-        await replace(Validation.freshen(stored, with: fields, requestTime: requestTime, responseTime: responseTime, mode: mode), key: key)
     }
 
     /// The response to store (body to come) for the `GET` a response to `request` may later
@@ -31,7 +33,7 @@ extension HTTPCache {
     /// not `private` in a shared cache…); `nil` otherwise, and then its body is not kept.
     func representationToStore(
         _ response: HTTPResponse, post request: HTTPRequest, key: PrimaryCacheKey, requestTime: Date, responseTime: Date
-    ) -> StoredResponse? {
+    ) -> AdmittedResponse? {
         guard request.method == .post, response.status.code == 200 || response.status.code == 203,
               let location = response.headerFields[.contentLocation], key.resolving(location) == key else { return nil }
         let directives = CacheControl.governing(response.headerFields, mode: mode)
@@ -40,6 +42,6 @@ extension HTTPCache {
         guard explicit else { return nil }
         var get = request
         get.method = .get
-        return storable(response, body: Data(), for: get, requestTime: requestTime, responseTime: responseTime)
+        return admit(response, body: Data(), for: get, requestTime: requestTime, responseTime: responseTime)
     }
 }

@@ -102,10 +102,10 @@ extension HTTPCache {
             }
             // Only a response that may be stored is kept while it streams, decided before a
             // byte of it is read, as for a GET.
-            guard let storable = representationToStore(response, post: request, key: key, requestTime: requestTime, responseTime: clock.now) else {
+            guard let admitted = representationToStore(response, post: request, key: key, requestTime: requestTime, responseTime: clock.now) else {
                 return StreamedHTTPResponse(response: response, body: data, outcome: .network)
             }
-            let body = await storing(data, of: response, as: storable, key: key, inFiles: false)
+            let body = await storing(data, of: response, as: admitted, key: key, inFiles: false)
             return StreamedHTTPResponse(response: response, body: body, outcome: .network)
         }
         guard request.method == .get || request.method == .head else {
@@ -114,7 +114,7 @@ extension HTTPCache {
         let directives = RequestDirectives(request.headerFields)
         let ignoresStore = policy == .reloadIgnoringLocalCacheData || directives.noStore
         let read: [StoredResponse]? = if ignoresStore { nil } else { await variants(for: key) }
-        let stored = read.flatMap { Self.select(request.headerFields, from: $0) }
+        let stored = read.flatMap { select(request.headerFields, from: $0) }
         let now = clock.now
         let trip = Trip(
             request: request, body: body, key: key, directives: directives, policy: policy, send: send,
@@ -282,21 +282,28 @@ extension HTTPCache {
             guard Validation.notModified(response.headerFields, describes: stored) else {
                 return try await exchange(trip, stored: nil, decided: decided)
             }
-            let freshened = Validation.freshen(
-                stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode
-            )
-            let storesFreshened = !CacheControl.governing(response.headerFields, mode: mode).contains("no-store")
+            let update = admitUpdate(of: stored, by: response, for: request, requestTime: requestTime, responseTime: responseTime)
+            if case .drop = update {
+                // The answer selects by other fields: the variant goes, and the request is
+                // asked again without a condition.
+                await removeVariant(stored, key: trip.key)
+                return try await exchange(trip, stored: nil, decided: decided)
+            }
+            let admitted: AdmittedResponse? = if case .freshen(let admitted) = update { admitted } else { nil }
             if trip.isBackground {
                 // No one reads the answer: nothing to open. (A body file gone meanwhile is
                 // found by the next hit, which drops the variant.)
-                if storesFreshened { await replace(freshened, key: trip.key, in: trip.sharedVariants) }
+                if let admitted { await replace(admitted, key: trip.key, in: trip.sharedVariants) }
                 decided()
                 record { $0.revalidations += 1 }
                 return StreamedHTTPResponse(response: response, body: HTTPBodyStream(Data()), outcome: .revalidated)
             }
-            // Opened before the freshened response replaces the stored one, so that a body
-            // file gone meanwhile drops the stored variant rather than one just written.
-            guard var answer = streamed(freshened, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
+            // This client's answer is the stored response with the 304's fields, whether or
+            // not the variant may take them. Opened before the freshened response replaces
+            // the stored one, so that a body file gone meanwhile drops the stored variant
+            // rather than one just written.
+            let answered = admitted?.stored ?? Validation.freshen(stored, with: response.headerFields, requestTime: requestTime, responseTime: responseTime, mode: mode)
+            guard var answer = streamed(answered, to: request, key: trip.key, outcome: .revalidated, now: responseTime) else {
                 // Its body file cannot be opened: fetched again, whole.
                 return try await exchange(trip, stored: nil, decided: decided)
             }
@@ -304,7 +311,7 @@ extension HTTPCache {
                 // A shared cache keeps no `Set-Cookie`; the 304's is this client's alone.
                 for cookie in response.headerFields where cookie.name == .setCookie { answer.response.headerFields.append(cookie) }
             }
-            if storesFreshened { await replace(freshened, key: trip.key, in: trip.sharedVariants) }
+            if let admitted { await replace(admitted, key: trip.key, in: trip.sharedVariants) }
             decided()
             record { $0.revalidations += 1; $0.addBytesSaved(stored.bodyLength) }
             return answer
@@ -314,8 +321,8 @@ extension HTTPCache {
             return stale
         }
         if !trip.isBackground { record { $0.misses += 1 } }
-        if request.method == .get, let storable = storable(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
-            let body = await storing(data, of: response, as: storable, key: trip.key, inFiles: true, known: trip.sharedVariants, decided: decided)
+        if request.method == .get, let admitted = admit(response, body: Data(), for: request, requestTime: requestTime, responseTime: responseTime) {
+            let body = await storing(data, of: response, as: admitted, key: trip.key, inFiles: true, known: trip.sharedVariants, decided: decided)
             return StreamedHTTPResponse(response: response, body: body, outcome: .network)
         } else if request.method == .head {
             await update(fromHead: response, request: request, key: trip.key, requestTime: requestTime, responseTime: responseTime)

@@ -25,13 +25,13 @@ extension HTTPCache {
     ) -> Bool {
         guard let key = PrimaryCacheKey(request) else { return false }
         let now = clock.now
-        guard let stored = storable(response, body: body, for: request, requestTime: requestTime ?? now, responseTime: responseTime ?? now)
+        guard let admitted = admit(response, body: body, for: request, requestTime: requestTime ?? now, responseTime: responseTime ?? now)
         else { return false }
         if sharedStorage != nil {
-            writeInBackground(for: key) { await self.replace(stored, key: key) }
+            writeInBackground(for: key) { await self.replace(admitted, key: key) }
         } else {
             let current = localVariants(for: key)
-            setLocalVariants(Self.replacing(stored, in: current), replacing: current, for: key)
+            setLocalVariants(Self.replacing(admitted.stored, in: current), replacing: current, for: key)
         }
         return true
     }
@@ -72,22 +72,25 @@ extension HTTPCache {
     ) -> (stored: StoredResponse, reuse: Reuse, now: Date)? {
         guard sharedStorage == nil else { return nil }
         let variants = memoryOnly ? memoryVariants(for: key) : localVariants(for: key)
-        guard let stored = Self.select(fields, from: variants) else { return nil }
+        guard let stored = select(fields, from: variants) else { return nil }
         let now = clock.now
         return (stored, Reuse.decide(stored, fields: fields, directives: directives, mode: mode, now: now), now)
     }
 
     /// The most recent stored variant matching `request`'s `Vary`-selected fields.
     func lookup(_ request: HTTPRequest, key: PrimaryCacheKey) async -> StoredResponse? {
-        Self.select(request.headerFields, from: await variants(for: key))
+        select(request.headerFields, from: await variants(for: key))
     }
 
     /// The most recent of `variants` matching the `Vary`-selected fields of a request with
-    /// `fields`.
-    static func select(_ fields: some RequestFieldLines, from variants: [StoredResponse]) -> StoredResponse? {
+    /// `fields`, leaving out any this cache's ``mode`` may never reuse (``Reuse/Rules/mayBeReused``:
+    /// an entry that came from elsewhere, a shared table or a folder a private cache wrote,
+    /// holding what a shared cache must not serve).
+    func select(_ fields: some RequestFieldLines, from variants: [StoredResponse]) -> StoredResponse? {
         var selector = Vary.Selector(fields)
         var best: StoredResponse?
-        for variant in variants where selector.matches(variant) {
+        let shared = mode == .shared
+        for variant in variants where (shared ? variant.derived.sharedRules : variant.derived.privateRules).mayBeReused && selector.matches(variant) {
             guard let current = best else {
                 best = variant
                 continue
@@ -99,35 +102,26 @@ extension HTTPCache {
         return best
     }
 
-    /// `response` as the cache would keep it, or `nil` when RFC 9111 does not allow storing it.
-    func storable(_ response: HTTPResponse, body: Data, for request: HTTPRequest, requestTime: Date, responseTime: Date) -> StoredResponse? {
-        guard StorageRules.canStore(
-            request: request, response: response, mode: mode, storesResponsesThatSetCookies: storesResponsesThatSetCookies
-        ),
-              let varyNames = Vary.names(response.headerFields) else { return nil }
-        return StoredResponse(
-            status: response.status.code,
-            reasonPhrase: response.status.reasonPhrase,
-            headerFields: StorageRules.storableFields(response.headerFields, mode: mode),
-            body: body,
-            requestTime: requestTime,
-            responseTime: responseTime,
-            selectingFields: Vary.selectingFields(names: varyNames, request: request.headerFields)
-        )
-    }
-
-    /// Puts `stored` in place of the variant with the same selecting fields, among those
+    /// Puts `admitted` in place of the variant with the same selecting fields, among those
     /// stored now. `known`, the variants the caller read before its trip to the origin,
     /// saves the read (a round trip with shared storage) only when they hold no other
     /// variant: writing back other variants read seconds ago could revive what an
     /// invalidation removed meanwhile (RFC 9111 §4.4) or drop what another instance added.
-    func replace(_ stored: StoredResponse, key: PrimaryCacheKey, in known: [StoredResponse]? = nil) async {
+    func replace(_ admitted: AdmittedResponse, key: PrimaryCacheKey, in known: [StoredResponse]? = nil) async {
+        let stored = admitted.stored
         if let known, known.allSatisfy({ $0.selectingFields == stored.selectingFields }) {
             await setVariants([stored], replacing: known, for: key)
             return
         }
         let current = await variants(for: key)
         await setVariants(Self.replacing(stored, in: current), replacing: current, for: key)
+    }
+
+    /// Removes `stored` from `key`'s variants (an answer showed it no longer describes what
+    /// the origin has, or selects by other fields).
+    func removeVariant(_ stored: StoredResponse, key: PrimaryCacheKey) async {
+        let current = await variants(for: key)
+        await setVariants(current.filter { $0 != stored }, replacing: current, for: key)
     }
 
     /// `variants` with `stored` in place of the one with the same selecting fields, the

@@ -462,7 +462,7 @@ struct HTTPCacheBodyFilesTests {
         let representation: HTTPFields = [.contentLocation: "/form", .cacheControl: "max-age=60"]
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         func representationToStore(_ response: HTTPResponse, post: HTTPRequest, key: PrimaryCacheKey) -> StoredResponse? {
-            cache.representationToStore(response, post: post, key: key, requestTime: now, responseTime: now)
+            cache.representationToStore(response, post: post, key: key, requestTime: now, responseTime: now)?.stored
         }
         #expect(representationToStore(response(.ok, representation), post: post, key: key)?.body.isEmpty == true)
         // A representation that the GET may not store is not kept either.

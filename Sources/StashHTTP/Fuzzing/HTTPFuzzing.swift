@@ -37,7 +37,7 @@ package enum HTTPFuzzing {
 
     /// The caches ``serve(_:)`` answers with, one per mode (in memory; nothing is stored
     /// in them).
-    private static let servingCaches = [HTTPCacheMode.private, .shared].compactMap { try? HTTPCache(memoryCapacity: 0, mode: $0) }
+    static let servingCaches = [HTTPCacheMode.private, .shared].compactMap { try? HTTPCache(memoryCapacity: 0, mode: $0) }
 
     /// Everything a lookup does with a stored response, at the moments it was requested and
     /// received and a century later: its age, the reuse decision for a plain request and for one with

@@ -52,6 +52,11 @@ enum Reuse: Sendable, Equatable {
         /// `public`, `s-maxage` or `must-revalidate`: a shared cache may reuse the response
         /// for a request with `Authorization` (RFC 9111 §3.5).
         var reusableWithAuthorization = false
+        /// Whether a cache in this mode may answer with the response at all, fresh or stale:
+        /// not when it says `no-store` (without `must-understand`), nor, in a shared cache,
+        /// when it says `private` without field names or carries a `Set-Cookie`. The cache
+        /// never stores such a response; one read from storage is left alone.
+        var mayBeReused = true
 
         init() {}
 
@@ -61,6 +66,8 @@ enum Reuse: Sendable, Equatable {
             noCache = directives.isUnqualified("no-cache")
             reusableWithAuthorization = directives.contains("public") || directives.contains("s-maxage")
                 || directives.contains("must-revalidate")
+            mayBeReused = !(directives.contains("no-store") && !directives.contains("must-understand"))
+                && !(mode == .shared && (directives.isUnqualified("private") || stored.headerFields[.setCookie] != nil))
         }
     }
 
