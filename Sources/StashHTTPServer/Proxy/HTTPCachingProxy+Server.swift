@@ -143,11 +143,6 @@ extension HTTPCachingProxy {
         return sent.withLock { $0 }
     }
 
-    /// How long the proxy goes on reading and dropping what a client still sends of a
-    /// request body once its answer is out (nginx's lingering close: a client reset while
-    /// it is still sending may lose the answer), at most the body size limit of it.
-    static let lingeringTime: TimeAmount = .seconds(5)
-
     /// The body of `request`, passed on as it arrives (``UploadBody``), or `nil` when it has
     /// none (no `Transfer-Encoding`, and no `Content-Length` or `0`).
     private func upload(of request: Request, channel: any Channel) -> Upload? {
@@ -157,7 +152,7 @@ extension HTTPCachingProxy {
         return Upload(
             body: UploadBody(
                 request.body, limit: configuration.maximumRequestBodySize, timeout: TimeAmount(configuration.requestBodyTimeout),
-                lingering: Self.lingeringTime, channel: channel
+                lingering: UploadBody.Lingering(), channel: channel
             ),
             length: fields[.transferEncoding] == nil ? length : nil
         )

@@ -13,7 +13,7 @@ import StashHTTP
 /// then closed).
 ///
 /// ```swift
-/// let upload = UploadBody(request.body, limit: 64 << 20, timeout: .seconds(30), lingering: .seconds(5), channel: channel)
+/// let upload = UploadBody(request.body, limit: 64 << 20, timeout: .seconds(30), lingering: .init(), channel: channel)
 /// async let bodyRead = upload.pump()
 /// let answer = try await transport.stream(request.head, body: upload.stream, length: length)
 /// // … the answer written to the client …
@@ -54,7 +54,16 @@ final class UploadBody: Sendable {
     private let channel: any Channel
     private let limit: Int
     private let timeout: TimeAmount
-    private let lingering: TimeAmount
+    private let lingering: Lingering
+
+    /// How long the rest of a body is read and dropped once the answer is out (nginx's
+    /// lingering close: a client reset while it is still sending may lose the answer).
+    struct Lingering: Sendable {
+        /// At most this long from ``UploadBody/release()`` (nginx's `lingering_time`).
+        var total: TimeAmount = .seconds(30)
+        /// And at most this long without a byte (nginx's `lingering_timeout`).
+        var pause: TimeAmount = .seconds(5)
+    }
 
     /// The hand-over between the pump and ``stream``'s reader.
     private struct State {
@@ -69,6 +78,8 @@ final class UploadBody: Sendable {
         var deadline: Scheduled<Void>?
         /// Whether the pump is done: no read is in flight, none will be.
         var pumpEnded = false
+        /// The clock of the read in flight: it closes the connection when no byte comes in time.
+        var readClock: Scheduled<Void>?
         /// How the body ended for ``stream``: `nil` while it goes on, else the end (`.success`)
         /// or what ended it.
         var end: Result<Void, any Error>?
@@ -77,7 +88,7 @@ final class UploadBody: Sendable {
     /// - parameters:
     ///   - lingering: How long, from ``release()``, the client may go on sending what is
     ///     left of the body before the connection closes.
-    init(_ body: RequestBody, limit: Int, timeout: TimeAmount, lingering: TimeAmount, channel: any Channel) {
+    init(_ body: RequestBody, limit: Int, timeout: TimeAmount, lingering: Lingering, channel: any Channel) {
         let state = LockedValue(State())
         self.state = state
         self.body = body
@@ -94,26 +105,31 @@ final class UploadBody: Sendable {
     /// Says the answer is written: ``stream`` hands out no more parts, and the pump turns to
     /// dropping what the client still sends.
     func release() {
-        // A read in flight (one the upstream client asked for and gave up on) ends too when
-        // the deadline closes the connection.
-        let channel = channel
-        let deadline = channel.eventLoop.scheduleTask(in: lingering) { channel.close(promise: nil) }
-        let (pump, reader) = state.withLock { state in
+        // A read in flight (one the upstream client asked for and gave up on) is held to the
+        // lingering pause from now, not to the body's own timeout.
+        let (channel, pause) = (channel, lingering.pause)
+        let deadline = channel.eventLoop.scheduleTask(in: lingering.total) { channel.close(promise: nil) }
+        let (pump, reader, readClock) = state.withLock { state in
             state.released = true
             if state.pumpEnded { deadline.cancel() } else { state.deadline = deadline }
+            let readClock = state.readClock
+            if readClock != nil {
+                state.readClock = channel.eventLoop.scheduleTask(in: pause) { channel.close(promise: nil) }
+            }
             defer {
                 state.pump = nil
                 state.reader = nil
             }
-            return (state.pump, state.reader)
+            return (state.pump, state.reader, readClock)
         }
+        readClock?.cancel()
         reader?.resume(throwing: StashError(.closed, "the request this body belongs to is over"))
         pump?.resume()
     }
 
     /// Reads the body on the calling task (the handler's) until ``release()``, then drops
-    /// the rest, up to the size limit once more and until the lingering time from the
-    /// release is over (nginx's lingering close, so that a client still sending is not reset
+    /// the rest, up to the size limit once more, while bytes keep coming (``Lingering``:
+    /// nginx's lingering close, so that a client still sending is not reset
     /// before it has read the answer). Returns whether the body was read to its end, so that
     /// the connection may carry the client's next request; `false`: the connection must close.
     func pump() async -> Bool {
@@ -194,15 +210,22 @@ final class UploadBody: Sendable {
         }
     }
 
-    /// The next part of the body; the connection closes when none comes within `timeout`,
-    /// which ends the wait with an error.
+    /// The next part of the body; the connection closes when none comes within the body's
+    /// timeout (the lingering pause once released), which ends the wait with an error.
     private func read(_ iterator: inout RequestBody.AsyncIterator) async throws -> ByteBuffer? {
-        let (channel, state) = (channel, state)
-        let clock = channel.eventLoop.scheduleTask(in: timeout) {
-            state.withLock { if $0.outcome == .fine { $0.outcome = .timedOut } }
-            channel.close(promise: nil)
+        let (channel, state, timeout, pause) = (channel, state, timeout, lingering.pause)
+        state.withLock { now in
+            now.readClock = channel.eventLoop.scheduleTask(in: now.released ? pause : timeout) {
+                state.withLock { if $0.outcome == .fine, !$0.released { $0.outcome = .timedOut } }
+                channel.close(promise: nil)
+            }
         }
-        defer { clock.cancel() }
+        defer {
+            state.withLock { state in
+                defer { state.readClock = nil }
+                return state.readClock
+            }?.cancel()
+        }
         do {
             return try await iterator.next()
         } catch let error as HTTPParserError {

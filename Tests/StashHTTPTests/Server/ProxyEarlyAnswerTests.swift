@@ -136,6 +136,21 @@ struct ProxyEarlyAnswerTests {
         }
     }
 
+    /// A client that stops sending the rest of a body answered early is not waited for
+    /// as long as a body's own timeout (30 s): the proxy drops the connection once no byte
+    /// has come for 5 s (nginx's `lingering_timeout`).
+    @Test func aClientThatStopsSendingAfterAnEarlyAnswerIsDisconnected() async throws {
+        let origin = try RawOrigin(replies: [Self.serverError], bodyReading: .none)
+        defer { origin.stop() }
+        try await Self.withProxy(to: origin, mode: .shared) { port in
+            let client = try RawClient(port: port, patience: 20)
+            client.send("PUT /upload HTTP/1.1\r\nHost: a\r\nContent-Length: \(Self.uploadSize)\r\n\r\n")
+            #expect(await client.send(filler: 1 << 20) == 1 << 20)
+            #expect(await client.response()?.hasPrefix("HTTP/1.1 500") == true)
+            #expect(await client.isClosedByPeer(), "the proxy still waits for the rest of the body")
+        }
+    }
+
     private func isWhole(_ reading: RawOrigin.BodyReading) -> Bool {
         if case .whole = reading { return true }
         return false
