@@ -12,11 +12,11 @@ struct FuzzCorpusReplayTests {
         .appendingPathComponent("Fuzz", isDirectory: true)
 
     @Test(arguments: ["Corpus", "Regressions"])
-    func replaysCommittedInputs(folder: String) throws {
+    func replaysCommittedInputs(folder: String) async throws {
         let directory = Self.fuzzFolder.appendingPathComponent(folder, isDirectory: true)
         let child = try ChildProcess(BuiltProducts.executable("StashFuzz"), ["replay", directory.path])
-        let lines = child.readAllLines()
-        #expect(child.wait() == 0, "a committed input crashed its parser: \(child.standardError())")
+        let lines = await child.allLines()
+        #expect(await child.exitStatus() == 0, "a committed input crashed its parser: \(child.standardError())")
         #expect(lines.last?.hasPrefix("replayed ") == true)
         if folder == "Corpus" {
             let count = Int(lines.last?.split(separator: " ")[1] ?? "") ?? 0
@@ -24,10 +24,10 @@ struct FuzzCorpusReplayTests {
         }
     }
 
-    @Test func everyTargetHasASeedCorpus() throws {
+    @Test func everyTargetHasASeedCorpus() async throws {
         let child = try ChildProcess(BuiltProducts.executable("StashFuzz"), ["list"])
-        let targets = child.readAllLines().compactMap { $0.split(separator: "\t").first.map(String.init) }
-        #expect(child.wait() == 0)
+        let targets = await child.allLines().compactMap { $0.split(separator: "\t").first.map(String.init) }
+        #expect(await child.exitStatus() == 0)
         #expect(!targets.isEmpty)
         for target in targets {
             let seeds = (try? FileManager.default.contentsOfDirectory(

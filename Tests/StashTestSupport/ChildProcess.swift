@@ -29,6 +29,14 @@ public final class ChildProcess: @unchecked Sendable {
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
+        // Close-on-exec for the parent's ends: a child started meanwhile by another test
+        // would otherwise inherit them, and this child's output would not end until that
+        // one does (a reader waiting for the end then waits for an unrelated process).
+        for pipe in [output, errors] {
+            for fd in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+                _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+            }
+        }
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -91,6 +99,20 @@ public final class ChildProcess: @unchecked Sendable {
         var lines: [String] = []
         while let line = readLine() { lines.append(line) }
         return lines
+    }
+
+    /// ``readAllLines()`` on a thread of its own, off the cooperative pool.
+    public func allLines() async -> [String] {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.readAllLines()) }.start()
+        }
+    }
+
+    /// ``wait()`` on a thread of its own, off the cooperative pool.
+    public func exitStatus() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.wait()) }.start()
+        }
     }
 
     /// Sends SIGKILL: the child dies at once, with no chance to clean up.

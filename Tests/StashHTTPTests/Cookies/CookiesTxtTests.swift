@@ -86,7 +86,10 @@ struct CookiesTxtTests {
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = ["-s", "-o", "/dev/null", "-b", file.path, "-c", folder.file("after.txt").path, "http://127.0.0.1:\(origin.port)/app/page"]
         try curl.run()
-        curl.waitUntilExit()
+        // Off the cooperative pool: the origin curl talks to needs it to answer.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { curl.waitUntilExit(); done.resume() }.start()
+        }
         #expect(curl.terminationStatus == 0)
         let sent = origin.requests("/app/page").first?.headerFields[.cookie]
         #expect(sent?.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.sorted() == ["pref=a", "sid=123"])
