@@ -21,7 +21,7 @@ let context = ObjectContext(store: store)
 
 // A person and her card in one save: the card points at Grace's temporary id.
 let grace = context.undoGroup("Add Grace") {
-    let grace = context.insert(Person(id: nil, name: "Grace", age: 85))   // grace.id == -1
+    let grace = context.insert(Person(id: nil, name: "Grace", age: 85))   // a temporary id
     context.insert(Card(id: nil, number: "4400", ownerID: grace.id!))
     return grace
 }
@@ -40,5 +40,5 @@ try context.save()                                      // one transaction, real
 let card = try store.fetch(Card.query())[0]             // card.ownerID == Grace's real id
 let saved = try context.object(Person.self, id: grace.id)   // the temporary id still works
 // snippet.hide
-print("older \(older.map(\.name)) temporary \(grace.id!)")
+print("older \(older.map(\.name)) temporary \(grace.id! < 0)")
 print("saved \(saved!.name) \(saved!.id!) card owner \(card.ownerID) ada \(try store.fetch(Person.query().filter(\.name == "Ada"))[0].age)")

@@ -50,7 +50,7 @@ struct SnippetRunTests {
         Expectation(snippet: "DocCHTTPServerMiddleware", lines: ["middleware added"]),
         Expectation(snippet: "DocCObjects", lines: [#"people ["Itcast-1"]"#]),
         Expectation(snippet: "DocCObjectsMigration", lines: [#"["36", "85"]"#]),
-        Expectation(snippet: "DocCObjectContext", lines: [#"older ["Ada", "Grace"] temporary -1"#, "saved Grace 2 card owner 2 ada 37"]),
+        Expectation(snippet: "DocCObjectContext", lines: [#"older ["Ada", "Grace"] temporary true"#, "saved Grace 2 card owner 2 ada 37"]),
         Expectation(snippet: "DocCObjectGraph", lines: ["card 4400 owner Ada", #"children ["Byron"] chess ["Ada"] holders ["Ada"]"#]),
         Expectation(snippet: "DocCPreferences", lines: ["volume 0.5"]),
         Expectation(snippet: "DocCAppGroups", lines: ["suspended true", "suspended false"]),

@@ -34,6 +34,7 @@ struct ContextSave: Sendable {
         // References are checked at commit: objects may point at each other in any order.
         try tx.db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         let dropped = try conflicts(tx)
+        try temporaryIDsAreFree(tx)
         var result = Result()
         result.permanent = try realIDs(tx)
         let assigned = result.permanent
@@ -85,22 +86,38 @@ struct ContextSave: Sendable {
         return dropped
     }
 
+    /// Throws `conflict` when the store holds an object at a temporary id of a pending
+    /// change: the context could not tell it from its new object (ids issued from
+    /// `Int64.min` up, which SQLite never assigns, so only an id chosen by hand gets there).
+    private func temporaryIDsAreFree(_ tx: ObjectTransaction) throws {
+        for (key, change) in changes where temporary[key.type]?.contains(key.id) == true && permanent[key] == nil {
+            guard try Self.storedRow(change.object, id: key.id, tx) != nil else { continue }
+            throw StashError(
+                .conflict,
+                "\(Self.label(change.object)) is stored, and this context gave that id to a new object; nothing was saved",
+                key: Self.label(change.object)
+            )
+        }
+    }
+
     /// Gives each temporary id of an insert the id SQLite would have given it (after the
-    /// largest id ever used in its table, and after the ids this save inserts explicitly).
+    /// largest id ever used in its table, and after the ids this save inserts explicitly),
+    /// counting per table: two models on one table share its ids.
     private func realIDs(_ tx: ObjectTransaction) throws -> [ContextKey: ObjectStore.StoredValue] {
-        var byType: [ObjectIdentifier: [(key: ContextKey, object: any Model)]] = [:]
-        var explicit: [ObjectIdentifier: Int64] = [:]
+        var byTable: [String: [(key: ContextKey, object: any Model)]] = [:]
+        var explicit: [String: Int64] = [:]
         for (key, change) in changes where change.kind == .insert {
+            let table = try Self.table(of: change.object, tx)
             if temporary[key.type]?.contains(key.id) == true {
-                byType[key.type, default: []].append((key, change.object))
+                byTable[table, default: []].append((key, change.object))
             } else if case .integer(let id) = key.id {
-                explicit[key.type] = max(explicit[key.type] ?? 0, id)
+                explicit[table] = max(explicit[table] ?? 0, id)
             }
         }
         var assigned: [ContextKey: ObjectStore.StoredValue] = [:]
-        for (type, inserts) in byType {
+        for (table, inserts) in byTable.sorted(by: { $0.key < $1.key }) {
             let largest = try Self.largestID(of: inserts[0].object, tx)
-            var next = max(largest, explicit[type] ?? 0)
+            var next = max(largest, explicit[table] ?? 0)
             for (key, object) in inserts {
                 let (sum, overflow) = next.addingReportingOverflow(1)
                 guard !overflow, Self.fits(sum, object) else {
@@ -111,6 +128,10 @@ struct ContextSave: Sendable {
             }
         }
         return assigned
+    }
+
+    private static func table<M: Model>(of object: M, _ tx: ObjectTransaction) throws -> String {
+        try tx.store.schema(for: M.self).table
     }
 
     private static func fits<M: Model>(_ id: Int64, _ object: M) -> Bool {

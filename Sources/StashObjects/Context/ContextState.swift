@@ -39,11 +39,12 @@ struct ContextState {
     /// The stored row of each object as the context last saw it (fetched or saved): the
     /// base a change is checked against for conflicts.
     var seen: [ContextKey: [ObjectStore.StoredValue]] = [:]
-    /// The temporary ids issued per model (negative, counting down from -1).
+    /// The temporary ids issued per model: counting up from `Int64.min`, the end of the id
+    /// space SQLite never assigns from (it counts up from the largest id).
     var temporary: [ObjectIdentifier: Set<ObjectStore.StoredValue>] = [:]
     /// The real id each saved temporary id became.
     var permanent: [ContextKey: ObjectStore.StoredValue] = [:]
-    var nextTemporary: Int64 = -1
+    var nextTemporary = Int64.min
     var nextSequence = 0
     var nextRevision = 0
     var undoSteps: [UndoStep] = []
@@ -66,7 +67,7 @@ struct ContextState {
 
     mutating func issueTemporary(_ type: ObjectIdentifier) -> Int64 {
         let id = nextTemporary
-        nextTemporary -= 1
+        nextTemporary += 1
         temporary[type, default: []].insert(.integer(id))
         return id
     }
@@ -113,12 +114,14 @@ struct ContextState {
         }
     }
 
+    /// Undoes the last step; `false` when there is none, or while a save runs (the steps
+    /// are what it is writing: undone now, the undo would be lost when it finishes).
     mutating func undo() -> Bool {
-        move(from: \.undoSteps, to: \.redoSteps, restoring: true)
+        !saving && move(from: \.undoSteps, to: \.redoSteps, restoring: true)
     }
 
     mutating func redo() -> Bool {
-        move(from: \.redoSteps, to: \.undoSteps, restoring: false)
+        !saving && move(from: \.redoSteps, to: \.undoSteps, restoring: false)
     }
 
     /// Takes the last step of one stack, restores its objects' changes as they were before

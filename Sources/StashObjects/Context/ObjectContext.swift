@@ -14,9 +14,10 @@ import StashCore
 ///   offset apply to the result. (They run in SQLite inside a transaction that is rolled
 ///   back, so every filter works as it will after the save; while changes are pending,
 ///   such reads wait for the store's writer.)
-/// - **Temporary ids.** ``insert(_:)`` returns the object with a temporary id (negative)
-///   when SQLite assigns its model's ids; other objects may point at it, and the save gives
-///   it its real id and rewrites every relationship pointing at it.
+/// - **Temporary ids.** ``insert(_:)`` returns the object with a temporary id when SQLite
+///   assigns its model's ids: negative, counting up from `Int64.min`, the end of the range
+///   SQLite never assigns from, so it does not name a stored object. Other objects may point
+///   at it, and the save gives it its real id and rewrites every relationship pointing at it.
 /// - **One change per object.** Editing an object several times before a save is one
 ///   change; a save checks it against the version the context last saw (fetched or
 ///   saved): another writer's change in between is a conflict, settled by ``MergePolicy``.
@@ -25,15 +26,16 @@ import StashCore
 ///
 /// ```swift
 /// let context = ObjectContext(store: store)
-/// let grace = context.insert(Person(id: nil, name: "Grace", age: 85))   // grace.id == -1
-/// context.insert(Card(id: nil, number: "4400", ownerID: grace.id!))      // points at -1
+/// let grace = context.insert(Person(id: nil, name: "Grace", age: 85))   // a temporary id
+/// context.insert(Card(id: nil, number: "4400", ownerID: grace.id!))      // points at it
 /// try context.count(Person.query())                                      // counts Grace
 /// try context.save()                                                     // real ids, one transaction
 /// ```
 ///
 /// **Threads.** A context is `Sendable`: its state sits behind a lock and every call is
 /// safe from any thread or task. Changes made while a save runs stay for the next save; a
-/// second save started while one runs throws `locked`. Undo steps are one per call, so
+/// second save started while one runs throws `locked`, and ``undo()`` and ``redo()`` do
+/// nothing (they return `false`): the steps are what the save writes. Undo steps are one per call, so
 /// changes that several tasks make at once interleave in the undo history.
 public final class ObjectContext: Sendable {
     /// What ``ObjectContext/save()-6vf2u`` does with an object changed in the store since the
@@ -135,7 +137,11 @@ public final class ObjectContext: Sendable {
     private func merge<M: Model>(_ found: [PendingView.Found<M>]) -> [M] {
         state.withLock { state in
             found.compactMap { found in
-                let key = state.key(ObjectIdentifier(M.self), found.object.id.storedValue)
+                let type = ObjectIdentifier(M.self)
+                // A stored object whose id is one this context issued as temporary: another
+                // object than the pending insert (whose row the store does not have).
+                if found.storedRow != nil, state.isTemporary(type, found.object.id.storedValue) { return found.object }
+                let key = state.key(type, found.object.id.storedValue)
                 guard let pending = state.pending[key] else {
                     if let row = found.storedRow { state.seen[key] = row }
                     return found.object
@@ -155,7 +161,7 @@ public final class ObjectContext: Sendable {
     public var hasChanges: Bool { state.withLock { !$0.pending.isEmpty } }
 
     /// Adds a new object, written by the next save; returns it as the context holds it: with
-    /// a temporary id (negative) when its id is `nil` and SQLite assigns it. Objects may
+    /// a temporary id (negative, from `Int64.min` up) when its id is `nil` and SQLite assigns it. Objects may
     /// point at that id; the save replaces it with the real one everywhere, and the context
     /// keeps accepting it afterwards.
     ///
@@ -235,7 +241,9 @@ public final class ObjectContext: Sendable {
     /// **Durability:** once `save()` returns, the changes are committed to the store's SQLite
     /// file (WAL) and survive a crash of the process.
     ///
-    /// - throws: ``StashCore/StashError/Code/conflict`` naming the model and id;
+    /// - throws: ``StashCore/StashError/Code/conflict`` naming the model and id (also when a
+    ///   stored object has an id this context issued as temporary, which it cannot tell
+    ///   from its new object);
     ///   ``StashCore/StashError/Code/missingRelatedObject`` when an object points at the temporary id
     ///   of an object deleted in the context; ``/StashCore/StashError/Code/notFound`` for an update of
     ///   an object that does not exist; `StashError.Code.locked` while another save of this

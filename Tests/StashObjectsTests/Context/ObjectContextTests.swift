@@ -118,6 +118,22 @@ struct ObjectContextTests {
         #expect(!context.hasChanges)
     }
 
+    /// An undo asked for while a save writes the step it would undo is refused (`false`),
+    /// not taken and then lost when the save finishes: the insert is saved, the context
+    /// is clean, and the store and the context agree.
+    @Test func anUndoWhileASaveRunsIsRefused() throws {
+        let context = ObjectContext(store: store)
+        let answers = LockedValue<[Bool]>([])
+        Echo.whileEncoding.withLock { $0 = { answers.withLock { $0 += [context.canUndo, context.undo(), context.redo()] } } }
+        context.insert(Echo(id: nil, text: "first"))
+        try context.save()
+        #expect(answers.withLock { $0 } == [true, false, false])
+        #expect(try store.count(Echo.query()) == 1)
+        #expect(!context.hasChanges)
+        #expect(try context.count(Echo.query()) == 1)
+        #expect(!context.undo())
+    }
+
     @Test func asyncFetchAndSave() async throws {
         let context = ObjectContext(store: store)
         var ada = try await context.fetch(Person.query().filter(\.name == "Ada"))[0]
