@@ -275,7 +275,7 @@ let package = Package(
             name: "StashTestHost",
             // StashObjects named directly, not only through the umbrella: an incremental build
             // otherwise keeps a model's conformance compiled against an older `Model`.
-            dependencies: ["Stash", "StashObjects", "StashPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Stash", "StashObjects", "StashPostgres", "StashTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strictSettings
         ),
 
@@ -283,7 +283,10 @@ let package = Package(
 
         .target(
             name: "StashTestSupport",
-            dependencies: ["StashCore", "StashTesting", "StashToolSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "StashCore", "StashTesting", "StashToolSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/StashTestSupport",
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,6 @@
 import Foundation
+import StashCore
+import StashTestSupport
 
 // StashTestHost SCENARIO [ARGS…]
 //
@@ -16,6 +18,8 @@ guard let name = arguments.first, let scenario = scenarios[name] else {
     exit(64)
 }
 do {
+    // A kill point counts SQLite's file calls too, through the observing VFS.
+    if try FaultInjection.armKillPoint(fromEnvironment: ProcessInfo.processInfo.environment) != nil { ObservedSQLite.install() }
     try await scenario(Array(arguments.dropFirst()))
     exit(0)
 } catch {

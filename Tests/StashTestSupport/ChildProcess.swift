@@ -89,9 +89,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// ``readLine()`` on a thread of its own, so that an async test waiting for the child
     /// does not hold one of the cooperative pool's few threads.
     public func nextLine() async -> String? {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.readLine()) }.start()
-        }
+        await offThePool { self.readLine() }
     }
 
     /// Every remaining line, until the child closes its output.
@@ -103,16 +101,12 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// ``readAllLines()`` on a thread of its own, off the cooperative pool.
     public func allLines() async -> [String] {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.readAllLines()) }.start()
-        }
+        await offThePool { self.readAllLines() }
     }
 
     /// ``wait()`` on a thread of its own, off the cooperative pool.
     public func exitStatus() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.wait()) }.start()
-        }
+        await offThePool { self.wait() }
     }
 
     /// Sends SIGKILL: the child dies at once, with no chance to clean up.

@@ -127,7 +127,7 @@ public final class RawClient: @unchecked Sendable {
         guard client.send("\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n") else {
             throw StashError(.io, "cannot send to 127.0.0.1:\(port)")
         }
-        let raw = await client.offThePool { client.blockingReadToEnd() }
+        let raw = await offThePool { client.blockingReadToEnd() }
         guard let end = raw.range(of: "\r\n\r\n") else { throw StashError(.io, "no response head from 127.0.0.1:\(port): \(raw)") }
         let lines = raw[..<end.lowerBound].components(separatedBy: "\r\n")
         guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else {
@@ -139,12 +139,6 @@ public final class RawClient: @unchecked Sendable {
             if parts.count == 2 { fields[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
         }
         return Answer(status: status, fields: fields, body: String(raw[end.upperBound...]))
-    }
-
-    private func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
     }
 
     /// Bytes read past the response last returned (the start of the next one).

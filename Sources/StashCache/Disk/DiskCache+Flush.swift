@@ -125,6 +125,7 @@ extension DiskCache {
                 }
                 batch.segmentEnd = (segment, offset + records.count)
             }
+            try syncFiles(of: batch)
             try learnReplacedRows(&snapshot)
             for (_, change) in snapshot {
                 let base = change.base ?? .none
@@ -165,6 +166,27 @@ extension DiskCache {
         }
         settle(snapshot, batch, generation: generation)
         flushSucceeded()
+    }
+
+    /// fsyncs the file of each file-backed value the batch commits, and then their folder,
+    /// before the commit: a row the manifest may keep after a power cut never names a file
+    /// that came back empty, torn or missing (ext4 commits a new file's name before its
+    /// bytes). A file gone meanwhile (a later write replaced it) is skipped.
+    private func syncFiles(of batch: FlushBatch) throws {
+        var synced = false
+        for write in batch.writes {
+            guard let name = write.record.file else { continue }
+            let path = filePath(named: name)
+            let fd = SystemCalls.open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                if errno == ENOENT { continue }
+                throw StashError.posix("open", path: path)
+            }
+            defer { SystemCalls.close(fd) }
+            guard SystemCalls.fsync(fd, path: path) == 0 else { throw StashError.posix("fsync", path: path) }
+            synced = true
+        }
+        if synced { try FileStore.syncFolder(filesDirectory.path) }
     }
 
     /// Looks up the rows that the batch's writes staged without knowing them replace, before

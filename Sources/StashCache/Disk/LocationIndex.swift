@@ -46,9 +46,10 @@ final class LocationIndex {
     static let slotSize = 16
     static let minimumCapacity = 1 << 10
     static let maximumProbe = 64
-    /// The most slots a table may have (4 GB of file, hundreds of millions of keys): a
-    /// header claiming more is taken as crafted. A full table of this size files no more.
-    static let maximumCapacity = 1 << 28
+    /// The most slots a table may have (4 GB of file, hundreds of millions of keys; 256 MB
+    /// where `Int` has 32 bits, so that sizes stay in range): a header claiming more is taken
+    /// as crafted. A full table of this size files no more.
+    static let maximumCapacity = MemoryLayout<Int>.size >= 8 ? 1 << 28 : 1 << 24
     private static let magic: UInt64 = 0x3158_434F_4C48_5453 // "STSHLOCX", version 1
     private enum Field: Int { case magic = 0, capacity = 8, count = 16, generation = 24, state = 32, key0 = 40, key1 = 48 }
     private static let clean: UInt64 = 0, open: UInt64 = 1
@@ -124,7 +125,7 @@ final class LocationIndex {
                     if !empty { remove(at: index) }
                     return
                 }
-                guard location.span <= Int(UInt32.max) else { return }
+                guard Int64(location.span) <= Int64(UInt32.max) else { return }
                 if empty {
                     if (count + 1) * 4 > capacity * 3, capacity < Self.maximumCapacity {
                         grow()

@@ -32,8 +32,11 @@ extension Manifest {
         var segments: [Int: Int] = [:]
         try rows("SELECT id, size FROM segment") { row in
             // Cast by GRDB's checked decoding: a crafted value is an error, not a trap.
-            let id: Int = try row.decode(atIndex: 0), size: Int = try row.decode(atIndex: 1)
-            guard (1..<(1 << 31)).contains(id), (0..<(1 << 32)).contains(size) else {
+            // Fixed-width bounds: on a 32-bit `Int` (watchOS) a size up to 2^32 does not fit.
+            let id: Int64 = try row.decode(atIndex: 0), size: Int64 = try row.decode(atIndex: 1)
+            guard (1..<(Int64(1) << 31)).contains(id), (0..<(Int64(1) << 32)).contains(size),
+                  let id = Int(exactly: id), let size = Int(exactly: size)
+            else {
                 throw StashError(.corruptFile, "segment \(id) of \(size) bytes", path: url.path)
             }
             segments[id] = size

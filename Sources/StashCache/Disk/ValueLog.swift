@@ -28,8 +28,10 @@ struct ValueLocation: Hashable, Sendable {
     /// The location a manifest row names, `nil` when its columns cannot name one (a crafted
     /// or damaged row).
     init?(packed: Int64, span: Int64) {
-        guard packed >= 0, span >= Int64(ValueLogRecord.headerSize), span <= Int64(Int32.max) else { return nil }
-        self.init(segment: Int(packed >> 32), offset: Int(packed & 0xFFFF_FFFF), span: Int(span))
+        guard packed >= 0, span >= Int64(ValueLogRecord.headerSize), span <= Int64(Int32.max),
+              let offset = Int(exactly: packed & 0xFFFF_FFFF)  // 32 bits do not fit a 32-bit `Int`
+        else { return nil }
+        self.init(segment: Int(packed >> 32), offset: offset, span: Int(span))
     }
 }
 
@@ -159,8 +161,8 @@ final class ValueLog: @unchecked Sendable {
     func append(_ records: [UInt8], limit: Int = ValueLog.segmentLimit) throws -> (segment: Int, offset: Int) {
         try lock.withLock { () throws(StashError) -> (segment: Int, offset: Int) in
             // Every offset must fit the 32 bits a manifest row keeps for it.
-            guard records.count < 1 << 31 else { throw StashError(.io, "a flush of \(records.count) bytes of records is too large for one segment", path: folder.path) }
-            if activeEnd >= limit || activeEnd + records.count >= 1 << 32 {
+            guard Int64(records.count) < Int64(1) << 31 else { throw StashError(.io, "a flush of \(records.count) bytes of records is too large for one segment", path: folder.path) }
+            if activeEnd >= limit || Int64(activeEnd) + Int64(records.count) >= Int64(1) << 32 {
                 activeSegment += 1
                 activeEnd = 0
             }

@@ -75,21 +75,24 @@ struct ValueLogRecord {
     /// key when `nil`).
     static func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeBufferPointer<UInt8>?) -> ValueLogRecord? {
         guard bytes.count >= headerSize, let base = bytes.baseAddress else { return nil }
-        func word(_ offset: Int) -> Int { Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
+        func word(_ offset: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
         func real(_ offset: Int) -> Double { Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) }
-        let keyCount = word(4), metadataWord = word(8), valueCount = word(12)
-        let metadataCount = metadataWord == Int(UInt32.max) ? 0 : metadataWord
-        // Each length is under 2^32, so the sum cannot overflow.
-        guard headerSize + keyCount + metadataCount + valueCount == bytes.count,
-              key.map({ $0.count == keyCount && ($0.isEmpty || memcmp(base + headerSize, $0.baseAddress!, keyCount) == 0) }) ?? true,
-              CRC32.checksum(base + 4, count: bytes.count - 4) == UInt32(word(0))
+        let metadataWord = word(8)
+        let metadataLength = metadataWord == UInt32.max ? 0 : metadataWord
+        // Summed in 64 bits: each length is under 2^32, and `Int` may have 32 (watchOS).
+        guard UInt64(headerSize) + UInt64(word(4)) + UInt64(metadataLength) + UInt64(word(12)) == UInt64(bytes.count),
+              CRC32.checksum(base + 4, count: bytes.count - 4) == word(0)
+        else { return nil }
+        // Each fits in `Int` now: their sum is `bytes.count`.
+        let keyCount = Int(word(4)), metadataCount = Int(metadataLength)
+        guard key.map({ $0.count == keyCount && ($0.isEmpty || memcmp(base + headerSize, $0.baseAddress!, keyCount) == 0) }) ?? true
         else { return nil }
         let created = real(16), expires = real(24), sliding = real(32)
         let keyEnd = headerSize + keyCount, metadataEnd = keyEnd + metadataCount
         return ValueLogRecord(
             created: created,
             expires: expires.isNaN ? nil : expires, sliding: sliding.isNaN ? nil : sliding,
-            metadata: metadataWord == Int(UInt32.max) ? nil : Data(bytes[keyEnd..<metadataEnd]),
+            metadata: metadataWord == UInt32.max ? nil : Data(bytes[keyEnd..<metadataEnd]),
             value: Data(bytes[metadataEnd...])
         )
     }

@@ -45,16 +45,21 @@ package enum FaultInjection {
         let kind: Call?
         let errno: Int32
         let persistent: Bool
+        let observer: (@Sendable (Observed) -> Void)?
         private var counted = 0
         private var faults = 0
         private var seen: [(Call, String)] = []
 
-        init(folder: String, failing: Int?, kind: Call?, errno: Int32, persistent: Bool) {
+        init(
+            folder: String, failing: Int?, kind: Call?, errno: Int32, persistent: Bool,
+            observer: (@Sendable (Observed) -> Void)? = nil
+        ) {
             self.folder = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
             self.failing = failing
             self.kind = kind
             self.errno = errno
             self.persistent = persistent
+            self.observer = observer
         }
 
         /// How many calls of the plan's kind (of every kind when it has none) ran so far,
@@ -77,14 +82,82 @@ package enum FaultInjection {
 
         /// The errno call `call` on `path` must fail with, counting it; the lock is held.
         fileprivate func consider(_ call: Call, path: String) -> Int32? {
-            guard path == folder || path.hasPrefix(folder + "/") else { return nil }
+            guard contains(path) else { return nil }
             guard kind == nil || kind == call else { return nil }
             counted += 1
             seen.append((call, path))
+            if counted == failing, errno == FaultInjection.killProcess { kill(getpid(), SIGKILL) }
             guard let failing, counted == failing || (persistent && counted > failing) else { return nil }
             faults += 1
             return errno
         }
+
+        fileprivate func contains(_ path: String) -> Bool { path == folder || path.hasPrefix(folder + "/") }
+    }
+
+    /// The `errno` of a plan that kills the process (SIGKILL) at its chosen call instead of
+    /// failing it: what ``armKillPoint(fromEnvironment:)`` arms.
+    package static let killProcess: Int32 = -9
+
+    /// The environment variable naming a deterministic kill point for a child process:
+    /// `KIND:N:FOLDER` (`fsync:3:/tmp/x`) kills the process with SIGKILL at its Nth call of
+    /// that kind (`any` for every kind) on a path inside `FOLDER`, so that a crash test can
+    /// walk every call of a compaction or a migration instead of hoping a timer lands inside.
+    package static let killPointVariable = "STASH_KILL_POINT"
+
+    /// Arms the kill point that ``killPointVariable`` names in `environment`, if any;
+    /// `nil` when it names none. A malformed value arms nothing and says why.
+    @discardableResult
+    package static func armKillPoint(fromEnvironment environment: [String: String]) throws -> Plan? {
+        guard let value = environment[killPointVariable] else { return nil }
+        let parts = value.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let n = Int(parts[1]), n > 0, parts[2].hasPrefix("/"),
+              parts[0] == "any" || Call(rawValue: parts[0]) != nil
+        else { throw StashError(.unsupportedValue, "\(killPointVariable) is KIND:N:FOLDER, not \(value)") }
+        return arm(folder: parts[2], failing: n, of: Call(rawValue: parts[0]), with: killProcess)
+    }
+
+    /// A call about to run, as an observer sees it.
+    package struct Observed: Sendable {
+        package var call: Call
+        /// The path the call names (for a call on a descriptor, the path its errors name,
+        /// which may be the destination of a temporary file: ``descriptor`` says which file).
+        package var path: String
+        /// For `msync`, the bytes flushed from the start of the mapping (the package maps
+        /// files from offset 0); 0 otherwise.
+        package var count: Int
+        /// The descriptor the call acts on, or -1.
+        package var descriptor: Int32
+    }
+
+    /// Arms an observer on `folder`: before every checked call on a path inside it runs,
+    /// `observer` is told of it. It runs on the caller's thread, with no lock of the seam
+    /// held; it must not call the seam on a path inside `folder`. Used by the crash-state
+    /// explorer.
+    package static func observe(folder: String, _ observer: @escaping @Sendable (Observed) -> Void) -> Plan {
+        let plan = Plan(folder: folder, failing: nil, kind: nil, errno: 0, persistent: false, observer: observer)
+        lock.withLock {
+            plans.append(plan)
+            isArmed = true
+        }
+        return plan
+    }
+
+    /// Tells the observers of the plans holding `path` that `call` is about to run, and counts
+    /// it in kill points, without failing it: for file calls the package does not make itself
+    /// (SQLite's, through a test VFS).
+    package static func notifyObservers(_ call: Call, path: String, count: Int = 0, descriptor: Int32 = -1) {
+        guard isArmed else { return }
+        notify(Observed(call: call, path: path, count: count, descriptor: descriptor))
+        lock.withLock {
+            for plan in plans where plan.errno == killProcess { _ = plan.consider(call, path: path) }
+        }
+    }
+
+    /// Calls the observers of the plans holding the call's path.
+    private static func notify(_ observed: Observed) {
+        let observers = lock.withLock { plans.compactMap { $0.contains(observed.path) ? $0.observer : nil } }
+        for observer in observers { observer(observed) }
     }
 
     /// Whether any plan is armed: the one load an unarmed call pays. Written only under
@@ -117,8 +190,9 @@ package enum FaultInjection {
     /// The `errno` that `call` on `path` must fail with, or `nil` when it runs as usual
     /// (always, unless a plan is armed on a folder holding `path`).
     @inline(__always)
-    package static func fault(_ call: Call, path: String?) -> Int32? {
+    package static func fault(_ call: Call, path: String?, count: Int = 0, descriptor: Int32 = -1) -> Int32? {
         guard isArmed, let path else { return nil }
+        notify(Observed(call: call, path: path, count: count, descriptor: descriptor))
         return armedFault(call, path: path)
     }
 

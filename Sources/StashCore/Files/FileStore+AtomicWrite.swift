@@ -7,8 +7,10 @@ extension FileStore {
         /// folder; on Darwin `F_FULLFSYNC`, since `fsync` there stops at the drive's cache):
         /// the write survives a power cut. The default.
         case powerSafe
-        /// No fsync: the write survives a crash of the process (the kernel has it) but may be
-        /// lost, as a whole, in a power cut. The old content or the new, never a mix.
+        /// No fsync: the write survives a crash of the process (the kernel has it), and
+        /// readers see the old content or the new, never a mix. A power cut may take it
+        /// back, and may leave the file empty or torn: nothing orders its bytes before its
+        /// new name (see the Durability article).
         case processSafe
     }
 

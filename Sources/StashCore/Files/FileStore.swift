@@ -127,17 +127,24 @@ public enum FileStore {
     }
 
     /// Creates a folder and any missing parents with owner-only permissions (0700).
-    /// An existing folder is left as it is.
+    /// An existing folder is left as it is. The folder holding each one created is synced
+    /// (``syncFolder(_:)``), so that a power cut cannot take back a folder, and the files
+    /// written power-safe into it, once this returned.
     public static func createFolder(_ url: URL, permissions: mode_t = 0o700) throws {
         let path = url.standardizedFileURL.path
         if isFolder(url) { return }
         var current = ""
+        var created: [String] = []
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            let parent = current.isEmpty ? "/" : current
             current += "/" + component
-            if mkdir(current, permissions) != 0 && errno != EEXIST {
+            if mkdir(current, permissions) == 0 {
+                created.append(parent)
+            } else if errno != EEXIST {
                 throw StashError.posix("mkdir", path: current)
             }
         }
+        for parent in created { try syncFolder(parent) }
         guard isFolder(url) else {
             throw StashError(.io, "exists and is not a folder", path: path, errno: ENOTDIR)
         }

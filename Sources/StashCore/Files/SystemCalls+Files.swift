@@ -21,8 +21,8 @@ package import Musl
 /// what a fault plan matches, and nothing else reads it.
 extension SystemCalls {
     @inline(__always)
-    private static func injected(_ call: FaultInjection.Call, _ path: String?) -> Bool {
-        guard let code = FaultInjection.fault(call, path: path) else { return false }
+    private static func injected(_ call: FaultInjection.Call, _ path: String?, _ descriptor: Int32 = -1) -> Bool {
+        guard let code = FaultInjection.fault(call, path: path, descriptor: descriptor) else { return false }
         errno = code
         return true
     }
@@ -38,14 +38,14 @@ extension SystemCalls {
     /// Writes up to `count` bytes of `buffer` at the position of `fd` (open on `path`).
     @inline(__always)
     package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, path: String?) -> Int {
-        if injected(.write, path) { return -1 }
+        if injected(.write, path, fd) { return -1 }
         return write(fd, buffer, count)
     }
 
     /// Writes up to `count` bytes of `buffer` at `offset` of `fd` (open on `path`).
     @inline(__always)
     package static func pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, at offset: Int, path: String?) -> Int {
-        if injected(.pwrite, path) { return -1 }
+        if injected(.pwrite, path, fd) { return -1 }
         return libcPwrite(fd, buffer, count, off_t(offset))
     }
 
@@ -56,14 +56,14 @@ extension SystemCalls {
     /// (some network and external ones), plain `fsync`, as SQLite does. On Linux, `fsync`.
     @inline(__always)
     package static func fsync(_ fd: Int32, path: String?) -> Int32 {
-        if injected(.fsync, path) { return -1 }
+        if injected(.fsync, path, fd) { return -1 }
         return fullSync(fd)
     }
 
     /// ``fsync(_:path:)`` for the descriptor of a folder (after a rename or a new entry in it).
     @inline(__always)
     package static func syncFolder(_ fd: Int32, path: String) -> Int32 {
-        if injected(.syncFolder, path) { return -1 }
+        if injected(.syncFolder, path, fd) { return -1 }
         return fullSync(fd)
     }
 
@@ -79,7 +79,10 @@ extension SystemCalls {
     /// platters: a power-safe caller follows it with ``fsync(_:path:)``.
     @inline(__always)
     package static func msync(_ address: UnsafeMutableRawPointer, _ count: Int, path: String?) -> Int32 {
-        if injected(.msync, path) { return -1 }
+        if let code = FaultInjection.fault(.msync, path: path, count: count) {
+            errno = code
+            return -1
+        }
         return libcMsync(address, count, MS_SYNC)
     }
 
@@ -89,7 +92,7 @@ extension SystemCalls {
     /// the error number (`posix_fallocate` does not set `errno`).
     @inline(__always)
     package static func allocate(_ fd: Int32, from offset: Int, count: Int, path: String?) -> Int32 {
-        if let code = FaultInjection.fault(.allocate, path: path) { return code }
+        if let code = FaultInjection.fault(.allocate, path: path, descriptor: fd) { return code }
         return posix_fallocate(fd, off_t(offset), off_t(count))
     }
     #endif
@@ -97,7 +100,7 @@ extension SystemCalls {
     /// Sets the size of `fd` (open on `path`) to `size` bytes.
     @inline(__always)
     package static func truncate(_ fd: Int32, to size: Int, path: String?) -> Int32 {
-        if injected(.truncate, path) { return -1 }
+        if injected(.truncate, path, fd) { return -1 }
         return ftruncate(fd, off_t(size))
     }
 

@@ -16,7 +16,29 @@ import Stash
 ///   (`openFile`, `data`, reporting `exhausted open=… data=…`), frees the descriptors and
 ///   reports whether the entry survived, before and after a flush and reopen
 ///   (`after open=… data=…`, `reopened open=… data=…`).
+/// - `cache.compact DIR`: writes 300 small values nine times over (`CacheScenarioValue.round`),
+///   flushing and reporting `flushed R` after round R, so that most of the log is dead (and
+///   a megabyte more written since the last check: compaction is due); then
+///   reopens the cache, waits until its housekeeping has compacted the log (at most 10 s) and
+///   reports `done`.
 let cacheScenarios: [String: Scenario] = [
+    "cache.compact": { arguments in
+        let directory = URL(fileURLWithPath: arguments[0])
+        let cache = try DiskCache(directory: directory, configuration: childConfiguration())
+        for round in 0..<9 {
+            for key in 0..<300 { try cache.set(CacheScenarioValue.round(round, key: key), forKey: "k\(key)") }
+            try await cache.flush()
+            report("flushed \(round)")
+        }
+        try cache.close()
+        // Opening a writer starts its housekeeping, which compacts the log.
+        let reopened = try DiskCache(directory: directory, configuration: childConfiguration())
+        let segment = directory.appendingPathComponent("values/1.log")
+        let deadline = Date().addingTimeInterval(10)
+        while FileManager.default.fileExists(atPath: segment.path), Date() < deadline { usleep(5_000) }
+        try reopened.close()
+        report(FileManager.default.fileExists(atPath: segment.path) ? "not compacted" : "done")
+    },
     "cache.write-loop": { arguments in
         let cache = try DiskCache(directory: URL(fileURLWithPath: arguments[0]), configuration: childConfiguration())
         report("ready")
@@ -118,6 +140,11 @@ private func childConfiguration() -> DiskCache.Configuration {
 /// The keys and values of `cache.write-loop`: 64 keys, every third value large (a file).
 /// Each value is one repeated byte, so a reader can tell a whole value from a torn one.
 enum CacheScenarioValue {
+    /// The value of key `key` in round `round` of `cache.compact`: 900 bytes, inline.
+    static func round(_ round: Int, key: Int) -> Data {
+        Data("round \(round) key \(key) ".utf8) + Data(repeating: UInt8(truncatingIfNeeded: round &* 41 &+ key), count: 880)
+    }
+
     static func key(for index: Int) -> String { "item-\(index % 64).bin" }
 
     static func value(for index: Int) -> Data {

@@ -33,8 +33,8 @@ let preferencesScenarios: [String: Scenario] = [
         report("saw \(prefs.keys.count)")
     },
     // preferences.churn FILE PREFIX COMPACT: three rounds of setting PREFIX-0..<300 (round * 1000
-    // + i), then removes every third of them and parent-0..<50, then (COMPACT = yes) compacts
-    // and sets PREFIX-after = "after"; prints "done".
+    // + i), then removes every third of them and parent-0..<50, then (COMPACT = yes) prints
+    // "churned", compacts and sets PREFIX-after = "after"; prints "done".
     "preferences.churn": { arguments in
         guard arguments.count == 3 else { throw usage("preferences.churn FILE PREFIX COMPACT") }
         let prefs = try Preferences(url: URL(fileURLWithPath: arguments[0]))
@@ -45,6 +45,7 @@ let preferencesScenarios: [String: Scenario] = [
         for i in stride(from: 0, to: 300, by: 3) { try prefs.removeValue(forKey: "\(prefix)-\(i)") }
         for i in 0..<50 { try prefs.removeValue(forKey: "parent-\(i)") }
         if arguments[2] == "yes" {
+            report("churned")
             try prefs.compact()
             try prefs.set("after", forKey: "\(prefix)-after")
         }

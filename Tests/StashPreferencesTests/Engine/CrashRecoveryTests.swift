@@ -167,3 +167,51 @@ import Testing
         #expect(try FileStore.read(file) == bytes)
     }
 }
+
+/// Process crashes at deterministic kill points: the child is killed (SIGKILL, by the seam)
+/// at its first file call inside the folder, then its second, and so on through the writes,
+/// the log's growth and a compaction, until a run ends without reaching the point.
+@Suite struct PreferencesKillPointTests {
+    @Test func aKillAtEveryCallOfACompactionLosesNothing() async throws {
+        var killed = 0
+        var duringCompaction = 0
+        for point in 1...400 {
+            let folder = TemporaryFolder("prefs-kill")
+            let file = folder.file("churn.stashprefs")
+            let child = try ChildProcess.testHost(
+                "preferences.churn", file.path, "k", "yes",
+                environment: [FaultInjection.killPointVariable: "any:\(point):\(folder.url.path)"]
+            )
+            let lines = await child.allLines()
+            let status = await child.exitStatus()
+            let prefs = try Preferences(url: file)
+            defer { prefs.close() }
+            if status == 0 {
+                #expect(lines == ["churned", "done"])
+                #expect(prefs.string(forKey: "k-after") == "after")
+                break
+            }
+            #expect(status == 128 + SIGKILL, "kill point \(point): \(child.standardError())")
+            killed += 1
+            if lines.contains("churned") {
+                // Every write before the compaction was acknowledged: none may be lost.
+                duringCompaction += 1
+                for i in 0..<300 {
+                    #expect(prefs.object(forKey: "k-\(i)") == (i % 3 == 0 ? nil : .integer(Int64(2000 + i))), "kill point \(point): k-\(i)")
+                }
+                #expect([nil, "after"].contains(prefs.string(forKey: "k-after")))
+            } else {
+                // Killed while growing the log: each key shows one of the values it was given.
+                for i in 0..<300 {
+                    if case .integer(let value)? = prefs.object(forKey: "k-\(i)") {
+                        #expect(value % 1000 == Int64(i) && value < 3000, "kill point \(point): k-\(i) = \(value)")
+                    }
+                }
+            }
+            // The next write after the crash succeeds.
+            try prefs.set("next", forKey: "k-next")
+        }
+        print("preferences kill points: \(killed) calls killed, \(duringCompaction) of them in the compaction")
+        #expect(duringCompaction >= 4)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Runs `body` on a thread of its own and returns what it returns (or throws what it
+/// throws), without holding a thread of the cooperative pool meanwhile: with two cores the
+/// pool has two threads, and a test that blocks one (waiting for a child process, or
+/// exploring thousands of crash states) slows every test that needs it, such as a proxy
+/// test's server. `body` runs exactly once, on that thread, while the caller waits.
+///
+/// ```swift
+/// let lines = try await offThePool { child.readAllLines() }
+/// ```
+public func offThePool<T>(_ body: @escaping () throws -> T) async throws -> T {
+    let work = Unchecked(body)
+    let result: Unchecked<Result<T, any Error>> = await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: Unchecked(Result { try work.value() })) }.start()
+    }
+    return try result.value.get()
+}
+
+/// ``offThePool(_:)`` for a body that cannot throw.
+public func offThePool<T>(_ body: @escaping () -> T) async -> T {
+    let work = Unchecked(body)
+    let result: Unchecked<T> = await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: Unchecked(work.value())) }.start()
+    }
+    return result.value
+}
+
+/// A value handed to one other thread while its sender waits for it: never used from two
+/// threads at once.
+private struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
