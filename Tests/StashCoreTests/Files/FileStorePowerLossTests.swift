@@ -75,7 +75,7 @@ import Testing
         let acknowledged = LockedValue(Acknowledged())
         let explorer = CrashExplorer<Acknowledged>("file store / archives", model: model)
         let report = await offThePool { explorer.run(
-            workload: { try workload($0, durability: .powerSafe, saves: max(10, explorer.budget / 50), acknowledged: acknowledged) },
+            workload: { try workload($0, durability: .powerSafe, saves: max(10, explorer.budget / 40), acknowledged: acknowledged) },
             expectation: { acknowledged.withLock { $0 } },
             check: check
         ) }

@@ -54,7 +54,7 @@ import Testing
             }
             if durable { acknowledged.withLock { $0.synced() } }
             // A large value that most rewrites leave dead, so that the log compacts.
-            try prefs.set(Data(repeating: UInt8(round), count: 6_000), forKey: "blob")
+            try prefs.set(Data(repeating: UInt8(round), count: 6_000), forKey: "filler")
             if round == 2 { try prefs.compact() }
             if round % 2 == 1 {
                 try prefs.flush()
@@ -63,10 +63,14 @@ import Testing
         }
     }
 
-    /// Opens the image, checks each key against what was acknowledged, and writes once more.
-    func check(_ folder: URL, _ acknowledged: Acknowledged) throws -> [String] {
+    /// Opens the image, checks each key against what was acknowledged (and the values of an
+    /// older file the workload upgraded, `original`), and writes once more.
+    func check(_ folder: URL, _ acknowledged: Acknowledged, original: [String: PreferenceValue] = [:]) throws -> [String] {
         let prefs = try Preferences(url: folder.appendingPathComponent(Self.fileName))
         var problems: [String] = []
+        for (key, value) in original where prefs.object(forKey: key) != value {
+            problems.append("\(key) of the older file shows \(String(describing: prefs.object(forKey: key)))")
+        }
         for (key, values) in acknowledged.history {
             let shown = prefs.value(forKey: key, as: Int.self)
             let floor = acknowledged.floor[key] ?? 0
@@ -98,7 +102,7 @@ import Testing
         let report = await offThePool { explorer.run(
             workload: { try workload($0, options: [], rounds: max(10, explorer.budget / 100), acknowledged: acknowledged) },
             expectation: { acknowledged.withLock { $0 } },
-            check: check
+            check: { try check($0, $1) }
         ) }
         #expect(report.states >= min(CrashExplorer<Acknowledged>.defaultBudget, 100), "\(report)")
         #expect(report.violations.isEmpty, "\(report)")
@@ -111,9 +115,36 @@ import Testing
         let report = await offThePool { explorer.run(
             workload: { try workload($0, options: .durable, rounds: max(10, explorer.budget / 100), acknowledged: acknowledged) },
             expectation: { acknowledged.withLock { $0 } },
-            check: check
+            check: { try check($0, $1) }
         ) }
         #expect(report.states >= min(CrashExplorer<Acknowledged>.defaultBudget, 100), "\(report)")
+        #expect(report.violations.isEmpty, "\(report)")
+    }
+
+    /// Every value of a file in an older format.
+    static func values(of fixture: Data) throws -> [String: PreferenceValue] {
+        let folder = TemporaryFolder("prefs-fixture")
+        try fixture.write(to: folder.file(fileName))
+        let prefs = try Preferences(url: folder.file(fileName))
+        defer { prefs.close() }
+        return Dictionary(uniqueKeysWithValues: prefs.keys.map { ($0, prefs.object(forKey: $0)!) })
+    }
+
+    /// A file in format 1 or 2, left by an older version (synced long ago), upgraded by the
+    /// workload's first write: no crash state loses one of its values.
+    @Test(arguments: PersistenceModel.allCases, [1, 2])
+    func anOlderFormatUpgradesWithoutLosingAValue(model: PersistenceModel, version: Int) async throws {
+        let fixture = version == 1 ? FormatVersion1Fixture.bytes : FormatVersion2Fixture.bytes
+        let original = try Self.values(of: fixture)
+        #expect(original.count == 17)
+        let acknowledged = LockedValue(Acknowledged())
+        let report = await offThePool { CrashExplorer<Acknowledged>("preferences (format \(version) upgraded)", model: model).run(
+            prepare: { try fixture.write(to: $0.appendingPathComponent(Self.fileName)) },
+            workload: { try workload($0, options: [], rounds: 4, acknowledged: acknowledged) },
+            expectation: { acknowledged.withLock { $0 } },
+            check: { try check($0, $1, original: original) }
+        ) }
+        #expect(report.states >= min(CrashExplorer<Acknowledged>.defaultBudget, 60), "\(report)")
         #expect(report.violations.isEmpty, "\(report)")
     }
 }

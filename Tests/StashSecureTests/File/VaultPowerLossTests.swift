@@ -13,10 +13,14 @@ import Testing
     struct Acknowledged: Sendable {
         var history: [String: [Data?]] = [:]
         var floor: [String: Int] = [:]
+        /// Whether the rotation to the passphrase had returned.
+        var rotated = false
     }
 
-    static func open(_ folder: URL) throws -> Vault {
-        try Vault(service: "com.example.app", keyring: Keyring(folder: folder.appendingPathComponent("keyring", isDirectory: true)))
+    static let passphrase = VaultKey.passphrase("rotated", cost: VaultFixture.fastCost)
+
+    static func open(_ folder: URL, key: VaultKey = .keyFile()) throws -> Vault {
+        try Vault(service: "com.example.app", keyring: Keyring(folder: folder.appendingPathComponent("keyring", isDirectory: true)), key: key)
     }
 
     /// Sets, replaces and removes two secrets for `rounds` rounds (more for a larger budget).
@@ -31,13 +35,30 @@ import Testing
             try change("token", Data("token \(round) ".utf8) + Data(repeating: UInt8(round), count: 6_000))
             try change("pin", Data("\(1000 + round)".utf8))
             if round % 3 == 2 { try change("token", nil) }
+            // Half way, the vault is sealed again under a passphrase.
+            if round == rounds / 2 {
+                try vault.rotate(to: Self.passphrase)
+                acknowledged.withLock { $0.rotated = true }
+            }
         }
     }
 
     func check(_ folder: URL, _ acknowledged: Acknowledged) throws -> [String] {
         var problems: [String] = []
+        // Whole under the old key or whole under the new one; the new one once rotate returned.
+        let byKeyFile = try? Self.open(folder)
         let vault: Vault
-        do { vault = try Self.open(folder) } catch { return ["the vault does not open: \(error)"] }
+        if let byKeyFile, (try? byKeyFile.allKeys) != nil {
+            if acknowledged.rotated { problems.append("the old key still opens the vault after the rotation returned") }
+            vault = byKeyFile
+        } else {
+            do {
+                vault = try Self.open(folder, key: Self.passphrase)
+                _ = try vault.allKeys
+            } catch {
+                return ["the vault opens under neither key: \(error)"]
+            }
+        }
         for (key, values) in acknowledged.history {
             let shown: Data?
             do { shown = try vault.data(forKey: key) } catch {

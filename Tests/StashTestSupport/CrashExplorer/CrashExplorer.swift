@@ -59,8 +59,10 @@ public struct CrashExplorer<Expectation> {
     }
 
     /// Runs `workload` in a fresh folder, then checks the crash states it allows; prints the
-    /// report's first line.
+    /// report's first line. What `prepare` writes into the folder first is taken as synced
+    /// (a file an older version left, say).
     public func run(
+        prepare: (URL) throws -> Void = { _ in },
         workload: (URL) throws -> Void,
         expectation: @escaping @Sendable () -> Expectation,
         check: (URL, Expectation) throws -> [String]
@@ -70,6 +72,7 @@ public struct CrashExplorer<Expectation> {
         let folder = TemporaryFolder("crash")
         let store = folder.file("store")
         try! FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        do { try prepare(store) } catch { report.violations.append("the preparation failed: \(error)") }
         let recorder = CrashRecorder(root: store.path, model: model, expectation: expectation)
         let plan = FaultInjection.observe(folder: store.path) { recorder.observe($0) }
         do {
