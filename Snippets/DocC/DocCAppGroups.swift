@@ -3,8 +3,7 @@ import Stash
 
 let group = "group.com.example.app"
 let shared = try Preferences(suite: "shared", group: group)
-let container = try Sandbox.main.groupContainer(group)
-let thumbnails = try DiskCache(directory: container.appendingPathComponent("Library/Caches/thumbnails"))
+let thumbnails = try DiskCache(name: "thumbnails", in: Sandbox.main.groupSandbox(group))   // its Library/Caches
 
 // When the app goes to the background (scenePhase == .background, or
 // applicationDidEnterBackground), give up every lock in the shared container:

@@ -12,7 +12,7 @@ import StashCore
 /// @Test func remembersTheVolume() throws {
 ///     let temporary = try TemporarySandbox()
 ///     let prefs = try Preferences(suite: "com.example.app", sandbox: temporary.sandbox)
-///     prefs.set(0.8, forKey: "volume")
+///     try prefs.set(0.8, forKey: "volume")
 ///     #expect(prefs.double(forKey: "volume") == 0.8)
 /// }
 /// ```

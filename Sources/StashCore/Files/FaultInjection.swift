@@ -190,7 +190,14 @@ package enum FaultInjection {
     /// The `errno` that `call` on `path` must fail with, or `nil` when it runs as usual
     /// (always, unless a plan is armed on a folder holding `path`).
     @inline(__always)
-    package static func fault(_ call: Call, path: String?, count: Int = 0, descriptor: Int32 = -1) -> Int32? {
+    package static func fault(_ call: Call, path: String?) -> Int32? {
+        fault(call, path: path, count: 0, descriptor: -1)
+    }
+
+    /// ``fault(_:path:)`` with what an observer is told besides: for `msync`, the bytes
+    /// flushed (`count`); for a call on a descriptor, the descriptor.
+    @inline(__always)
+    package static func fault(_ call: Call, path: String?, count: Int, descriptor: Int32) -> Int32? {
         guard isArmed, let path else { return nil }
         notify(Observed(call: call, path: path, count: count, descriptor: descriptor))
         return armedFault(call, path: path)

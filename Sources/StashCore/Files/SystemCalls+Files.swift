@@ -22,7 +22,7 @@ package import Musl
 extension SystemCalls {
     @inline(__always)
     private static func injected(_ call: FaultInjection.Call, _ path: String?, _ descriptor: Int32 = -1) -> Bool {
-        guard let code = FaultInjection.fault(call, path: path, descriptor: descriptor) else { return false }
+        guard let code = FaultInjection.fault(call, path: path, count: 0, descriptor: descriptor) else { return false }
         errno = code
         return true
     }
@@ -79,7 +79,7 @@ extension SystemCalls {
     /// platters: a power-safe caller follows it with ``fsync(_:path:)``.
     @inline(__always)
     package static func msync(_ address: UnsafeMutableRawPointer, _ count: Int, path: String?) -> Int32 {
-        if let code = FaultInjection.fault(.msync, path: path, count: count) {
+        if let code = FaultInjection.fault(.msync, path: path, count: count, descriptor: -1) {
             errno = code
             return -1
         }
@@ -92,7 +92,7 @@ extension SystemCalls {
     /// the error number (`posix_fallocate` does not set `errno`).
     @inline(__always)
     package static func allocate(_ fd: Int32, from offset: Int, count: Int, path: String?) -> Int32 {
-        if let code = FaultInjection.fault(.allocate, path: path, descriptor: fd) { return code }
+        if let code = FaultInjection.fault(.allocate, path: path, count: 0, descriptor: fd) { return code }
         return posix_fallocate(fd, off_t(offset), off_t(count))
     }
     #endif

@@ -18,6 +18,22 @@ extension Sandbox {
         try Sandbox.groupContainer(group, base: groupsBase, system: Sandbox.systemGroupContainer)
     }
 
+    /// The shared container of an app group as a sandbox: its folders are the container's
+    /// `Library/Application Support`, `Library/Caches`, `Library/Preferences`, `Documents`
+    /// and `tmp` (the layout iOS gives a group container), so that every store opens there
+    /// as it would in the app's own sandbox, and the app and its extensions find it.
+    ///
+    /// ```swift
+    /// let shared = try Sandbox.main.groupSandbox("group.com.example.app")
+    /// let store = try ObjectStore("library", sandbox: shared, schema: schema)
+    /// // <group container>/Library/Application Support/library.sqlite
+    /// ```
+    ///
+    /// - throws: As ``groupContainer(_:)``.
+    public func groupSandbox(_ group: String) throws -> Sandbox {
+        try Sandbox(root: groupContainer(group), app: app)
+    }
+
     /// The container of `group`: a folder in `base` when there is one (Linux, `root:`
     /// sandboxes), else the one `system` gives (Apple platforms, `nil` without the
     /// entitlement). Created on first use.

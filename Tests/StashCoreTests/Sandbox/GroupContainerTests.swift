@@ -44,4 +44,19 @@ struct GroupContainerTests {
         #expect(error.code == .invalidName)
         #expect(!FileStore.exists(folder.url.deletingLastPathComponent().appendingPathComponent("escape")))
     }
+
+    /// The group's sandbox has the container's iOS layout, so that two processes opening a
+    /// store there by name reach one file, and it keeps the app's identifier.
+    @Test func aGroupSandboxLaysOutTheContainerLikeAnApp() throws {
+        let sandbox = try Sandbox(root: folder.url.appendingPathComponent("app"), app: "com.example.app")
+        let shared = try sandbox.groupSandbox("group.com.example")
+        let container = try sandbox.groupContainer("group.com.example")
+        #expect(shared.root?.path == container.path)
+        #expect(shared.app == "com.example.app")
+        #expect(shared.applicationSupport.path == container.appendingPathComponent("Library/Application Support").path)
+        #expect(shared.caches.path == container.appendingPathComponent("Library/Caches").path)
+        #expect(shared.documents.path == container.appendingPathComponent("Documents").path)
+        #expect(try sandbox.groupSandbox("group.com.example").applicationSupport == shared.applicationSupport)
+        #expect(throws: StashError.self) { try sandbox.groupSandbox("../escape") }
+    }
 }
