@@ -128,7 +128,7 @@ public enum FileStore {
 
     /// Creates a folder and any missing parents with owner-only permissions (0700).
     /// An existing folder is left as it is. The folder holding each one created is synced
-    /// (``syncFolder(_:)``), so that a power cut cannot take back a folder, and the files
+    /// (an `fsync` of the folder), so that a power cut cannot take back a folder, and the files
     /// written power-safe into it, once this returned.
     public static func createFolder(_ url: URL, permissions: mode_t = 0o700) throws {
         let path = url.standardizedFileURL.path
