@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
 
 // Stash: an application's whole local data layer.
@@ -12,6 +13,33 @@ import PackageDescription
 // a web server, and `import StashPostgres` compiles no web framework. The module table in
 // README.md and docs/ARCHITECTURE.md lists every target's dependencies: a test
 // (StashDocsTests) compares it with this manifest.
+//
+// The server parts (the proxy, the PostgreSQL cache, their transports and tools) sit behind the
+// package trait `Server`: every dependency on a server-only package is conditional on it, so an
+// app that depends on Stash without the trait resolves only GRDB, swift-crypto (and swift-asn1),
+// swift-syntax, swift-http-types and swift-log (AppGraphTests checks it against the README). A
+// server package enables it on its `.package` line: `traits: ["Server"]`.
+//
+// In a clone of this repository (the root package: `swift run stash tour`, `swift test`) the
+// trait is on by default, so those two commands build and test every part. SwiftPM reads a
+// dependency's manifest from its repository (package directory `/`) or from a checkout under
+// `checkouts/`, where the default stays off.
+
+/// The trait that brings the server parts and their packages.
+let serverTrait = "Server"
+
+/// True when this manifest is the package being built (a clone's working tree), false when
+/// SwiftPM reads it as another package's dependency.
+let isRootPackage: Bool = {
+    let directory = Context.packageDirectory
+    return !directory.contains("/checkouts/")
+        && FileManager.default.fileExists(atPath: directory + "/Package.swift")
+}()
+
+/// A product of a package that only the server parts use, needed only with the `Server` trait.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: [serverTrait]))
+}
 
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -42,6 +70,13 @@ let package = Package(
         .executable(name: "stash", targets: ["StashCLI"]),
         .library(name: "StashTesting", targets: ["StashTesting"]),
     ],
+    traits: [
+        .trait(
+            name: serverTrait,
+            description: "The caching proxy, the PostgreSQL shared cache, the AsyncHTTPClient transport and the stash tool"
+        ),
+        .default(enabledTraits: isRootPackage ? [serverTrait] : []),
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -56,8 +91,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // Macro libraries accept every swift-syntax a client may pin (600 to 603). Built and
-        // tested only against the pinned 603.0.1 (Package.resolved, .ci/run); the APIs the
-        // plugin and its tests use were checked by reading 600.0.1's sources, not by a build.
+        // tested against the newest of them that resolves (603.0.1 on CI); the APIs the plugin
+        // and its tests use were checked by reading 600.0.1's sources, not by a build.
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -134,10 +169,10 @@ let package = Package(
             dependencies: [
                 "StashHTTP",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOFoundationCompat", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -149,7 +184,7 @@ let package = Package(
             dependencies: [
                 "StashHTTP",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                server("NIOCore", "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -161,9 +196,9 @@ let package = Package(
             dependencies: [
                 "StashHTTP", "StashHTTPWire",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOEmbedded", "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -174,15 +209,15 @@ let package = Package(
                 "StashHTTPWire",
                 "StashHTTPAsyncClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("Metrics", "swift-metrics"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -196,10 +231,10 @@ let package = Package(
             name: "StashPostgres",
             dependencies: [
                 "StashCore", "StashCache",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                server("PostgresNIO", "postgres-nio"),
+                server("NIOCore", "swift-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("Metrics", "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -208,7 +243,7 @@ let package = Package(
         // a user of the shared cache never compiles Hummingbird.
         .target(
             name: "StashPostgresHummingbird",
-            dependencies: ["StashCache", "StashPostgres", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["StashCache", "StashPostgres", server("Hummingbird", "hummingbird")],
             swiftSettings: strictSettings
         ),
         // `SharedCache` as the shared storage of an `HTTPCache`, for a fleet of caching proxies.
@@ -231,14 +266,14 @@ let package = Package(
                 // StashObjects named directly (the tour's models): see StashTestHost.
                 "Stash", "StashObjects", "StashSQL", "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres",
                 "StashPostgresHummingbird", "StashPostgresHTTP", "StashToolSupport",
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                server("Prometheus", "swift-prometheus"),
+                server("Metrics", "swift-metrics"),
+                server("ArgumentParser", "swift-argument-parser"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Hummingbird", "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                server("NIOCore", "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -251,11 +286,11 @@ let package = Package(
                 // that an incremental release build recompiles the suites when they change.
                 "Stash", "StashCore", "StashObjects", "StashObjectsMacros", "StashCache", "StashPreferences", "StashHTTP",
                 "StashHTTPAsyncClient", "StashHTTPServer", "StashPostgres", "StashPostgresHTTP", "StashToolSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                server("ArgumentParser", "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Hummingbird", "hummingbird"),
+                server("AsyncHTTPClient", "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -275,7 +310,7 @@ let package = Package(
             name: "StashTestHost",
             // StashObjects named directly, not only through the umbrella: an incremental build
             // otherwise keeps a model's conformance compiled against an older `Model`.
-            dependencies: ["Stash", "StashObjects", "StashPostgres", "StashTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Stash", "StashObjects", "StashPostgres", "StashTestSupport", server("PostgresNIO", "postgres-nio")],
             swiftSettings: strictSettings
         ),
 
@@ -298,10 +333,10 @@ let package = Package(
                 "StashCore",
                 "StashHTTPServer",
                 "StashToolSupport",
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("HummingbirdCore", "hummingbird"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StashHTTPTestSupport",
@@ -326,7 +361,8 @@ let package = Package(
         .testTarget(
             name: "StashObjectsMacrosTests",
             dependencies: [
-                "Stash", "StashObjectsMacros", "StashObjectsMacroExpansion", "StashTestSupport",
+                // StashObjects named directly, not only through the umbrella: see StashTestHost.
+                "Stash", "StashObjects", "StashObjectsMacros", "StashObjectsMacroExpansion", "StashTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
@@ -359,15 +395,15 @@ let package = Package(
             dependencies: [
                 "StashHTTP", "StashHTTPAsyncClient", "StashHTTPServer", "StashHTTPWire", "StashHTTPWireFuzzing", "StashTestSupport",
                 "StashHTTPTestSupport", "StashToolSupport",
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                server("Prometheus", "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                server("Hummingbird", "hummingbird"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("AsyncHTTPClient", "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                server("NIOEmbedded", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ],
             exclude: ["Cookies/Fixtures"],
             swiftSettings: strictSettings
@@ -378,19 +414,19 @@ let package = Package(
             name: "StashPostgresTests",
             dependencies: [
                 "StashPostgres", "StashPostgresHummingbird", "StashPostgresHTTP", "StashHTTP", "StashTestSupport", "StashHTTPTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StashCLITests", dependencies: ["StashTestSupport", "StashObjects"], swiftSettings: strictSettings),
-        // The umbrella as an app uses it: the checklist of issue 29 (Observation, app groups).
+        // The umbrella as an app uses it (Observation, app groups).
         .testTarget(name: "StashTests", dependencies: ["Stash", "StashTestSupport"], swiftSettings: strictSettings),
     ]
 )

@@ -18,8 +18,7 @@ let sandbox = try Sandbox(app: "com.example.shop")
 let images = try DiskCache(name: "images", in: sandbox)          // Library/Caches/images
 try images.set(png, forKey: "https://cdn.example.com/p/42.png", expiry: .after(7 * 86_400))
 let data = images.data(forKey: "https://cdn.example.com/p/42.png")
-// A file to hand to a player: only for values stored as files (above inlineThreshold, 20 KB);
-// nil for smaller ones, which live in the value log. `inlineThreshold = 0` keeps every value in a file.
+// A file for a player: values above inlineThreshold (20 KB) only, else nil
 let url = images.fileURL(for: "https://cdn.example.com/p/42.png")
 try await images.trim()
 

@@ -2,10 +2,9 @@ import StashObjectsMacros        // @Model; re-exports StashObjects
 
 @Model   // writes init(row:) (fast fetches) and person.cards
 struct Person {
-    var id: Int64?   // nil until inserted
+    var id: Int64?
     var name: String
     var age: Int
-    var nickname: String?
     static let cards = ToMany<Person, Card>("cards", inverse: "owner")
     static let entity = ObjectEntity<Person>(table: "person").unique(\.name).relationships(cards)
 }
@@ -14,7 +13,7 @@ struct Person {
 struct Card {
     var id: Int64?
     var number: String
-    var ownerID: Int64
+    var ownerID: Int64?   // kept by the relationship
     static let owner = ToOne<Card, Person>("owner", key: \.ownerID, inverse: "cards", onDelete: .cascade)
     static let entity = ObjectEntity<Card>(table: "card").relationships(owner)
 }
@@ -22,7 +21,7 @@ struct Card {
 let store = try ObjectStore("people", sandbox: .main, schema: ObjectSchema(Person.self, Card.self))
 try store.write { tx in   // one transaction: all or nothing
     let ada = try tx.insert(Person(id: nil, name: "Itcast-1", age: 36))
-    try tx.insert(Card(id: nil, number: "4400-1", ownerID: ada.id!))
+    try tx.link(ada.cards, tx.insert(Card(id: nil, number: "4400-1")))
 }
 let people = try store.fetch(Person.query()
     .filter(.like(\.name, "*Itcast-1*") && \.age > 20)

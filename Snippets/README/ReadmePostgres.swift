@@ -2,7 +2,6 @@ import Foundation
 import PostgresNIO
 import StashPostgres
 // snippet.hide
-struct User: Codable, Sendable { var name: String }
 let html = "<html></html>"
 func build() async throws -> Data { Data("report".utf8) }
 // snippet.show
@@ -18,8 +17,7 @@ try await withThrowingDiscardingTaskGroup { group in
     let many = try await cache.values(forKeys: ["a", "b", "c"])                  // one round trip
     let hits = try await cache.increment("rate/203.0.113.9")                     // atomic across the fleet
     let report = try await cache.value(forKey: "report", expiry: .after(300)) { try await build() } // computed once per process
-    let user = try await cache.value(forKey: "user/42", codec: .json(User.self)) // any CacheCodec
     // snippet.hide
-    _ = (page, many, hits, report, user)
+    _ = (page, many, hits, report)
     // snippet.show
 }

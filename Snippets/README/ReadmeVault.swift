@@ -8,7 +8,6 @@ let typed = "correct horse", newPassphrase = "battery staple"
 // snippet.show
 let vault = try Vault(service: "com.example.notes")          // Keychain / user keyring
 try vault.set("s3cr3t", forKey: "api-token")                  // String (UTF-8)
-try vault.set(Data([1, 2, 3]), forKey: "signing-key")         // Data (as is)
 try vault.set(Credentials(user: "ada", password: "…"), forKey: "login")   // Codable (JSON)
 let token = try vault.string(forKey: "api-token")
 try vault.set(nil as String?, forKey: "api-token")            // storing nil removes

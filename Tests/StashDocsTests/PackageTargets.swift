@@ -10,6 +10,8 @@ struct PackageTargets: Sendable {
         /// `regular`, `executable`, `macro`, `test`, …
         var type: String
         var dependencies: Set<String>
+        /// The dependencies needed only with a package trait (the server parts' packages).
+        var traitDependencies: Set<String>
     }
 
     var targets: [Target]
@@ -59,11 +61,36 @@ struct PackageTargets: Sendable {
             Target(
                 name: target["name"] as? String ?? "",
                 type: target["type"] as? String ?? "",
-                dependencies: Set((target["dependencies"] as? [[String: Any]] ?? []).compactMap(Self.dependencyName))
+                dependencies: Set((target["dependencies"] as? [[String: Any]] ?? []).compactMap(Self.dependencyName)),
+                traitDependencies: Set((target["dependencies"] as? [[String: Any]] ?? []).filter(Self.needsTrait).compactMap(Self.dependencyName))
             )
         }
         libraryTargets = Set(products.filter { ($0["type"] as? [String: Any])?["library"] != nil }
             .flatMap { $0["targets"] as? [String] ?? [] })
+    }
+
+    /// The library targets that need no package trait, themselves or through another target:
+    /// what an app that enables no trait can use.
+    var traitFreeLibraryTargets: Set<String> {
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var memo: [String: Bool] = [:]
+        func needsTrait(_ name: String) -> Bool {
+            if let known = memo[name] { return known }
+            guard let target = byName[name] else { return false } // another package's product
+            memo[name] = false
+            let answer = !target.traitDependencies.isEmpty || target.dependencies.contains(where: needsTrait)
+            memo[name] = answer
+            return answer
+        }
+        return libraryTargets.filter { !needsTrait($0) }
+    }
+
+    /// True for a dependency whose condition names a trait.
+    private static func needsTrait(_ dependency: [String: Any]) -> Bool {
+        guard let fields = (dependency["product"] ?? dependency["byName"] ?? dependency["target"]) as? [Any],
+              let condition = fields.last as? [String: Any],
+              let traits = condition["traits"] as? [String] else { return false }
+        return !traits.isEmpty
     }
 
     /// `{"byName": [name, condition]}`, `{"target": [name, condition]}`, or

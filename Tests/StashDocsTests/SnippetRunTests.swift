@@ -37,7 +37,7 @@ struct SnippetRunTests {
         Expectation(snippet: "ReadmeMemoryCache", lines: ["dropped https://example.com/b.jpg: purged", "data 100 count 0"]),
         Expectation(snippet: "ReadmePools", lines: ["restored 1"], files: ["cache/com.example.shop/recent.json"]),
         Expectation(snippet: "ReadmePreferences", lines: ["onboarding true profile Ada", "theme dark launches 1", "balance -5"]),
-        Expectation(snippet: "ReadmeVault", lines: [#"["login", "signing-key"]"#, "token s3cr3t refresh r-123", "server x"]),
+        Expectation(snippet: "ReadmeVault", lines: [#"["login"]"#, "token s3cr3t refresh r-123", "server x"]),
         Expectation(snippet: "ReadmeProxyLimits", lines: ["limits 10.0 seconds 512"]),
         Expectation(snippet: "DocCHTTPServerProxyLimits", lines: ["limits 10.0 seconds 512"]),
         Expectation(snippet: "DocCHTTPServerProxyOperations", lines: ["purged true 0"]),
@@ -50,7 +50,34 @@ struct SnippetRunTests {
         Expectation(snippet: "DocCHTTPServerMiddleware", lines: ["middleware added"]),
         Expectation(snippet: "DocCObjects", lines: [#"people ["Itcast-1"]"#]),
         Expectation(snippet: "DocCObjectsMigration", lines: [#"["36", "85"]"#]),
-        Expectation(snippet: "DocCObjectContext", lines: [#"older ["Ada", "Grace"] temporary true"#, "saved Grace 2 card owner 2 ada 37"]),
+        Expectation(snippet: "DocCObjectContext", lines: [#"older ["Ada", "Grace"] temporary true card 4400"#, #"saved Grace 2 card owner 2 ada 37 clubs ["chess"]"#]),
+        Expectation(
+            snippet: "DocCFromCoreData",
+            lines: [#"people ["Itcast-2", "Itcast-1"] card 4400-1 holder Itcast-1"#, #"holders ["Itcast-1"] youngest 25"#, #"after ["Grace 30"] cards 0"#]
+        ),
+        Expectation(snippet: "DocCFromSwiftData", lines: [#"stops ["Chur", "Zürich"] left 0"#]),
+        Expectation(snippet: "DocCFromRealm", lines: ["dogs 2", #"young ["Rex"] owners ["Ada"]"#]),
+        Expectation(snippet: "DocCFromUserDefaults", lines: ["theme dark launches 3 volume 0.7", "account Ada fontSize 14", "model 0.7 widget dark"]),
+        Expectation(
+            snippet: "DocCFromMMKV",
+            lines: ["imported 4 volume 0.35 muted true nickname Ada", #"launches 8 keys ["launches", "muted", "volume"] left []"#, "token abc muted false"]
+        ),
+        Expectation(
+            snippet: "DocCFromKeyedArchiver", lines: [#"notes ["Groceries", "Ideas"] pinned [false, true]"#, "keyed archive refused true kept true"],
+            files: ["data/DocCFromKeyedArchiver/Documents/notes.plist"]
+        ),
+        Expectation(snippet: "DocCFromKeychain", lines: [#"token s3cr3t names ["api-token", "signing-key"] after ["login", "signing-key"]"#, "login ada shared s server x"]),
+        Expectation(
+            snippet: "DocCFromImageCaches",
+            lines: ["from disk 40000", "count 1 bytes 40000 file true", "thumbnail 64", "cleared 0 0 false", "old folder removed true"],
+            files: ["cache/DocCFromImageCaches/avatars/manifest.sqlite"]
+        ),
+        Expectation(
+            snippet: "DocCFromURLCache",
+            lines: ["outcomes network cache revalidated network", "offline unavailable 504", "hit 12 stored true refused true",
+                    "profile true cache Ada", "usage true true", "hits 2 misses 2 revalidations 1", "forgotten 1 empty true 0"],
+            files: ["cache/DocCFromURLCache/HTTPCache/manifest.sqlite"]
+        ),
         Expectation(snippet: "DocCObjectGraph", lines: ["card 4400 owner Ada", #"children ["Byron"] chess ["Ada"] holders ["Ada"]"#]),
         Expectation(snippet: "DocCPreferences", lines: ["volume 0.5"]),
         Expectation(snippet: "DocCAppGroups", lines: ["suspended true", "suspended false"]),

@@ -9,6 +9,8 @@ import StashCore
 struct ContextSave: Sendable {
     /// The changes in the order they were first made.
     var changes: [(key: ContextKey, change: PendingChange)]
+    /// The join rows to add or remove, in the order first changed.
+    var links: [(link: JoinLink, change: PendingLink)]
     var seen: [ContextKey: [ObjectStore.StoredValue]]
     var temporary: [ObjectIdentifier: Set<ObjectStore.StoredValue>]
     var permanent: [ContextKey: ObjectStore.StoredValue]
@@ -28,6 +30,8 @@ struct ContextSave: Sendable {
         var written: [Written] = []
         /// The real id each temporary id of this save became.
         var permanent: [ContextKey: ObjectStore.StoredValue] = [:]
+        /// The join rows written, with the revision written.
+        var links: [(link: JoinLink, revision: Int)] = []
     }
 
     func run(in tx: ObjectTransaction) throws -> Result {
@@ -57,6 +61,23 @@ struct ContextSave: Sendable {
             if try !writer.write(change), change.kind == .update {
                 throw StashError(.notFound, "\(Self.label(change.object)) does not exist in the store; nothing was written", key: Self.label(change.object))
             }
+        }
+        // A join row to an object this save deletes, or to a new object deleted before it
+        // was saved, is left out: there is no row to link, and a delete removes its links.
+        let deleted = Set(changes.filter { $0.change.kind == .delete }.map(\.key))
+        for (link, change) in links {
+            let gone = zip(link.types, link.ids).map { ContextKey(type: $0, id: $1) }.contains { side in
+                deleted.contains(side)
+                    || (temporary[side.type]?.contains(side.id) == true && assigned[side] == nil && permanent[side] == nil)
+            }
+            if !gone {
+                do {
+                    try writer.write(link, linked: change.linked)
+                } catch let error as DatabaseError {
+                    throw ObjectErrors.map(error, path: tx.store.url.path, model: link.table)
+                }
+            }
+            result.links.append((link, change.revision))
         }
         for (key, change) in changes {
             let savedKey = ContextKey(type: key.type, id: assigned[key] ?? permanent[key] ?? key.id)

@@ -28,14 +28,33 @@ struct UndoStep: Sendable {
         var before: PendingChange?
         var after: PendingChange?
     }
+    /// A join row's pending change before and after.
+    struct LinkEdit: Sendable {
+        var link: JoinLink
+        var before: PendingLink?
+        var after: PendingLink?
+    }
     var name: String?
     var edits: [Edit] = []
+    var linkEdits: [LinkEdit] = []
+
+    var isEmpty: Bool { edits.isEmpty && linkEdits.isEmpty }
+}
+
+/// A join row of a many-to-many the context adds (`linked`) or removes at the next save;
+/// the last call for a row wins (both are idempotent in the store).
+struct PendingLink: Sendable {
+    var linked: Bool
+    var sequence: Int
+    var revision: Int
 }
 
 /// Everything an ``ObjectContext`` remembers, behind its lock: pending changes, the stored
 /// rows it last saw, the temporary ids it issued, and its undo and redo steps.
 struct ContextState {
     var pending: [ContextKey: PendingChange] = [:]
+    /// The join rows to add or remove.
+    var links: [JoinLink: PendingLink] = [:]
     /// The stored row of each object as the context last saw it (fetched or saved): the
     /// base a change is checked against for conflicts.
     var seen: [ContextKey: [ObjectStore.StoredValue]] = [:]
@@ -95,14 +114,33 @@ struct ContextState {
             after = PendingChange(kind: resulting, object: object, sequence: sequence, revision: revision())
         }
         pending[key] = after
-        let edit = UndoStep.Edit(key: key, before: before, after: after)
+        remember(UndoStep(name: nil, edits: [UndoStep.Edit(key: key, before: before, after: after)]))
+    }
+
+    /// Records that a join row is to be added or removed.
+    mutating func record(_ link: JoinLink, linked: Bool) {
+        let before = links[link]
+        let sequence = before?.sequence ?? nextSequence
+        if before == nil { nextSequence += 1 }
+        let after = PendingLink(linked: linked, sequence: sequence, revision: revision())
+        links[link] = after
+        remember(UndoStep(name: nil, linkEdits: [UndoStep.LinkEdit(link: link, before: before, after: after)]))
+    }
+
+    /// Adds a change's step to the open group, or as an undo step of its own; a new change
+    /// empties the redo steps.
+    private mutating func remember(_ step: UndoStep) {
         if group != nil {
-            group?.edits.append(edit)
+            group?.edits += step.edits
+            group?.linkEdits += step.linkEdits
         } else {
-            undoSteps.append(UndoStep(name: nil, edits: [edit]))
+            undoSteps.append(step)
         }
         redoSteps.removeAll()
     }
+
+    /// Whether anything waits to be saved.
+    var hasChanges: Bool { !pending.isEmpty || !links.isEmpty }
 
     /// Restores each edited object's change as it was before (`undo`) or after (`redo`).
     private mutating func restore(_ step: UndoStep, before: Bool) {
@@ -111,6 +149,12 @@ struct ContextState {
             var change = before ? edit.before : edit.after
             change?.revision = revision()
             pending[edit.key] = change
+        }
+        let linkEdits = before ? step.linkEdits.reversed() : step.linkEdits
+        for edit in linkEdits {
+            var change = before ? edit.before : edit.after
+            change?.revision = revision()
+            links[edit.link] = change
         }
     }
 
@@ -134,9 +178,24 @@ struct ContextState {
         return true
     }
 
-    mutating func openGroup(_ name: String) {
+    mutating func openGroup(_ name: String?) {
         groupDepth += 1
         if group == nil { group = UndoStep(name: name) }
+    }
+
+    /// How many edits the open group holds: where ``revertGroup(to:)`` goes back to.
+    var groupMark: (edits: Int, links: Int) {
+        (group?.edits.count ?? 0, group?.linkEdits.count ?? 0)
+    }
+
+    /// Undoes and forgets the open group's edits made after `mark`.
+    mutating func revertGroup(to mark: (edits: Int, links: Int)) {
+        guard var step = group else { return }
+        let later = UndoStep(name: nil, edits: Array(step.edits[mark.edits...]), linkEdits: Array(step.linkEdits[mark.links...]))
+        restore(later, before: true)
+        step.edits.removeSubrange(mark.edits...)
+        step.linkEdits.removeSubrange(mark.links...)
+        group = step
     }
 
     /// Ends the outermost group (or any group, when `force`): its edits become one step.
@@ -145,12 +204,13 @@ struct ContextState {
         groupDepth = force ? 0 : groupDepth - 1
         guard groupDepth == 0, let step = group else { return }
         group = nil
-        if !step.edits.isEmpty { undoSteps.append(step) }
+        if !step.isEmpty { undoSteps.append(step) }
     }
 
     /// Forgets every pending change and every undo and redo step.
     mutating func discardAll() {
         pending.removeAll()
+        links.removeAll()
         undoSteps.removeAll()
         redoSteps.removeAll()
         group = nil

@@ -13,7 +13,7 @@ extension ObjectContext {
     /// context.update(ada)
     /// context.canUndo   // true
     /// ```
-    public var canUndo: Bool { state.withLock { !$0.undoSteps.isEmpty || !($0.group?.edits.isEmpty ?? true) } }
+    public var canUndo: Bool { state.withLock { !$0.undoSteps.isEmpty || !($0.group?.isEmpty ?? true) } }
 
     /// Whether ``redo()`` has a step to redo.
     ///

@@ -158,7 +158,7 @@ public final class ObjectContext: Sendable {
     /// ```swift
     /// if context.hasChanges { try context.save() }
     /// ```
-    public var hasChanges: Bool { state.withLock { !$0.pending.isEmpty } }
+    public var hasChanges: Bool { state.withLock { $0.hasChanges } }
 
     /// Adds a new object, written by the next save; returns it as the context holds it: with
     /// a temporary id (negative, from `Int64.min` up) when its id is `nil` and SQLite assigns it. Objects may
@@ -270,13 +270,14 @@ public final class ObjectContext: Sendable {
     /// - throws: `StashError(.locked)` while another save of this context runs.
     private func beginSave() throws -> ContextSave? {
         try state.withLock { state throws(StashError) -> ContextSave? in
-            guard !state.pending.isEmpty else { return nil }
+            guard state.hasChanges else { return nil }
             guard !state.saving else {
                 throw StashError(.locked, "another save of this context is running; save again when it has finished")
             }
             state.saving = true
+            let view = PendingView(state)
             return ContextSave(
-                changes: PendingView(state).changes, seen: state.seen,
+                changes: view.changes, links: view.links, seen: state.seen,
                 temporary: state.temporary, permanent: state.permanent, policy: mergePolicy
             )
         }
@@ -296,6 +297,9 @@ public final class ObjectContext: Sendable {
                 }
                 state.seen[written.key] = nil
                 state.seen[written.savedKey] = written.row
+            }
+            for (link, revision) in result.links where state.links[link]?.revision == revision {
+                state.links[link] = nil
             }
             state.undoSteps.removeAll()
             state.redoSteps.removeAll()

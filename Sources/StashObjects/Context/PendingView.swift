@@ -13,6 +13,8 @@ import StashCore
 /// pending change reads like the store, concurrently.
 struct PendingView: Sendable {
     var changes: [(key: ContextKey, change: PendingChange)]
+    /// The join rows to add or remove, in the order first changed.
+    var links: [(link: JoinLink, change: PendingLink)]
     var temporary: [ObjectIdentifier: Set<ObjectStore.StoredValue>]
     var permanent: [ContextKey: ObjectStore.StoredValue]
 
@@ -25,11 +27,12 @@ struct PendingView: Sendable {
 
     init(_ state: ContextState) {
         changes = state.pending.map { (key: $0.key, change: $0.value) }.sorted { $0.change.sequence < $1.change.sequence }
+        links = state.links.map { (link: $0.key, change: $0.value) }.sorted { $0.change.sequence < $1.change.sequence }
         temporary = state.temporary
         permanent = state.permanent
     }
 
-    var isEmpty: Bool { changes.isEmpty }
+    var isEmpty: Bool { changes.isEmpty && links.isEmpty }
 
     func fetch<M: Model>(_ query: ObjectQuery<M>, in store: ObjectStore) throws -> [Found<M>] {
         if isEmpty {
@@ -98,6 +101,12 @@ struct PendingView: Sendable {
         for (_, change) in changes {
             try? tx.db.inSavepoint {
                 _ = try writer.write(change)
+                return .commit
+            }
+        }
+        for (link, change) in links {
+            try? tx.db.inSavepoint {
+                try writer.write(link, linked: change.linked)
                 return .commit
             }
         }

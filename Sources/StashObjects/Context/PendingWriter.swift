@@ -20,6 +20,16 @@ struct PendingWriter {
         try write(change.object, change.kind)
     }
 
+    /// Adds or removes a join row, its temporary ids replaced.
+    func write(_ link: JoinLink, linked: Bool) throws {
+        var ids: [DatabaseValue] = []
+        for (type, id) in zip(link.types, link.ids) {
+            guard let value = try resolve(type, id, .reference) else { return }
+            ids.append(value.databaseValue)
+        }
+        try tx.db.execute(sql: linked ? link.insertSQL : link.deleteSQL, arguments: StatementArguments(ids))
+    }
+
     private func write<M: Model>(_ object: M, _ kind: PendingChange.Kind) throws -> Bool {
         let schema = try tx.store.schema(for: M.self)
         var row = try tx.row(of: object)

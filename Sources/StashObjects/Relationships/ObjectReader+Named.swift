@@ -45,44 +45,75 @@ extension ObjectStore {
 }
 
 extension ObjectTransaction {
-    /// Links `target` to the object whose many-to-many relationship `related` is (no
-    /// effect when already linked); the inverse sees the link too.
+    /// Relates the object of a to-one relationship to `target` (or to nothing, with `nil`)
+    /// by its name: the key is set on whichever side holds it, and in a one-to-one the
+    /// object that reached `target` before is released (its key set to null).
+    ///
+    /// ```swift
+    /// let grace = try tx.insert(Person(id: nil, name: "Grace", age: 85))
+    /// let card = try tx.insert(Card(id: nil, number: "4400"))
+    /// try tx.set(card.person, to: grace)        // or: try tx.set(grace.card, to: card)
+    /// ```
+    ///
+    /// - throws: ``StashCore/StashError/Code/notFound`` when the object holding the key is
+    ///   not stored; ``StashCore/StashError/Code/unsupportedValue`` when a key that is not
+    ///   optional would be left empty; ``StashCore/StashError/Code/missingRelatedObject``
+    ///   when `target` is not stored.
+    public func set<T: Model>(_ related: RelatedObject<T>, to target: T?) throws {
+        try TransactionEditor(tx: self).set(related, to: target)
+    }
+
+    /// Adds `target` to the object's to-many relationship `related`: sets `target`'s key
+    /// (a one-to-many) or adds the join row (a many-to-many; no effect when already linked).
+    /// The inverse sees it too.
     ///
     /// ```swift
     /// try tx.link(ada.clubs, chess)
+    /// try tx.link(ada.cards, card)     // card.personID becomes ada's id
     /// ```
     ///
     /// - throws: ``StashCore/StashError/Code/missingRelatedObject`` when either object does not
-    ///   exist, ``StashCore/StashError/Code/unknownAttribute`` when the relationship is not a
-    ///   many-to-many.
+    ///   exist, ``StashCore/StashError/Code/unknownAttribute`` when the relationship is a to-one.
     public func link<T: Model>(_ related: RelatedObjects<T>, _ target: T) throws {
-        try changeLink(related.origin, target, insert: true)
+        try TransactionEditor(tx: self).link(related, target)
     }
 
-    /// Removes the link between the object of `related` and `target`.
+    /// Takes `target` out of the object's to-many `related`: removes the join row, or sets
+    /// `target`'s key to null when it points at the object.
     ///
     /// ```swift
     /// try tx.unlink(ada.clubs, chess)
     /// ```
+    ///
+    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when `target`'s key is not
+    ///   optional (relate it to another object, or delete it).
     public func unlink<T: Model>(_ related: RelatedObjects<T>, _ target: T) throws {
-        try changeLink(related.origin, target, insert: false)
+        try TransactionEditor(tx: self).unlink(related, target)
+    }
+}
+
+/// Relationships edited in a transaction: each key written at once over the stored object.
+private struct TransactionEditor: RelationshipEditor {
+    let tx: ObjectTransaction
+    var store: ObjectStore { tx.store }
+
+    func setKey<M: Model>(_ object: M, _ declaration: Relationship, to value: ObjectStore.StoredValue, onlyIf: ObjectStore.StoredValue?) throws {
+        guard let current = try tx.object(M.self, id: object.id) else {
+            throw StashError(.notFound, "\(M.self) id \(object.id.storedValue) is not stored; insert it first", key: "\(M.self).id")
+        }
+        if let onlyIf, declaration.keyValue(of: current) != onlyIf { return }
+        try tx.update(declaration.settingKey(of: current, to: value))
     }
 
-    private func changeLink<T: Model>(_ origin: RelationOrigin, _ target: T, insert: Bool) throws {
-        guard let source = store.models[origin.source] else {
-            throw StashError(.unknownModel, "the relationship's model is not in the store's schema", key: origin.name)
-        }
-        let relation = try source.relation(named: origin.name)
-        guard case .join(let table, let sourceColumn, let targetColumn) = relation.path else {
-            throw StashError(.unknownAttribute, "\(source.modelName).\(origin.name) is not a many-to-many: set the key instead", key: "\(source.modelName).\(origin.name)")
-        }
-        let sql = insert
-            ? "INSERT OR IGNORE INTO \(SQL.quote(table))(\(SQL.quote(sourceColumn)), \(SQL.quote(targetColumn))) VALUES (?, ?)"
-            : "DELETE FROM \(SQL.quote(table)) WHERE \(SQL.quote(sourceColumn)) = ? AND \(SQL.quote(targetColumn)) = ?"
+    func holders<M: Model>(_ type: M.Type, column: String, value: ObjectStore.StoredValue) throws -> [M] {
+        try tx.fetch(M.query().filter(ObjectFilter(sql: "\(SQL.quote(column)) = ?", arguments: [value])))
+    }
+
+    func setLink(_ link: JoinLink, linked: Bool) throws {
         do {
-            try db.execute(sql: sql, arguments: [origin.sourceID.databaseValue, target.id.storedValue.databaseValue])
+            try tx.db.execute(sql: linked ? link.insertSQL : link.deleteSQL, arguments: StatementArguments(link.ids.map(\.databaseValue)))
         } catch let error as DatabaseError {
-            throw ObjectErrors.map(error, path: store.url.path, model: source.modelName)
+            throw ObjectErrors.map(error, path: store.url.path, model: link.table)
         }
     }
 }

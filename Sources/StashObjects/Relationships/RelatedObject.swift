@@ -16,9 +16,11 @@ public struct RelatedObject<Target: Model>: Sendable {
     /// ```swift
     /// let exists = try reader.exists(ada.card.query)
     /// ```
-    public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
+    public var query: ObjectQuery<Target> { makeQuery(origin) }
     let origin: RelationOrigin
-    let makeQuery: @Sendable (String, ObjectStore.StoredValue) -> ObjectQuery<Target>
+    let makeQuery: @Sendable (RelationOrigin) -> ObjectQuery<Target>
+    /// The object the handle was made from: what a context or a transaction relates.
+    let source: any Model
 }
 
 /// The objects a to-many relationship of one object reaches, not read yet. Fetch them as
@@ -36,9 +38,11 @@ public struct RelatedObjects<Target: Model>: Sendable {
     /// ```swift
     /// try reader.fetch(ada.cards.query.limit(3))
     /// ```
-    public var query: ObjectQuery<Target> { makeQuery(origin.name, origin.lookup) }
+    public var query: ObjectQuery<Target> { makeQuery(origin) }
     let origin: RelationOrigin
-    let makeQuery: @Sendable (String, ObjectStore.StoredValue) -> ObjectQuery<Target>
+    let makeQuery: @Sendable (RelationOrigin) -> ObjectQuery<Target>
+    /// The object the handle was made from: what a context or a transaction relates.
+    let source: any Model
 
     /// Only those passing `filter`.
     ///
@@ -84,7 +88,8 @@ extension Model {
         let lookup = relationship.keyValue.map { $0(self) } ?? id.storedValue
         return RelatedObject(
             origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: lookup, sourceID: id.storedValue),
-            makeQuery: Self.relatedQuery
+            makeQuery: Self.relatedQuery,
+            source: self
         )
     }
 
@@ -97,28 +102,41 @@ extension Model {
         let name = relationship.declaration.name ?? ""
         return RelatedObjects(
             origin: RelationOrigin(source: ObjectIdentifier(Self.self), name: name, lookup: id.storedValue, sourceID: id.storedValue),
-            makeQuery: Self.relatedQuery
+            makeQuery: Self.relatedQuery,
+            source: self
         )
     }
 
-    /// The target objects relationship `name` links to the object whose id (or key, for the
-    /// side holding one) is `value`, in id order.
+    /// The target objects relationship `origin.name` links to the object `origin` names, in
+    /// id order. For the side holding a key, the key as stored (read in the same statement),
+    /// or the value the handle was made with when the object has no id yet.
     @Sendable
-    private static func relatedQuery<T: Model>(_ name: String, _ value: ObjectStore.StoredValue) -> ObjectQuery<T> {
+    private static func relatedQuery<T: Model>(_ origin: RelationOrigin) -> ObjectQuery<T> {
         do {
-            let relation = try ModelSchema.of(Self.self).relation(named: name)
+            let relation = try ModelSchema.of(Self.self).relation(named: origin.name)
             let idName = relation.target.columns[relation.target.idColumn].name
             var query = ObjectQuery<T>()
             // `\.id` in generic code is the protocol's requirement, which names no column.
             query.lastSortKey = (ObjectQuery<T>.SortKey(column: idName, keyPath: "\\\(T.self).id", direction: .ascending))
-            guard value != .null else { return query.filter(ObjectFilter(sql: "0")) }
+            let none = query.filter(ObjectFilter(sql: "0"))
             let targetID = SQL.quote(idName)
+            let value = origin.lookup
             switch relation.path {
-            case .sourceColumn:
+            case .sourceColumn(let column):
+                if origin.sourceID != .null {
+                    let source = relation.source
+                    return query.filter(ObjectFilter(
+                        sql: "\(targetID) = (SELECT \(SQL.quote(column)) FROM \(SQL.quote(source.table)) WHERE \(SQL.quote(source.columns[source.idColumn].name)) = ?)",
+                        arguments: [origin.sourceID]
+                    ))
+                }
+                guard value != .null else { return none }
                 return query.filter(ObjectFilter(sql: "\(targetID) = ?", arguments: [value]))
             case .targetColumn(let column):
+                guard value != .null else { return none }
                 return query.filter(ObjectFilter(sql: "\(SQL.quote(column)) = ?", arguments: [value]))
             case .join(let table, let source, let target):
+                guard value != .null else { return none }
                 return query.filter(ObjectFilter(
                     sql: "\(targetID) IN (SELECT \(SQL.quote(target)) FROM \(SQL.quote(table)) WHERE \(SQL.quote(source)) = ?)",
                     arguments: [value]

@@ -38,6 +38,12 @@ struct Relationship: Sendable {
     var isUniqueKey = false
     /// A key path that names no stored property, reported when the store opens.
     var unknownKey: String?
+    /// For a to-one holding a key: the object with its key set to a value (an id of the
+    /// target, or null), or `nil` when the key cannot hold it (null in a non-optional key)
+    /// or is not writable (a `let`).
+    var setKey: (@Sendable (any Model, ObjectStore.StoredValue) -> (any Model)?)?
+    /// For a to-one holding a key: the key's value in an object of the source model.
+    var getKey: (@Sendable (any Model) -> ObjectStore.StoredValue?)?
 
     /// This relationship with its delete rule settled against the model's columns: a left-out
     /// rule is `nullify` on an optional key and `deny` on a non-optional one; `nullify`

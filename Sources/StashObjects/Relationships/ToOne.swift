@@ -57,6 +57,15 @@ public struct ToOne<Source: Model, Target: Model>: ObjectRelationship {
         var declaration = Relationship.named(name, Source.self, Target.self, kind: .toOne(column: column ?? ""), inverse: inverse, toMany: false)
         declaration.declaredDeleteRule = rule
         if column == nil { declaration.unknownKey = "\(key)" }
+        declaration.getKey = { ($0 as? Source)?[keyPath: path].storedValue }
+        if let writable = key as? WritableKeyPath<Source, V> {
+            nonisolated(unsafe) let writable = writable
+            declaration.setKey = { object, value in
+                guard var object = object as? Source, let key = V(storedValue: value) else { return nil }
+                object[keyPath: writable] = key
+                return object
+            }
+        }
         self.declaration = declaration
     }
 
