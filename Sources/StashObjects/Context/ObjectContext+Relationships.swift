@@ -21,7 +21,7 @@ extension ObjectContext {
     /// try context.save()                          // one transaction, real ids everywhere
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when a key that is not
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when a key that is not
     ///   optional would be left empty (relate that object to another one, or delete it);
     ///   what ``fetch(_:)-2i9bp`` throws (a one-to-one reads who holds `target` now).
     public func set<T: Model>(_ related: RelatedObject<T>, to target: T?) throws {
@@ -50,7 +50,7 @@ extension ObjectContext {
     /// try context.unlink(ada.clubs, chess)
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when `target`'s key is not
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when `target`'s key is not
     ///   optional (relate it to another object, or delete it).
     public func unlink<T: Model>(_ related: RelatedObjects<T>, _ target: T) throws {
         try editing { try ContextEditor(context: self).unlink(related, target) }

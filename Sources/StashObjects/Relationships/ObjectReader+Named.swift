@@ -55,8 +55,8 @@ extension ObjectTransaction {
     /// try tx.set(card.person, to: grace)        // or: try tx.set(grace.card, to: card)
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/notFound`` when the object holding the key is
-    ///   not stored; ``StashCore/StashError/Code/unsupportedValue`` when a key that is not
+    /// - throws: ``/StashCore/StashError/Code/notFound`` when the object holding the key is
+    ///   not stored; ``/StashCore/StashError/Code/unsupportedValue`` when a key that is not
     ///   optional would be left empty; ``StashCore/StashError/Code/missingRelatedObject``
     ///   when `target` is not stored.
     public func set<T: Model>(_ related: RelatedObject<T>, to target: T?) throws {
@@ -85,7 +85,7 @@ extension ObjectTransaction {
     /// try tx.unlink(ada.clubs, chess)
     /// ```
     ///
-    /// - throws: ``StashCore/StashError/Code/unsupportedValue`` when `target`'s key is not
+    /// - throws: ``/StashCore/StashError/Code/unsupportedValue`` when `target`'s key is not
     ///   optional (relate it to another object, or delete it).
     public func unlink<T: Model>(_ related: RelatedObjects<T>, _ target: T) throws {
         try TransactionEditor(tx: self).unlink(related, target)
