@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDBSQLite
 
 /// `stash-bench`: Stash against its peers, side by side in one process.
 ///
@@ -45,6 +46,7 @@ struct StashBench: AsyncParsableCommand {
         FileHandle.standardError.write(Data("warning: a debug build; measure with `swift run -c release stash-bench`\n".utf8))
         #endif
         let reporter = BenchReporter(json: json)
+        reporter.note("SQLite \(String(cString: sqlite3_libversion())), as linked into stash-bench and Stash")
         for suite in chosen {
             let context = BenchContext(
                 reporter: reporter, scale: scale, sampleCount: max(1, samples), minimumSampleSeconds: max(0, sampleSeconds),

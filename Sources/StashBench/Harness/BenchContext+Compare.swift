@@ -11,8 +11,13 @@ import Foundation
 /// (a load generator: its own run's length, without its start-up) is taken at its word, and
 /// its latency is reported from the runs of the samples kept (not the warm-up's).
 extension BenchContext {
-    /// Times every contender of one case and reports the median and spread of each.
-    func compare(suite: String, case name: String, _ contenders: [Contender], extra: [String: String] = [:]) async throws {
+    /// Times every contender of one case and reports the median and spread of each. `extra`
+    /// holds facts of the case (a body size), `extraOf` facts of one implementation (the file
+    /// size Stash left), keyed by its name.
+    func compare(
+        suite: String, case name: String, _ contenders: [Contender], extra: [String: String] = [:],
+        extraOf: [String: [String: String]] = [:]
+    ) async throws {
         let contenders = contenders.filter { runsImpl($0.name) }
         guard runs(name), !contenders.isEmpty else { return }
         var repetitions: [Int] = []
@@ -51,13 +56,17 @@ extension BenchContext {
         for index in contenders.indices {
             reporter.record(BenchResult(
                 suite: suite, case: name, impl: contenders[index].name,
-                sampleOps: sampleOps[index], samples: samples[index], extra: extra
+                sampleOps: sampleOps[index], samples: samples[index],
+                extra: extra.merging(extraOf[contenders[index].name] ?? [:]) { $1 }
             ))
         }
     }
 
-    /// Times every contender of one case whose workload awaits; see ``compare(suite:case:_:extra:)``.
-    func compareAsync(suite: String, case name: String, _ contenders: [AsyncContender], extra: [String: String] = [:]) async throws {
+    /// Times every contender of one case whose workload awaits; see ``compare(suite:case:_:extra:extraOf:)``.
+    func compareAsync(
+        suite: String, case name: String, _ contenders: [AsyncContender], extra: [String: String] = [:],
+        extraOf: [String: [String: String]] = [:]
+    ) async throws {
         let contenders = contenders.filter { runsImpl($0.name) }
         guard runs(name), !contenders.isEmpty else { return }
         var repetitions: [Int] = []
@@ -101,7 +110,8 @@ extension BenchContext {
             let latency = loads[index].isEmpty ? [:] : LatencyFigures(loads[index]).figures
             reporter.record(BenchResult(
                 suite: suite, case: name, impl: contenders[index].name,
-                sampleOps: sampleOps[index], samples: samples[index], extra: extra.merging(latency) { $1 }
+                sampleOps: sampleOps[index], samples: samples[index],
+                extra: extra.merging(extraOf[contenders[index].name] ?? [:]) { $1 }.merging(latency) { $1 }
             ))
         }
     }

@@ -31,7 +31,7 @@ struct BenchContext: Sendable {
     var impls: Set<String> = []
 
     /// Whether case `name` runs (`--case` names it, or names none). A suite may skip a
-    /// case's setup when this is false; ``compare(suite:case:_:extra:)`` skips the case itself.
+    /// case's setup when this is false; ``compare(suite:case:_:extra:extraOf:)`` skips the case itself.
     func runs(_ name: String) -> Bool { cases.isEmpty || cases.contains(name) }
 
     /// Whether implementation `name` runs (`--impl` names it, or names none).
@@ -51,7 +51,7 @@ struct BenchContext: Sendable {
     func removeScratch(_ url: URL) { try? FileManager.default.removeItem(at: url) }
 
     /// Times `body` once, which performs `ops` operations, and reports it as one sample.
-    /// Prefer ``compare(suite:case:_:extra:)``, which samples and interleaves.
+    /// Prefer ``compare(suite:case:_:extra:extraOf:)``, which samples and interleaves.
     @discardableResult
     func measure(
         suite: String, case name: String, impl: String, ops: Int,
@@ -65,7 +65,7 @@ struct BenchContext: Sendable {
     }
 
     /// Times an async `body` once, which performs `ops` operations, and reports it as one
-    /// sample. Prefer ``compareAsync(suite:case:_:extra:)``.
+    /// sample. Prefer ``compareAsync(suite:case:_:extra:extraOf:)``.
     @discardableResult
     func measureAsync(
         suite: String, case name: String, impl: String, ops: Int,

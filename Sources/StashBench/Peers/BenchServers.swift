@@ -85,10 +85,12 @@ final class BenchServers {
     }
 
     /// nginx caching `origin` in at most `cacheBytes` (see
-    /// ``NginxPeer/startIfInstalled(origin:folder:cacheBytes:context:for:)``), stopped with the group.
-    func startNginx(origin: Int, folder: URL, cacheBytes: Int = BenchServers.cacheBytes, context: BenchContext, for name: String) throws -> NginxPeer? {
+    /// ``NginxPeer/startIfInstalled(origin:folder:role:context:for:)``), stopped with the group.
+    func startNginx(
+        origin: Int, folder: URL, cacheBytes: Int = BenchServers.cacheBytes, sendfile: Bool = true, context: BenchContext, for name: String
+    ) throws -> NginxPeer? {
         let nginx = try NginxPeer.startIfInstalled(
-            origin: "127.0.0.1:\(origin)", folder: folder, cacheBytes: cacheBytes, context: context, for: name
+            origin: "127.0.0.1:\(origin)", folder: folder, role: .proxy(cacheBytes: cacheBytes, sendfile: sendfile), context: context, for: name
         )
         if let nginx {
             stops.append { nginx.stop() }
@@ -108,9 +110,18 @@ final class BenchServers {
         return varnish
     }
 
-    /// The floor of the hit cases for bodies of `bodyBytes` (``FloorPeer``), stopped with the
-    /// group; answers its port.
+    /// The floor of the hit cases for bodies of `bodyBytes`, stopped with the group; answers
+    /// its port: nginx answering a constant body (``NginxPeer/Role/floor(bodyBytes:)``) when
+    /// nginx is installed, else ``FloorPeer``.
     func startFloor(bodyBytes: Int, folder: URL) throws -> Int {
+        if let executable = NginxPeer.executable {
+            let floorFolder = folder.appendingPathComponent("nginx-\(bodyBytes)", isDirectory: true)
+            try FileManager.default.createDirectory(at: floorFolder, withIntermediateDirectories: true)
+            let nginx = try NginxPeer(executable: executable, origin: "", folder: floorFolder, role: .floor(bodyBytes: bodyBytes))
+            stops.append { nginx.stop() }
+            serverProcesses[nginx.port] = { nginx.processes }
+            return nginx.port
+        }
         let floor = try FloorPeer(bodyBytes: bodyBytes, folder: folder)
         stops.append { floor.stop() }
         serverProcesses[floor.port] = { floor.processes }

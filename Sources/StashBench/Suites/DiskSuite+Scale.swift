@@ -3,10 +3,20 @@ import Stash
 
 /// `stash-bench disk` cases `scale-10k`, `scale-100k` and `scale-1m`: a ``DiskCache`` of
 /// 10,000, 100,000 or 1,000,000 entries of 100-byte values (scaled by `--scale`), and the
-/// same rows in one `sqlite-raw` table, each reopened in a fresh child process for each
-/// sample. The child reports:
+/// same rows in one SQLite table (``SQLiteRawStore``, naive and expert), each reopened in a
+/// fresh child process for each sample, with the store's files dropped from the page cache
+/// first (`fdatasync`, then `posix_fadvise(DONTNEED)`), so that every contender starts cold.
+/// The `-after-kill` cases reopen after a child that wrote to the store was killed with
+/// `SIGKILL` (Stash's location index is then rebuilt as it reads; SQLite recovers its WAL).
+/// The child reports:
 ///
 /// - the reopen time (`DiskCache(directory:)` of the populated folder),
+/// - the rate of the first random reads, on the cold page cache (`cold_reads_per_s`, the
+///   warm-up pass),
+/// - the memory every contender holds, measured the same way (`footprint_bytes_per_entry`):
+///   anonymous memory growth plus the store's file pages resident in the page cache after the
+///   reads (`mincore` over each of its files, whether the store maps them or reads them with
+///   `pread`), and the store's bytes on disk (`disk_bytes_per_entry`),
 /// - its resident memory growth from just before the open to after the reads, per entry,
 ///   in two measures (from `/proc/self/smaps_rollup`): `bytes_per_entry`, all resident pages
 ///   (`Rss`: heap, and pages of files mapped, the manifest's included), and
@@ -33,52 +43,75 @@ enum DiskScaleCases {
 
     /// The implementations measured at scale: Stash, and one SQLite table read through the
     /// C API (``SQLiteRawStore``: the same 100-byte values under the same keys, mapped the
-    /// same way), the floor for a store whose index is a B-tree on disk.
-    static let impls = ["stash", "sqlite-raw"]
+    /// same way), naive and as SQLite's documentation recommends.
+    static let impls = ["stash", "sqlite-raw", "sqlite-expert"]
+
+    static func sqliteTuning(_ impl: String) -> SQLiteRawStore.Tuning? {
+        switch impl {
+        case "sqlite-raw": .naive
+        case "sqlite-expert": .expert
+        default: nil
+        }
+    }
 
     static func run(_ context: BenchContext, scratch: URL) async throws {
         let impls = Self.impls.filter(context.runsImpl)
         guard !impls.isEmpty else { return }
-        for (name, entries) in sizes where context.runs(name) {
+        for (name, entries) in sizes where context.runs(name) || context.runs(name + "-after-kill") {
             let count = context.scaled(entries)
             let folder = scratch.appendingPathComponent(name, isDirectory: true)
             for impl in impls { try await populate(folder.appendingPathComponent(impl), impl: impl, count: count) }
             let reads = context.scaled(readCount)
-            var probes: [String: [Probe]] = [:]
-            // Interleaved: each sample runs every implementation once, the order rotating.
-            for sample in 0..<context.sampleCount {
-                for offset in impls.indices {
-                    let impl = impls[(sample + offset) % impls.count]
-                    let probe = try probe(folder.appendingPathComponent(impl), impl: impl, count: count, reads: reads, seed: UInt64(sample + 1))
-                    probes[impl, default: []].append(probe)
+            for killed in [false, true] where context.runs(killed ? name + "-after-kill" : name) {
+                var probes: [String: [Probe]] = [:]
+                // Interleaved: each sample runs every implementation once, the order rotating.
+                for sample in 0..<context.sampleCount {
+                    for offset in impls.indices {
+                        let impl = impls[(sample + offset) % impls.count]
+                        let store = folder.appendingPathComponent(impl)
+                        if killed { try probe(store, impl: impl, count: count, reads: 0, seed: 0, mode: "kill") }
+                        if let probe = try probe(store, impl: impl, count: count, reads: reads, seed: UInt64(sample + 1)) {
+                            probes[impl, default: []].append(probe)
+                        }
+                    }
                 }
-            }
-            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-            for impl in impls {
-                let runs = probes[impl] ?? []
-                let extra = [
-                    "entries": "\(count)",
-                    "bytes_per_entry": String(format: "%.0f", median(runs.map { $0.readGrowth / Double(count) })),
-                    "anon_bytes_per_entry": String(format: "%.0f", median(runs.map { $0.anonymousGrowth / Double(count) })),
-                    "open_bytes_per_entry": String(format: "%.0f", median(runs.map { $0.openGrowth / Double(count) })),
-                    "reopen_ms": String(format: "%.1f", median(runs.map(\.reopenSeconds)) * 1000),
-                    "reopen_ms_max": String(format: "%.1f", (runs.map(\.reopenSeconds).max() ?? 0) * 1000),
-                ]
-                context.reporter.record(BenchResult(
-                    suite: DiskSuite.suite, case: name, impl: impl,
-                    sampleOps: runs.map { _ in reads }, samples: runs.map(\.readSeconds), extra: extra
-                ))
+                for impl in impls {
+                    let runs = probes[impl] ?? []
+                    context.reporter.record(BenchResult(
+                        suite: DiskSuite.suite, case: killed ? name + "-after-kill" : name, impl: impl,
+                        sampleOps: runs.map { _ in reads }, samples: runs.map(\.readSeconds),
+                        extra: figures(runs, count: count, reads: reads)
+                    ))
+                }
             }
             try? FileManager.default.removeItem(at: folder)
         }
-        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample: ops/s is random reads, bytes_per_entry the resident growth (RSS, the mapped pages of Stash's location index or sqlite-raw's file included) from before the open to after the reads, anon_bytes_per_entry its anonymous part (heap: what jetsam's footprint counts; clean mapped file pages are not); sqlite-raw is one table of the same rows, mapped the same way")
+        context.reporter.note("disk: scale-* reopen a populated cache of 100-byte values in a child process per sample, its files first dropped from the page cache: ops/s is random reads after a warm-up pass (cold_reads_per_s: that first pass), footprint_bytes_per_entry the anonymous memory growth plus the store's file pages resident after the reads (mincore), bytes_per_entry the RSS growth (mapped pages included), anon_bytes_per_entry its anonymous part (what jetsam's footprint counts), disk_bytes_per_entry the store's files; -after-kill reopens after a writer was killed with SIGKILL")
+    }
+
+    /// The medians of a case's probes, as the result's extra fields.
+    private static func figures(_ runs: [Probe], count: Int, reads: Int) -> [String: String] {
+        func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
+        func perEntry(_ value: (Probe) -> Double) -> String { String(format: "%.0f", median(runs.map(value)) / Double(count)) }
+        let coldReads = max(1, reads / 4)
+        return [
+            "entries": "\(count)",
+            "bytes_per_entry": perEntry(\.readGrowth),
+            "anon_bytes_per_entry": perEntry(\.anonymousGrowth),
+            "open_bytes_per_entry": perEntry(\.openGrowth),
+            "footprint_bytes_per_entry": perEntry { $0.anonymousGrowth + $0.residentFileBytes },
+            "disk_bytes_per_entry": perEntry(\.diskBytes),
+            "cold_reads_per_s": String(format: "%.0f", median(runs.map { Double(coldReads) / max($0.coldReadSeconds, 1e-9) })),
+            "reopen_ms": String(format: "%.1f", median(runs.map(\.reopenSeconds)) * 1000),
+            "reopen_ms_max": String(format: "%.1f", (runs.map(\.reopenSeconds).max() ?? 0) * 1000),
+        ]
     }
 
     /// Writes `count` entries with `impl`, untimed, and closes the store: Stash's own
     /// writes, or one SQLite transaction.
     private static func populate(_ folder: URL, impl: String, count: Int) async throws {
-        if impl == "sqlite-raw" {
-            let store = try SQLiteRawStore(folder: folder)
+        if let tuning = sqliteTuning(impl) {
+            let store = try SQLiteRawStore(folder: folder, tuning: tuning)
             try store.execute("BEGIN")
             for index in 0..<count { try store.set(value(index), key(index)) }
             try store.execute("COMMIT")
@@ -101,15 +134,20 @@ enum DiskScaleCases {
         var openGrowth: Double
         var readGrowth: Double
         var anonymousGrowth: Double
+        var coldReadSeconds: Double
+        var residentFileBytes: Double
+        var diskBytes: Double
     }
 
-    /// Runs one child process on `folder` and reads its figures.
-    private static func probe(_ folder: URL, impl: String, count: Int, reads: Int, seed: UInt64) throws -> Probe {
+    /// Runs one child process on `folder` and reads its figures; in the mode `kill`, a child
+    /// that writes one entry, commits it and kills itself with `SIGKILL` (no figures).
+    @discardableResult
+    private static func probe(_ folder: URL, impl: String, count: Int, reads: Int, seed: UInt64, mode: String = "read") throws -> Probe? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BenchExecutable.path)
         process.arguments = ["disk", "--case", "none"]
         var environment = ProcessInfo.processInfo.environment
-        environment[probeVariable] = "\(folder.path)|\(count)|\(reads)|\(seed)|\(impl)"
+        environment[probeVariable] = "\(folder.path)|\(count)|\(reads)|\(seed)|\(impl)|\(mode)"
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -117,25 +155,36 @@ enum DiskScaleCases {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
+        if mode == "kill" {
+            guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL else {
+                throw StashError(.io, "disk scale writer was not killed (status \(process.terminationStatus)): \(text)")
+            }
+            return nil
+        }
         guard process.terminationStatus == 0,
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("scale-probe ") })
         else {
             throw StashError(.io, "disk scale probe failed (status \(process.terminationStatus)): \(text)")
         }
         let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-        guard fields.count == 5 else { throw StashError(.io, "disk scale probe: unreadable line \(line)") }
-        return Probe(reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3], anonymousGrowth: fields[4])
+        guard fields.count == 8 else { throw StashError(.io, "disk scale probe: unreadable line \(line)") }
+        return Probe(
+            reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3],
+            anonymousGrowth: fields[4], coldReadSeconds: fields[5], residentFileBytes: fields[6], diskBytes: fields[7]
+        )
     }
 
     /// The child's side, when ``probeVariable`` is set: prints
-    /// `scale-probe <reopen s> <read s> <open growth bytes> <read growth bytes> <anonymous read growth bytes>`.
-    /// Returns whether it ran.
+    /// `scale-probe <reopen s> <read s> <open growth bytes> <read growth bytes> <anonymous read growth bytes>
+    /// <cold read s> <resident file bytes> <disk bytes>`. Returns whether it ran.
     static func runProbeIfAsked() throws -> Bool {
         guard let spec = ProcessInfo.processInfo.environment[probeVariable] else { return false }
         let parts = spec.split(separator: "|").map(String.init)
-        guard parts.count == 5, let count = Int(parts[1]), let reads = Int(parts[2]), let seed = UInt64(parts[3]), impls.contains(parts[4]) else {
+        guard parts.count == 6, let count = Int(parts[1]), let reads = Int(parts[2]), let seed = UInt64(parts[3]), impls.contains(parts[4]) else {
             throw StashError(.io, "bad \(probeVariable): \(spec)")
         }
+        let folder = URL(fileURLWithPath: parts[0], isDirectory: true)
+        if parts[5] == "kill" { try writeThenDie(folder, impl: parts[4]) }
         // The keys read are made before the baseline, so that they are not counted.
         var state = seed &* 0x9E37_79B9_7F4A_7C15
         let keys = (0..<reads).map { _ -> String in
@@ -143,13 +192,13 @@ enum DiskScaleCases {
             return key(Int((state >> 33) % UInt64(count)))
         }
         let warmUp = Array(keys.prefix(max(1, reads / 4)))
-        let folder = URL(fileURLWithPath: parts[0], isDirectory: true)
+        try StoreFiles(folder).dropFromPageCache()
         let base = residentBytes()
         let start = DispatchTime.now().uptimeNanoseconds
         let read: (String) -> Data?
         let close: () throws -> Void
-        if parts[4] == "sqlite-raw" {
-            let store = try SQLiteRawStore(folder: folder)
+        if let tuning = sqliteTuning(parts[4]) {
+            let store = try SQLiteRawStore(folder: folder, tuning: tuning)
             (read, close) = (store.get, {})
         } else {
             let cache = try DiskCache(directory: folder)
@@ -158,7 +207,9 @@ enum DiskScaleCases {
         let reopen = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let opened = residentBytes()
         var hits = 0
+        let coldStart = DispatchTime.now().uptimeNanoseconds
         for key in warmUp where read(key) != nil { hits += 1 }
+        let coldSeconds = Double(DispatchTime.now().uptimeNanoseconds - coldStart) / 1e9
         let readStart = DispatchTime.now().uptimeNanoseconds
         for key in keys where read(key) != nil { hits += 1 }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
@@ -166,9 +217,33 @@ enum DiskScaleCases {
         guard hits == warmUp.count + keys.count else {
             throw StashError(.io, "disk scale probe: \(hits) hits, expected \(warmUp.count + keys.count)")
         }
-        print("scale-probe \(reopen) \(readSeconds) \(opened.resident - base.resident) \(afterReads.resident - base.resident) \(afterReads.anonymous - base.anonymous)")
+        let files = StoreFiles(folder)
+        print("scale-probe \(reopen) \(readSeconds) \(opened.resident - base.resident) \(afterReads.resident - base.resident)"
+            + " \(afterReads.anonymous - base.anonymous) \(coldSeconds) \(files.residentBytes()) \(files.diskBytes())")
         try close()
         return true
+    }
+
+    /// The `kill` probe: rewrites one entry with its own value, commits it, and dies by
+    /// `SIGKILL` with the store open, as an app the system kills.
+    private static func writeThenDie(_ folder: URL, impl: String) throws -> Never {
+        if let tuning = sqliteTuning(impl) {
+            let store = try SQLiteRawStore(folder: folder, tuning: tuning)
+            try store.set(value(0), key(0))
+            if tuning == .expert { try store.execute("COMMIT") }
+            withExtendedLifetime(store) { _ = raise(SIGKILL) }
+        } else {
+            let cache = try DiskCache(directory: folder)
+            try cache.set(value(0), forKey: key(0))
+            let flushed = DispatchSemaphore(value: 0)
+            Task.detached {
+                try? await cache.flush()
+                flushed.signal()
+            }
+            flushed.wait()
+            withExtendedLifetime(cache) { _ = raise(SIGKILL) }
+        }
+        fatalError("SIGKILL did not end the process")
     }
 
     /// The resident size of this process (`Rss`) and its anonymous part (`Anonymous`), in

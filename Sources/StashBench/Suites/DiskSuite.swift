@@ -16,10 +16,12 @@ import CDispatch
 /// - `file-per-key`: SDImageCache / ZJDataCache: one file per SHA-256-named key, written
 ///   atomically (temporary file + rename, no fsync, like `NSDataWritingAtomic`), read whole,
 ///   expiry checked from the file's modification date.
-/// - `sqlite-raw`: one table, prepared statements through the C API, WAL,
-///   `synchronous = NORMAL`, one autocommit statement per write: the floor for a manifest.
+/// - `sqlite-raw` and `sqlite-expert` (``SQLiteRawStore``): one table through the C API,
+///   as a first version would write it (one autocommit transaction per write) and as SQLite's
+///   documentation recommends (`WITHOUT ROWID`, the writes between flushes in one
+///   transaction, locks held).
 ///
-/// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash and `sqlite-raw` at size.
+/// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash and both SQLite set-ups at size.
 enum DiskSuite {
     static let suite = "disk"
 
@@ -31,14 +33,15 @@ enum DiskSuite {
         let stash = try StashDiskStore(folder: scratch.appendingPathComponent("stash"))
         let filePerKey = try FilePerKeyStore(folder: scratch.appendingPathComponent("file-per-key"))
         let sqlite = try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-raw"))
+        let sqliteExpert = try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-expert"), tuning: .expert)
         let stores: [[String: AsyncContender]] = [
             contenders(stash, "stash", workload), contenders(filePerKey, "file-per-key", workload),
-            contenders(sqlite, "sqlite-raw", workload),
+            contenders(sqlite, "sqlite-raw", workload), contenders(sqliteExpert, "sqlite-expert", workload),
         ]
         // The read cases read these whether or not the write cases run first.
-        for store in [stash, filePerKey, sqlite] as [any DiskBenchStore] { try await seed(store, workload) }
+        for store in [stash, filePerKey, sqlite, sqliteExpert] as [any DiskBenchStore] { try await seed(store, workload) }
         func compare(_ name: String) async throws {
-            try await context.compareAsync(suite: suite, case: name, stores.map { $0[name]! })
+            try await context.compareAsync(suite: suite, case: name, stores.compactMap { $0[name] })
         }
         try await compare("write-small")
         try await flushAfter("write-small", stash, workload, context) { generation in
@@ -52,6 +55,9 @@ enum DiskSuite {
             return values.count
         }
         try await compare("read-small")
+        // The SQLite peers have one connection each, which one thread at a time may use.
+        try await compare("read-small-2-threads")
+        try await compare("read-small-8-threads")
         // No `flush-after-write-large`: a file-backed value's file is written by `set`, so its
         // flush commits a row like a small value's (`flush-after-write-small`), and staging
         // 100 MB for every few milliseconds of flush made the case the slowest of the run.
@@ -75,7 +81,24 @@ enum DiskSuite {
         let largeReads = workload.largeReadOrder.map { workload.largeKeys[$0] }
         let generation = Counter()
         var freshKeys = workload.smallKeys
-        return [
+        var concurrent: [String: AsyncContender] = [:]
+        if store.readsFromManyThreads {
+            let shared = UncheckedDiskStore(store)
+            for threads in [2, 8] {
+                let name = "read-small-\(threads)-threads"
+                // Every thread reads every key in the shuffled order, each from its own starting point.
+                concurrent[name] = AsyncContender(impl) {
+                    let found = onThreads(threads) { thread in
+                        let offset = thread * smallReads.count / threads
+                        var hits = 0
+                        for index in smallReads.indices where shared.store.get(smallReads[(index + offset) % smallReads.count]) != nil { hits += 1 }
+                        return hits
+                    }
+                    return try expectHits(threads * small, found, name, impl)
+                }
+            }
+        }
+        return concurrent.merging([
             "write-small": AsyncContender(impl, prepare: {
                 freshKeys = workload.smallKeys(generation: generation.next())
             }) {
@@ -100,7 +123,7 @@ enum DiskSuite {
             },
             "read-large": AsyncContender(impl) { try expectHits(large, hits(largeReads, store), "read-large", impl) },
             "miss": AsyncContender(impl) { try expectHits(0, hits(workload.missingKeys, store), "miss", impl) + workload.missingKeys.count },
-        ]
+        ]) { $1 }
     }
 
     /// `flush-after-NAME`, Stash only: `stage` writes a batch untimed, then the flush that
@@ -148,6 +171,12 @@ final class Counter: @unchecked Sendable {
     func set(_ newValue: Int) { value = newValue }
 }
 
+/// A store read from several threads at once (``DiskBenchStore/readsFromManyThreads``).
+private struct UncheckedDiskStore<S: DiskBenchStore>: @unchecked Sendable {
+    let store: S
+    init(_ store: S) { self.store = store }
+}
+
 /// Reads every key and counts the hits, dropping each value at once as an app that decodes
 /// it would. Keeping them all alive would charge the first implementation measured with the
 /// page faults of 100 MB of fresh heap, which the ones after it reuse.
@@ -193,6 +222,8 @@ struct DiskWorkload {
 /// What the suite needs from each implementation.
 protocol DiskBenchStore {
     var stagesWrites: Bool { get }
+    /// Whether `get` may be called from several threads at once (the concurrent-reader cases).
+    var readsFromManyThreads: Bool { get }
     func set(_ data: Data, _ key: String) throws
     func get(_ key: String) -> Data?
     func flush() async throws
@@ -204,6 +235,7 @@ struct StashDiskStore: DiskBenchStore {
     init(folder: URL) throws { cache = try DiskCache(directory: folder) }
 
     var stagesWrites: Bool { true }
+    var readsFromManyThreads: Bool { true }
     func set(_ data: Data, _ key: String) throws { try cache.set(data, forKey: key) }
     func get(_ key: String) -> Data? { cache.data(forKey: key) }
     func flush() async throws { try await cache.flush() }
@@ -221,6 +253,7 @@ struct FilePerKeyStore: DiskBenchStore {
     }
 
     var stagesWrites: Bool { false }
+    var readsFromManyThreads: Bool { true }
 
     func set(_ data: Data, _ key: String) throws {
         try FileStore.write(data, to: url(key), durability: .processSafe)
@@ -261,7 +294,24 @@ struct FilePerKeyStore: DiskBenchStore {
 /// One SQLite table through the C API: prepared statements, WAL, synchronous = NORMAL, and
 /// the file memory-mapped as Stash's lookup connection maps its manifest (`mmap_size`, 1 GiB),
 /// so that reads at scale compare the same access to the same pages.
+///
+/// Two set-ups:
+/// - `sqlite-raw` (``Tuning/naive``): a rowid table keyed by a text primary key, one autocommit
+///   transaction per write, a read lock taken and dropped by every statement: what a first
+///   version of a cache on SQLite looks like.
+/// - `sqlite-expert` (``Tuning/expert``): what SQLite's own documentation recommends for this
+///   workload. A `WITHOUT ROWID` table, since its primary key is text and its small rows are
+///   well under a twentieth of a page (sqlite.org/withoutrowid.html, section 4); the writes
+///   between two flushes in one transaction, committed by `flush` as Stash's flush commits its
+///   batch, with the same durability (WAL, `synchronous = NORMAL`: no sync at commit;
+///   sqlite.org/faq.html#q19, sqlite.org/pragma.html#pragma_synchronous); and
+///   `locking_mode = EXCLUSIVE`, which holds the connection's locks instead of taking them per
+///   statement, as Stash holds its read transaction (sqlite.org/pragma.html#pragma_locking_mode,
+///   sqlite.org/wal.html#noshm).
 final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
+    enum Tuning: Sendable { case naive, expert }
+
+    let tuning: Tuning
     private var handle: OpaquePointer?
     private var insert: OpaquePointer?
     private var select: OpaquePointer?
@@ -269,35 +319,42 @@ final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
     /// Runs `sql` (a transaction's `BEGIN` or `COMMIT`, for a population in one transaction).
     func execute(_ sql: String) throws {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
-            throw StashError(.io, "sqlite-raw: \(String(cString: sqlite3_errmsg(handle)))")
+            throw StashError(.io, "sqlite peer: \(String(cString: sqlite3_errmsg(handle)))")
         }
     }
 
-    init(folder: URL) throws {
+    init(folder: URL, tuning: Tuning = .naive) throws {
+        self.tuning = tuning
         try FileStore.createFolder(folder)
         let path = folder.appendingPathComponent("cache.sqlite").path
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
-            throw StashError(.io, "sqlite-raw: cannot open", path: path)
+            throw StashError(.io, "sqlite peer: cannot open", path: path)
         }
-        for sql in [
-            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA mmap_size = \(1 << 30)",
-            "CREATE TABLE IF NOT EXISTS entry (key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL, expires REAL)",
-        ] {
-            try execute(sql)
+        let table = "CREATE TABLE IF NOT EXISTS entry (key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL, expires REAL)"
+        let setup = switch tuning {
+        case .naive: ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA mmap_size = \(1 << 30)", table]
+        case .expert:
+            // The locking mode first: WAL then keeps its index in the heap, not in shared memory.
+            ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+             "PRAGMA mmap_size = \(1 << 30)", table + " WITHOUT ROWID"]
         }
+        for sql in setup { try execute(sql) }
         sqlite3_prepare_v2(handle, "INSERT OR REPLACE INTO entry (key, data, expires) VALUES (?1, ?2, NULL)", -1, &insert, nil)
         sqlite3_prepare_v2(handle, "SELECT data, expires FROM entry WHERE key = ?1", -1, &select, nil)
     }
 
     deinit {
+        if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "COMMIT", nil, nil, nil) }
         sqlite3_finalize(insert)
         sqlite3_finalize(select)
         sqlite3_close(handle)
     }
 
-    var stagesWrites: Bool { false }
+    var stagesWrites: Bool { tuning == .expert }
+    var readsFromManyThreads: Bool { false }
 
     func set(_ data: Data, _ key: String) throws {
+        if tuning == .expert, sqlite3_get_autocommit(handle) != 0 { try execute("BEGIN IMMEDIATE") }
         defer { sqlite3_reset(insert) }
         let status = key.withCString { cKey in
             data.withUnsafeBytes { bytes in
@@ -306,7 +363,7 @@ final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
                 return sqlite3_step(insert)
             }
         }
-        guard status == SQLITE_DONE else { throw StashError(.io, "sqlite-raw: insert failed (\(status))", key: key) }
+        guard status == SQLITE_DONE else { throw StashError(.io, "sqlite peer: insert failed (\(status))", key: key) }
     }
 
     func get(_ key: String) -> Data? {
@@ -323,5 +380,8 @@ final class SQLiteRawStore: DiskBenchStore, @unchecked Sendable {
         }
     }
 
-    func flush() async throws {}
+    /// Commits the writes since the last flush (`sqlite-expert`); `sqlite-raw` committed each.
+    func flush() async throws {
+        if sqlite3_get_autocommit(handle) == 0 { try execute("COMMIT") }
+    }
 }

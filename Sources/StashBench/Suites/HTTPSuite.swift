@@ -140,8 +140,10 @@ enum HTTPSuite {
     /// client (wrk when installed), servers and client pinned apart (``CPUPinning``). Cases
     /// `proxy-hit-1k-c32`, `proxy-hit-100k-c32`, `proxy-hit-1k-c500`. `stash` is
     /// `stash http-proxy` with its defaults (memory in front of a disk cache);
-    /// `stash-memory-only` the same without the disk; `floor` (``FloorPeer``) is no proxy but
-    /// the most the client and machine let any server show. Each figure carries wrk's median and
+    /// `stash-memory-only` the same without the disk; `nginx-sendfile-off` is nginx with
+    /// `sendfile off`; `floor` is no proxy but nginx answering a constant body
+    /// (``BenchServers/startFloor(bodyBytes:folder:)``), about the most the client and machine
+    /// let any server show. Each figure carries wrk's median and
     /// 99th percentile latency (`p50_ms`, `p99_ms`: the median over the samples) and its
     /// error count.
     private static func proxyHit(_ context: BenchContext, scratch: URL) async throws {
@@ -159,10 +161,13 @@ enum HTTPSuite {
                 let folder = scratch.appendingPathComponent(impl, isDirectory: true)
                 peers.append((impl, try await servers.startStashProxy(impl, origin: originPort, folder: folder, diskCapacity: disk, context: context)))
             }
-            if context.runsImpl("nginx"), let nginx = try servers.startNginx(
-                origin: originPort, folder: scratch.appendingPathComponent("nginx", isDirectory: true), context: context, for: "proxy-hit"
-            ) {
-                peers.append(("nginx", nginx.port))
+            for (impl, sendfile) in [("nginx", true), ("nginx-sendfile-off", false)] where context.runsImpl(impl) {
+                if let nginx = try servers.startNginx(
+                    origin: originPort, folder: scratch.appendingPathComponent(impl, isDirectory: true), sendfile: sendfile,
+                    context: context, for: "proxy-hit"
+                ) {
+                    peers.append((impl, nginx.port))
+                }
             }
             if context.runsImpl("varnish"), let varnish = try servers.startVarnish(
                 origin: originPort, folder: scratch.appendingPathComponent("varnish", isDirectory: true), context: context, for: "proxy-hit"
@@ -172,6 +177,9 @@ enum HTTPSuite {
             // The floor: what this client and machine let any server show, per body size.
             var floors: [Int: Int] = [:]
             if context.runsImpl("floor") {
+                if NginxPeer.executable == nil {
+                    context.reporter.note("proxy-hit: the floor is the bench's own poll loop (nginx is not installed)")
+                }
                 for bodyBytes in Set(cases.map(\.bodyBytes)) {
                     floors[bodyBytes] = try servers.startFloor(bodyBytes: bodyBytes, folder: scratch.appendingPathComponent("floor", isDirectory: true))
                 }

@@ -4,8 +4,9 @@ import StashCore
 
 /// YYCache's memory benchmark: 200,000 integer keys with 4-byte values, written, rewritten
 /// and read by `MemoryCache`, Foundation's `NSCache` and a plain `Dictionary` behind a lock
-/// (the ceiling: no recency, no limits). Same data, same order for all, through
-/// ``BenchContext/compare(suite:case:_:extra:)``: samples of at least 0.2 s, interleaved.
+/// (the ceiling: no recency, no limits), read by one thread and by 2 and 8 threads at once
+/// (`get-random-2-threads`, `get-random-8-threads`). Same data, same order for all, through
+/// ``BenchContext/compare(suite:case:_:extra:extraOf:)``: samples of at least 0.2 s, interleaved.
 enum MemorySuite {
     static let suite = "memory"
 
@@ -35,7 +36,7 @@ enum MemorySuite {
         func get(_ key: Int) -> Bool
     }
 
-    static let cases = ["set", "set-no-resize", "get-sequential", "get-random", "get-miss"]
+    static let cases = ["set", "set-no-resize", "get-sequential", "get-random", "get-random-2-threads", "get-random-8-threads", "get-miss"]
 
     @Sendable static func run(_ context: BenchContext) async throws {
         let count = context.scaled(200_000)
@@ -74,8 +75,28 @@ enum MemorySuite {
             },
             "get-sequential": Contender(name) { try expect(count, hits(workload.keys, store), store, "get-sequential") },
             "get-random": Contender(name) { try expect(count, hits(workload.randomOrder, store), store, "get-random") },
+            // Every thread reads every key in the random order, each from its own starting
+            // point, all at once.
+            "get-random-2-threads": Contender(name) { try expect(2 * count, concurrentHits(2, workload.randomOrder, store), store, "get-random-2-threads") },
+            "get-random-8-threads": Contender(name) { try expect(8 * count, concurrentHits(8, workload.randomOrder, store), store, "get-random-8-threads") },
             "get-miss": Contender(name) { try expect(0, hits(workload.missingKeys, store), store, "get-miss") + count },
         ]
+    }
+
+    private static func concurrentHits<S: Store>(_ threads: Int, _ keys: [Int], _ store: S) -> Int {
+        let shared = UncheckedStore(store)
+        return onThreads(threads) { thread in
+            let offset = thread * keys.count / threads
+            var found = 0
+            for index in keys.indices where shared.store.get(keys[(index + offset) % keys.count]) { found += 1 }
+            return found
+        }
+    }
+
+    /// A store read from several threads at once: every store of the suite is thread-safe.
+    private struct UncheckedStore<S: Store>: @unchecked Sendable {
+        let store: S
+        init(_ store: S) { self.store = store }
     }
 
     private static func hits(_ keys: [Int], _ store: some Store) -> Int {

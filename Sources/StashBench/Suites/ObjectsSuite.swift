@@ -7,7 +7,9 @@ import StashObjectsMacros
 import GRDBSQLite
 
 /// `stash-bench objects`: StashObjects against GRDB records written by hand, GRDB `Codable`
-/// records and the raw SQLite C API, on GRDB's own performance workload (a record of ten
+/// records, GRDB's prepared statements (`grdb-statement`: its documentation's advice for
+/// speed, a statement parsed once and run with new arguments, rows read from a cursor by
+/// column index) and the raw SQLite C API, on GRDB's own performance workload (a record of ten
 /// integer columns: insert 50,000 in one transaction, fetch 200,000) and on a graph (1,000
 /// people with 10 cards each: insert, fetch all with their cards, filter people by card);
 /// then observation latency (`ObjectsSuite+Observation.swift`), in the store and from another
@@ -53,6 +55,16 @@ enum ObjectsSuite {
                 try grdb.write { db in for item in inserts { try ItemCodable(item).insert(db) } }
                 return inserts.count
             },
+            Contender("grdb-statement", prepare: { try grdb.write { db in try db.execute(sql: "DELETE FROM item") } }) {
+                try grdb.write { db in
+                    let statement = try db.makeStatement(sql: insertItemSQL)
+                    for item in inserts {
+                        statement.setUncheckedArguments([item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9])
+                        try statement.execute()
+                    }
+                }
+                return inserts.count
+            },
             Contender("sqlite-raw", prepare: { try raw.execute("DELETE FROM item") }) {
                 try raw.insert(inserts)
                 return inserts.count
@@ -82,6 +94,14 @@ enum ObjectsSuite {
             Contender("stash-codable") { try expect(fetchCount, stashCodable.fetch(BenchCodableItem.query()).count, "stash-codable") },
             Contender("grdb-record") { try expect(fetchCount, grdb.read { db in try ItemRecord.fetchAll(db) }.count, "grdb-record") },
             Contender("grdb-codable") { try expect(fetchCount, grdb.read { db in try ItemCodable.fetchAll(db) }.count, "grdb-codable") },
+            Contender("grdb-statement") {
+                try expect(fetchCount, grdb.read { db in
+                    let cursor = try Row.fetchCursor(db.makeStatement(sql: "SELECT * FROM item"))
+                    var items: [ItemRecord] = []
+                    while let row = try cursor.next() { items.append(try ItemRecord(row: row)) }
+                    return items
+                }.count, "grdb-statement")
+            },
             Contender("sqlite-raw") { try expect(fetchCount, raw.fetchAll().count, "sqlite-raw") },
         ])
 
@@ -98,6 +118,9 @@ enum ObjectsSuite {
     /// The `graph-filter` condition every contender runs: the people with a card whose number
     /// matches the `GLOB` pattern bound to it.
     static let peopleWithCardPrefixSQL = "id IN (SELECT ownerID FROM card WHERE number GLOB ?)"
+
+    /// `grdb-statement`'s insert, prepared once per transaction.
+    static let insertItemSQL = "INSERT INTO item (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     static let tablesSQL = """
         CREATE TABLE item(id INTEGER PRIMARY KEY AUTOINCREMENT, i0 INTEGER NOT NULL, i1 INTEGER NOT NULL, i2 INTEGER NOT NULL,

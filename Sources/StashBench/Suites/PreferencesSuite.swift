@@ -4,7 +4,7 @@ import Stash
 /// `stash-bench preferences`: MMKV's published workload (10,000 each of write-int, read-int,
 /// write-string, read-string; keys `int-<i>` / `str-<i>`, random ints, ~30-character
 /// strings) on Stash's Preferences and Foundation's UserDefaults, same data, same order,
-/// through the harness (``BenchContext/compareAsync(suite:case:_:extra:)``). Then opening a suite
+/// through the harness (``BenchContext/compareAsync(suite:case:_:extra:extraOf:)``). Then opening a suite
 /// of 10,000 and 100,000 keys, the used bytes of each workload's file (`usedBytes` in the
 /// results' extra fields), and three rounds of overwrites (the log must compact, not grow).
 ///
@@ -62,7 +62,7 @@ enum PreferencesSuite {
             Contender("stash-durable") { try write(durable, work.intKeys, work.ints, durableCount) },
             Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.intKeys, work.ints, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.intKeys, work.ints, synchronizedCount, synchronize: true) },
-        ], mmkv?.contender("write-int \(count)")), extra: ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })])
+        ], mmkv?.contender("write-int \(count)")), extraOf: ["stash": ["usedBytes": String(try usedBytes(scratch, "ints") { try write($0, work.intKeys, work.ints, count) })]])
         // The read cases read what the write cases wrote; run without them (`--case read-int`),
         // they write it first, untimed, so that they never time reads of missing keys.
         if !context.runs("write-int") { try fill(stash, defaults, mmkv, work.intKeys, work.ints, count, request: "write-int") }
@@ -81,7 +81,7 @@ enum PreferencesSuite {
             Contender("stash-durable") { try write(durable, work.stringKeys, work.strings, durableCount) },
             Contender(FoundationPeer.userDefaults) { write(defaults.plain, work.stringKeys, work.strings, count, synchronize: false) },
             Contender("UserDefaults+synchronize") { write(defaults.synchronized, work.stringKeys, work.strings, synchronizedCount, synchronize: true) },
-        ], mmkv?.contender("write-string \(count)")), extra: ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })])
+        ], mmkv?.contender("write-string \(count)")), extraOf: ["stash": ["usedBytes": String(try usedBytes(scratch, "strings") { try write($0, work.stringKeys, work.strings, count) })]])
         if !context.runs("write-string") {
             try fill(stash, defaults, mmkv, work.stringKeys, work.strings, count, request: "write-string")
         }
@@ -106,7 +106,7 @@ enum PreferencesSuite {
     }
 
     /// The contenders of a case as ``AsyncContender``s, with MMKV's, when it runs, last: so
-    /// that one ``BenchContext/compareAsync(suite:case:_:extra:)`` interleaves them all.
+    /// that one ``BenchContext/compareAsync(suite:case:_:extra:extraOf:)`` interleaves them all.
     private static func asynchronous(_ contenders: [Contender], _ mmkv: AsyncContender?) -> [AsyncContender] {
         contenders.map { contender in
             AsyncContender(contender.name, prepare: contender.prepare, drain: contender.drain, run: contender.run)
@@ -178,7 +178,7 @@ enum PreferencesSuite {
                 opened.close()
                 return 1
             },
-        ], mmkv?.contender("open \(keys)")), extra: ["usedBytes": String(used), "fileBytes": String(try FileStore.size(of: url))])
+        ], mmkv?.contender("open \(keys)")), extraOf: ["stash": ["usedBytes": String(used), "fileBytes": String(try FileStore.size(of: url))]])
         if keyCount != keys { FileHandle.standardError.write(Data("warning: open lost keys\n".utf8)) }
     }
 

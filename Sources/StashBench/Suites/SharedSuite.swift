@@ -12,8 +12,9 @@ import StashPostgresHTTP
 
 /// `stash-bench shared`: `SharedCache` get and set of 1 KB values at 1, 8 and 32 concurrent
 /// tasks against the floor, a hand-written postgres-nio client running the same `SELECT` and
-/// `INSERT … ON CONFLICT` as prepared statements on a plain key/value table, on the same
-/// server in the same run; and `proxy-hit-1k-c32`: cache hits through two `HTTPCachingProxy`s
+/// `INSERT … ON CONFLICT` as prepared statements on a plain key/value table, one statement per
+/// operation (`postgres-raw`, naive) or batched as `SharedCache` batches
+/// (``PostgresBatchedPeer``, `postgres-batched`), on the same server in the same run; and `proxy-hit-1k-c32`: cache hits through two `HTTPCachingProxy`s
 /// sharing one `SharedCache` table (`shared-2-proxies`) against one proxy with its local disk
 /// cache (`disk-1-proxy`). Needs `STASH_POSTGRES_URL` (`Scripts/postgres.sh start`).
 enum SharedSuite {
@@ -30,16 +31,18 @@ enum SharedSuite {
         configuration.options.minimumConnections = 32
         let cacheClient = PostgresClient(configuration: configuration)
         let rawClient = PostgresClient(configuration: configuration)
+        let batchedClient = PostgresClient(configuration: configuration)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await cacheClient.run() }
             group.addTask { await rawClient.run() }
+            group.addTask { await batchedClient.run() }
             defer { group.cancelAll() }
             try await rawClient.query("DROP SCHEMA IF EXISTS stash_bench CASCADE")
             try await rawClient.query("CREATE SCHEMA stash_bench")
             try await rawClient.query("CREATE TABLE stash_bench.bench_kv (k text PRIMARY KEY, v bytea NOT NULL)")
             let cache = SharedCache(client: cacheClient)
             try await cache.migrate()
-            try await measure(context, cache: cache, raw: rawClient)
+            try await measure(context, cache: cache, raw: rawClient, batched: PostgresBatchedPeer(client: batchedClient))
             try await rawClient.query("DROP SCHEMA stash_bench CASCADE")
             try await rawClient.query("CREATE SCHEMA stash_bench")
             if context.runs("proxy-hit-1k-c32") { try await proxyHit(context, configuration: configuration) }
@@ -47,7 +50,7 @@ enum SharedSuite {
         }
     }
 
-    private static func measure(_ context: BenchContext, cache: SharedCache, raw: PostgresClient) async throws {
+    private static func measure(_ context: BenchContext, cache: SharedCache, raw: PostgresClient, batched: PostgresBatchedPeer) async throws {
         let keyCount = 1_000
         let value = Data(repeating: 0x61, count: 1024)
         let buffer = ByteBuffer(bytes: value)
@@ -61,25 +64,26 @@ enum SharedSuite {
             for kind in ["get", "set"] {
                 let name = "\(kind)-c\(concurrency)"
                 guard context.runs(name) else { continue }
-                let latencies = ["stash": LockedValue([Double]()), "postgres-raw": LockedValue([Double]())]
-                let stash: @Sendable (Int) async throws -> Void
-                let floor: @Sendable (Int) async throws -> Void
+                let impls = ["stash", "postgres-batched", "postgres-raw"]
+                let latencies = Dictionary(uniqueKeysWithValues: impls.map { ($0, LockedValue([Double]())) })
+                let operation: [String: @Sendable (Int) async throws -> Void]
                 if kind == "get" {
-                    stash = { index in _ = try await cache.value(forKey: keys[index % keyCount]) }
-                    floor = { index in try await raw.execute(RawGet(key: keys[index % keyCount])).drainRows() }
+                    operation = [
+                        "stash": { index in _ = try await cache.value(forKey: keys[index % keyCount]) },
+                        "postgres-batched": { index in _ = try await batched.value(forKey: keys[index % keyCount]) },
+                        "postgres-raw": { index in try await raw.execute(RawGet(key: keys[index % keyCount])).drainRows() },
+                    ]
                 } else {
-                    stash = { index in try await cache.set(value, forKey: keys[index % keyCount]) }
-                    floor = { index in try await raw.execute(RawSet(key: keys[index % keyCount], value: buffer)).drainRows() }
+                    operation = [
+                        "stash": { index in try await cache.set(value, forKey: keys[index % keyCount]) },
+                        "postgres-batched": { index in try await batched.set(buffer, forKey: keys[index % keyCount]) },
+                        "postgres-raw": { index in try await raw.execute(RawSet(key: keys[index % keyCount], value: buffer)).drainRows() },
+                    ]
                 }
-                try await context.compareAsync(suite: suite, case: name, [
-                    AsyncContender("stash") {
-                        try await run(operations, concurrency: concurrency, latencies: latencies["stash"]!, stash)
-                    },
-                    AsyncContender("postgres-raw") {
-                        try await run(operations, concurrency: concurrency, latencies: latencies["postgres-raw"]!, floor)
-                    },
-                ], extra: ["value-bytes": "1024", "tasks": "\(concurrency)"])
-                for impl in ["stash", "postgres-raw"] {
+                try await context.compareAsync(suite: suite, case: name, impls.map { impl in
+                    AsyncContender(impl) { try await run(operations, concurrency: concurrency, latencies: latencies[impl]!, operation[impl]!) }
+                }, extra: ["value-bytes": "1024", "tasks": "\(concurrency)"])
+                for impl in impls {
                     let sorted = latencies[impl]!.withLock { $0 }.sorted()
                     guard !sorted.isEmpty else { continue }
                     context.reporter.note("shared \(name) \(impl): p50 \(milliseconds(sorted, quantile: 0.50)) ms, p99 \(milliseconds(sorted, quantile: 0.99)) ms over \(sorted.count) operations")
