@@ -24,7 +24,9 @@ import sys
 # every implementation of a case is said once, beside the case's name.
 SHOWN_EXTRAS = [
     ("p50_ms", "p50 {} ms"),
+    ("offered", "offered {} requests/s"),
     ("p99_ms", "p99 {} ms"),
+    ("p999_ms", "p99.9 {} ms"),
     ("p99_ms_range", "samples' p99 {} ms"),
     ("errors", "{} errors"),
     ("usedBytes", "file {} bytes used"),
@@ -42,7 +44,7 @@ SHOWN_EXTRAS = [
     ("bytes", "{}-byte bodies"),
 ]
 SHAPES = dict(SHOWN_EXTRAS)
-CASE_WIDE = ("connections", "client", "bytes", "entries", "document_bytes")
+CASE_WIDE = ("connections", "client", "bytes", "entries", "document_bytes", "offered")
 
 # Peers kept as a first version would set them up, beside an expert one: (suite, impl) and
 # what makes them naive. Their rows say so.
@@ -64,7 +66,7 @@ def t95(degrees):
 
 
 def shown(key, value):
-    if key in ("usedBytes", "bytes", "entries", "document_bytes", "cold_reads_per_s"):
+    if key in ("usedBytes", "bytes", "entries", "document_bytes", "cold_reads_per_s", "offered"):
         value = f"{int(float(value)):,}"
     return SHAPES[key].format(value)
 
@@ -319,10 +321,13 @@ def main():
                "per second are the median of one run's samples (the case's median run), ± half the spread "
                "between its slowest and fastest sample (n=1: a single sample). The ratio is Stash's rate over "
                "the peer's (above 1: Stash is faster), paired round by round over every run, with its 95% "
-               "interval and the number of pairs; an interval that crosses 1.0 is parity.")
+               "interval and the number of pairs; an interval that crosses 1.0 is parity. Open-loop cases "
+               "(an `offered` rate) offer every server the same load, so they compare latencies, not rates.")
     out.append("")
     suites = list(dict.fromkeys(suite for suite, _ in order))
-    out.append(f"Suites in this run: {', '.join(suites)}; the others' cases are not shown until a run includes them.")
+    sample_counts = sorted({len(result["samples"]) for runs in cases.values() for run in runs for result in run.values()})
+    out.append(f"Suites in this run: {', '.join(suites)}; the others' cases are not shown until a run includes them. "
+               f"Samples per implementation, case and run: {', '.join(map(str, sample_counts))}.")
     out.append("")
     if machine:
         said = ", ".join(f"{key}: {value}" for key, value in machine.items())
@@ -349,7 +354,11 @@ def main():
         peers = []
         for result in results[1:]:
             ratio = paired_ratio(runs, reference["impl"], result["impl"])
-            if result["impl"] == "floor":
+            if "offered" in result:
+                # Open loop: every server is offered the same rate, so the figures to compare
+                # are the latencies, not the rates.
+                peers.append(f"{peer_label(suite, result['impl'])} {figure(result, common)}")
+            elif result["impl"] == "floor":
                 # Not a competitor: the most the client lets any server show.
                 share = reference["ops_per_s"] / result["ops_per_s"] if result["ops_per_s"] else float("inf")
                 peers.append(f"floor, the client's limit: {figure(result, common)} (Stash at {share:.0%} of it)")

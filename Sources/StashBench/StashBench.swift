@@ -36,6 +36,7 @@ struct StashBench: AsyncParsableCommand {
 
     func run() async throws {
         if try FloorPeer.serveIfAsked() { return }
+        if try OpenLoadGenerator.runIfAsked() { return }
         let chosen = suites.isEmpty ? BenchSuite.all : try suites.map { name in
             guard let suite = BenchSuite.all.first(where: { $0.name == name }) else {
                 throw ValidationError("unknown suite '\(name)'; known: \(BenchSuite.all.map(\.name).joined(separator: ", "))")

@@ -38,6 +38,9 @@ import Testing
             lines.append(line("preferences", "write-int", "MMKV", seconds: [0.02, 0.02, 0.02]))
         }
         lines.append(#"{"run": 4}"#)
+        let openLoop = #","offered":20000,"p50_ms":"0.30","p99_ms":"1.20","p999_ms":"3.10""#
+        lines.append(line("http", "proxy-mixed", "stash", seconds: [1.0, 1.0], ops: 20000, extra: openLoop))
+        lines.append(line("http", "proxy-mixed", "nginx", seconds: [1.0, 1.01], ops: 20000, extra: openLoop.replacingOccurrences(of: "1.20", with: "1.50")))
         lines.append(line("objects", "open", "stash", seconds: [0.01]))
         lines.append(line("objects", "open", "grdb-record", seconds: [0.02]))
         return lines.joined(separator: "\n") + "\n"
@@ -107,6 +110,15 @@ import Testing
         let prefs = row(try await render().page, "write-int")
         let peer = prefs.components(separatedBy: "MMKV").last ?? ""
         #expect(prefs.contains("file 4,242 bytes used") && !peer.contains("4,242"), "\(prefs)")
+    }
+
+    @Test func anOpenLoopCaseComparesLatenciesNotRates() async throws {
+        let rendered = try await render()
+        let mixed = row(rendered.page, "proxy-mixed")
+        #expect(mixed.contains("offered 20,000 requests/s") && mixed.contains("p99 1.20 ms") && mixed.contains("p99 1.50 ms"), "\(mixed)")
+        #expect(!mixed.contains("×") && !mixed.contains("parity"), "\(mixed)")
+        let chart = try? String(contentsOf: rendered.charts.appendingPathComponent("http.svg"), encoding: .utf8)
+        #expect(chart.map { !$0.contains("proxy-mixed") } ?? true, "an open-loop case has no ratio to chart")
     }
 
     @Test func eachSuiteHasAChartWithTheParityLine() async throws {

@@ -16,6 +16,8 @@ struct LoadGenerator {
         var p99Milliseconds: Double?
         /// The median latency in milliseconds, when the client reports it.
         var p50Milliseconds: Double? = nil
+        /// The 99.9th percentile latency in milliseconds (``OpenLoadGenerator``).
+        var p999Milliseconds: Double? = nil
         /// How long the requests were sent for, as the client measured it (wrk's `in 2.00s`,
         /// without its start-up and exit); `nil` when it does not say.
         var seconds: Double? = nil

@@ -143,31 +143,19 @@ enum DiskScaleCases {
     /// that writes one entry, commits it and kills itself with `SIGKILL` (no figures).
     @discardableResult
     private static func probe(_ folder: URL, impl: String, count: Int, reads: Int, seed: UInt64, mode: String = "read") throws -> Probe? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BenchExecutable.path)
-        process.arguments = ["disk", "--case", "none"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[probeVariable] = "\(folder.path)|\(count)|\(reads)|\(seed)|\(impl)|\(mode)"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let child = try BenchExecutable.runChild(
+            ["disk", "--case", "none"], variable: probeVariable, value: "\(folder.path)|\(count)|\(reads)|\(seed)|\(impl)|\(mode)"
+        )
         if mode == "kill" {
-            guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL else {
-                throw StashError(.io, "disk scale writer was not killed (status \(process.terminationStatus)): \(text)")
+            guard child.killedBySignal, child.status == SIGKILL else {
+                throw StashError(.io, "disk scale writer was not killed (status \(child.status)): \(child.output)")
             }
             return nil
         }
-        guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("scale-probe ") })
-        else {
-            throw StashError(.io, "disk scale probe failed (status \(process.terminationStatus)): \(text)")
+        guard let fields = child.figures(after: "scale-probe") else {
+            throw StashError(.io, "disk scale probe failed (status \(child.status)): \(child.output)")
         }
-        let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-        guard fields.count == 8 else { throw StashError(.io, "disk scale probe: unreadable line \(line)") }
+        guard fields.count == 8 else { throw StashError(.io, "disk scale probe: unreadable output \(child.output)") }
         return Probe(
             reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3],
             anonymousGrowth: fields[4], coldReadSeconds: fields[5], residentFileBytes: fields[6], diskBytes: fields[7]

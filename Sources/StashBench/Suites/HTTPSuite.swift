@@ -150,7 +150,8 @@ enum HTTPSuite {
         let cases: [(name: String, path: String, connections: Int, bodyBytes: Int)] = [
             ("proxy-hit-1k-c32", "/1k/1", 32, 1024), ("proxy-hit-100k-c32", "/100k/1", 32, 100 * 1024), ("proxy-hit-1k-c500", "/1k/2", 500, 1024),
         ].filter { context.runs($0.name) }
-        guard !cases.isEmpty else { return }
+        let openCases = openLoopCases.filter { context.runs($0.name) }
+        guard !cases.isEmpty || !openCases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
         context.reporter.note("proxy-hit: \(CPUPinning.description); each proxy measured with the other proxies' processes paused (SIGSTOP)")
@@ -180,7 +181,7 @@ enum HTTPSuite {
                 if NginxPeer.executable == nil {
                     context.reporter.note("proxy-hit: the floor is the bench's own poll loop (nginx is not installed)")
                 }
-                for bodyBytes in Set(cases.map(\.bodyBytes)) {
+                for bodyBytes in Set(cases.map(\.bodyBytes) + (openCases.isEmpty ? [] : [1024])) {
                     floors[bodyBytes] = try servers.startFloor(bodyBytes: bodyBytes, folder: scratch.appendingPathComponent("floor", isDirectory: true))
                 }
             }
@@ -210,6 +211,44 @@ enum HTTPSuite {
                 defer { servers.continueAll() }
                 try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
             }
+            for (name, workload) in openCases {
+                try await openLoop(context, name: name, workload: workload, servers: servers, peers: peers, floor: floors[1024], transport: transport)
+            }
         }
+    }
+
+    /// The open-loop cases: `proxy-latency-1k`, hits of one URL, and `proxy-mixed`, many URLs
+    /// with a browser's fields, misses and a long tail of large bodies
+    /// (``OpenLoadGenerator/Workload``).
+    static let openLoopCases: [(name: String, workload: OpenLoadGenerator.Workload)] = [("proxy-latency-1k", .hot), ("proxy-mixed", .mixed)]
+
+    /// Latency at equal offered load: every proxy gets the same schedule of requests
+    /// (``OpenLoadGenerator``: 20,000 a second over 32 connections, scaled by `--scale`; 6 s
+    /// a sample, so 30 s a proxy over the default 5 samples), in the same seeded order, with
+    /// the others paused; its p50, p99 and p99.9 from the moment each request was due. The
+    /// floor runs `proxy-latency-1k` only: it answers every URL alike.
+    private static func openLoop(
+        _ context: BenchContext, name: String, workload: OpenLoadGenerator.Workload, servers: BenchServers,
+        peers: [(String, Int)], floor: Int?, transport: AsyncHTTPClientTransport
+    ) async throws {
+        let rate = max(100, Int(20_000 * context.scale))
+        let seconds = context.scale < 1 ? 2 : 6
+        let seed = UInt64.random(in: 0...UInt64.max)
+        context.reporter.note("\(name): open-loop load of \(rate) requests/s over 32 connections, request order from seed \(seed)")
+        var targets = peers
+        if workload == .hot, let floor { targets.append(("floor", floor)) }
+        var contenders: [AsyncContender] = []
+        for (impl, port) in targets {
+            if workload == .hot {
+                for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/1k/1"), body: Data()) }
+            }
+            contenders.append(AsyncContender(impl, prepare: { _ = servers.runAlone(port: port) }, measured: {
+                // Blocks this task for the run, as wrk's runs do: the servers are processes of
+                // their own, the origin on NIO's threads.
+                Measurement(load: try OpenLoadGenerator.run(port: port, connections: 32, rate: rate, seconds: seconds, workload: workload, seed: seed))
+            }))
+        }
+        defer { servers.continueAll() }
+        try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": "open loop", "connections": "32", "offered": "\(rate)"])
     }
 }

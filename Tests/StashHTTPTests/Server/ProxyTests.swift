@@ -30,7 +30,7 @@ struct ProxyTests {
             let proxy = HTTPCachingProxy(
                 upstream: URL(string: upstream ?? origin.base + upstreamPath)!, cache: cache, configuration: configuration,
                 transport: AsyncHTTPClientTransport(
-                    timeout: .seconds(2), readTimeout: TimeAmount(configuration.upstreamReadTimeout)
+                    timeout: .seconds(5), readTimeout: TimeAmount(configuration.upstreamReadTimeout)
                 )
             )
             let server = try await ListeningServer.start("proxy") { listening in try await proxy.run(port: 0) { listening($0) } }
