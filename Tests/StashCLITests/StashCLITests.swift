@@ -82,7 +82,7 @@ struct StashCLITests {
         #expect(FileStore.exists(URL(fileURLWithPath: root + "/Documents/profile.plist")))
     }
 
-    /// Issue 9: the tour shows every capability the README lists, gives the same answers on a
+    /// The tour shows every capability the README lists, gives the same answers on a
     /// loaded machine (the caches' clocks are manual), and suggests commands only on folders
     /// that outlive it.
     @Test func tourShowsEveryCapabilityDeterministically() throws {

@@ -26,6 +26,39 @@ public func offThePool<T>(_ body: @escaping () -> T) async -> T {
     return result.value
 }
 
+/// Work started on a thread of its own at once, when it is made, not when a thread of the
+/// cooperative pool gets to it (`async let` waits for one, and under a full test run on two
+/// cores that wait has lasted seconds): a client that must send while the test reads.
+///
+/// ```swift
+/// let sending = ThreadTask { client.blockingSend(filler: size) }
+/// let answer = await client.response()
+/// let sent = await sending.value
+/// ```
+public final class ThreadTask<T>: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private var result: T?
+
+    public init(_ body: @escaping () -> T) {
+        let work = Unchecked(body)
+        Thread {
+            self.result = work.value()
+            self.finished.signal()
+        }.start()
+    }
+
+    /// What the work returned, once it has (waited for off the pool).
+    public var value: T {
+        get async {
+            await offThePool {
+                self.finished.wait()
+                self.finished.signal()   // a second reader of `value` does not wait forever
+                return self.result!
+            }
+        }
+    }
+}
+
 /// A value handed to one other thread while its sender waits for it: never used from two
 /// threads at once.
 private struct Unchecked<Value>: @unchecked Sendable {

@@ -58,7 +58,6 @@ public final class RawClient: @unchecked Sendable {
 
     /// ``send(_:)`` on a thread of its own: for bytes the server may stop reading part way
     /// (a head or body it refuses), so that a blocked send holds no thread of the pool.
-    public func sendOffThePool(_ text: String) async -> Bool { await offThePool { self.send(text) } }
 
     /// Sends `count` bytes of filler (a request body's worth) off the cooperative pool, as
     /// they are or in chunks of 64 KiB with the last chunk after them (`chunked`), and
@@ -66,28 +65,32 @@ public final class RawClient: @unchecked Sendable {
     /// It may run beside one task reading a response: sending and receiving do not share
     /// state.
     public func send(filler count: Int, chunked: Bool = false) async -> Int {
-        await offThePool {
-            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
-            var sent = 0
-            func put(_ bytes: [UInt8]) -> Bool {
-                var offset = 0
-                while offset < bytes.count {
-                    let written = bytes[offset...].withUnsafeBytes { LoopbackSocket.send(self.socket, $0.baseAddress, $0.count) }
-                    guard written > 0 else { return false }
-                    offset += written
-                }
-                return true
+        await offThePool { self.blockingSend(filler: count, chunked: chunked) }
+    }
+
+    /// ``send(filler:chunked:)`` on the calling thread: the bytes sent before the server
+    /// stopped taking them.
+    public func blockingSend(filler count: Int, chunked: Bool = false) -> Int {
+        let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+        var sent = 0
+        func put(_ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { LoopbackSocket.send(self.socket, $0.baseAddress, $0.count) }
+                guard written > 0 else { return false }
+                offset += written
             }
-            while sent < count {
-                let size = min(piece.count, count - sent)
-                if chunked, !put(Array("\(String(size, radix: 16))\r\n".utf8)) { return sent }
-                guard put(Array(piece[..<size])) else { return sent }
-                if chunked, !put(Array("\r\n".utf8)) { return sent }
-                sent += size
-            }
-            if chunked { _ = put(Array("0\r\n\r\n".utf8)) }
-            return sent
+            return true
         }
+        while sent < count {
+            let size = min(piece.count, count - sent)
+            if chunked, !put(Array("\(String(size, radix: 16))\r\n".utf8)) { return sent }
+            guard put(Array(piece[..<size])) else { return sent }
+            if chunked, !put(Array("\r\n".utf8)) { return sent }
+            sent += size
+        }
+        if chunked { _ = put(Array("0\r\n\r\n".utf8)) }
+        return sent
     }
 
     /// Everything the server sends until it closes the connection (or `patience` runs out),

@@ -32,7 +32,7 @@ extension Vault.Key where Value == Bool {
     }
 }
 
-/// Issue 29's "done when", as an app would check it on Linux: the view model is told of
+/// What an app checks before it ships, on Linux: the view model is told of
 /// changes made by another task and by another process (an extension), and the stores in an
 /// app-group container hold no file lock while the app is idle.
 struct AppChecklistTests {

@@ -38,6 +38,7 @@ struct PendingView: Sendable {
         if isEmpty {
             return try store.read { reader in try reader.fetchWithRows(query).map { Found(object: $0.object, storedRow: $0.row) } }
         }
+        try store.checkOpen()
         return try ObjectErrors.mapping(path: store.url.path) {
             try store.pool.writeWithoutTransaction { db in try fetch(query, db, store) }
         }
@@ -47,6 +48,7 @@ struct PendingView: Sendable {
         if isEmpty {
             return try await store.read { reader in try reader.fetchWithRows(query).map { Found(object: $0.object, storedRow: $0.row) } }
         }
+        try store.checkOpen()
         return try await ObjectErrors.mapping(path: store.url.path) {
             try await store.pool.writeWithoutTransaction { db in try fetch(query, db, store) }
         }
@@ -54,6 +56,7 @@ struct PendingView: Sendable {
 
     func count<M: Model>(_ query: ObjectQuery<M>, in store: ObjectStore) throws -> Int {
         if isEmpty { return try store.count(query) }
+        try store.checkOpen()
         return try ObjectErrors.mapping(path: store.url.path) {
             try store.pool.writeWithoutTransaction { db in
                 try rolledBack(db, store) { tx in

@@ -30,6 +30,9 @@ public final class ObjectStore: Sendable {
     let externalCommits: ExternalCommitWatch
     let models: [ObjectIdentifier: ModelSchema]
     let modelList: [ModelSchema]
+    /// Whether ``close()`` ran: every later call throws `closed` (SQLite's own answer on a
+    /// closed connection varies from call to call).
+    private let closed = LockedValue(false)
 
     /// Opens (creating it if needed) store `name` in `folder` of `sandbox`: Application
     /// Support by default, where app data that is not a user document belongs.
@@ -95,13 +98,19 @@ public final class ObjectStore: Sendable {
         return schema
     }
 
-    /// Closes the database; later calls throw.
+    /// Closes the database; later reads and writes throw ``/StashCore/StashError/Code/closed``.
     ///
     /// ```swift
     /// try store.close()
     /// ```
     public func close() throws {
+        closed.withLock { $0 = true }
         try pool.close()
+    }
+
+    /// Throws `closed` once ``close()`` ran.
+    func checkOpen() throws {
+        if closed.withLock({ $0 }) { throw StashError(.closed, "the object store was closed", path: url.path) }
     }
 
     // MARK: Reads and writes
@@ -115,7 +124,8 @@ public final class ObjectStore: Sendable {
     /// }
     /// ```
     public func read<T>(_ body: (ObjectReader) throws -> T) throws -> T {
-        try ObjectErrors.mapping(path: url.path) {
+        try checkOpen()
+        return try ObjectErrors.mapping(path: url.path) {
             try pool.read { db in try body(ObjectReader(db: db, store: self)) }
         }
     }
@@ -131,7 +141,8 @@ public final class ObjectStore: Sendable {
     /// ```
     @discardableResult
     public func write<T>(_ body: (ObjectTransaction) throws -> T) throws -> T {
-        try ObjectErrors.mapping(path: url.path) {
+        try checkOpen()
+        return try ObjectErrors.mapping(path: url.path) {
             let result = try pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
             externalCommits.signal.post()  // committed: other processes' observers look at once
             return result
@@ -144,7 +155,8 @@ public final class ObjectStore: Sendable {
     /// let people = try await store.read { try $0.fetch(Person.query()) }
     /// ```
     public func read<T: Sendable>(_ body: @escaping @Sendable (ObjectReader) throws -> T) async throws -> T {
-        try await ObjectErrors.mapping(path: url.path) {
+        try checkOpen()
+        return try await ObjectErrors.mapping(path: url.path) {
             try await pool.read { db in try body(ObjectReader(db: db, store: self)) }
         }
     }
@@ -156,7 +168,8 @@ public final class ObjectStore: Sendable {
     /// ```
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (ObjectTransaction) throws -> T) async throws -> T {
-        try await ObjectErrors.mapping(path: url.path) {
+        try checkOpen()
+        return try await ObjectErrors.mapping(path: url.path) {
             let result = try await pool.write { db in try body(ObjectTransaction(db: db, store: self)) }
             externalCommits.signal.post()  // committed: other processes' observers look at once
             return result

@@ -3,8 +3,8 @@ import StashCore
 import StashTestSupport
 import Testing
 
-/// Issue 9, defect 7: every failing command prints one line on standard error and exits with
-/// the documented status; the usage text appears for usage mistakes only.
+/// Every failing command prints one line on standard error and exits with the documented
+/// status; the usage text appears for usage mistakes only.
 struct ExitStatusTests {
     @Test func aMissingPreferenceIsOneLineAndStatusOne() throws {
         let folder = TemporaryFolder("cli-exit")

@@ -27,8 +27,7 @@ struct LocationIndexTests {
     /// keeps the hash key), finds exactly its last location, a removed key none. Keys whose
     /// tags happen to collide are left out of the comparison (they share a slot).
     @Test func randomChangesMatchADictionary() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("LocationIndexTests.randomChangesMatchADictionary seed: \(seed)")
+        let seed = SeededGenerator.freshSeed(for: "LocationIndexTests.randomChangesMatchADictionary")
         var random = SeededGenerator(seed: seed)
         let index = try LocationIndex(path: path, generation: 0, hashKey: (random.next(), random.next()))
         var model: [String: ValueLocation] = [:]

@@ -3,8 +3,8 @@ import Foundation
 import StashTestSupport
 import Testing
 
-/// Issue 9, defect 5: a byte flipped inside a string used to load silently with a wrong
-/// value. Every changed byte must now give `.corruptFile` (or, for a flip that breaks the
+/// A byte flipped inside a string must not load silently with a wrong value: every changed
+/// byte gives `.corruptFile` (or, for a flip that breaks the
 /// format itself, `.truncatedFile`), and the file stays untouched.
 struct ArchiveChecksumTests {
     struct Contact: Codable, Equatable, Sendable {

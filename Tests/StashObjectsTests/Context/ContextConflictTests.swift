@@ -14,8 +14,8 @@ struct ContextConflictTests {
         store = try folder.storeWithAdaAndGrace()
     }
 
-    /// The defects of issue 28: a second edit before the save threw `conflict` (`.fail`) or
-    /// was dropped (`.storeWins`), and edits after a save were dropped.
+    /// A second edit before the save is kept (it neither throws `conflict` under `.fail` nor
+    /// is dropped under `.storeWins`), and so are edits after a save.
     @Test(arguments: [ObjectContext.MergePolicy.fail, .storeWins, .contextWins])
     func repeatedAndLaterEditsAreKept(_ policy: ObjectContext.MergePolicy) throws {
         let context = ObjectContext(store: store, mergePolicy: policy)

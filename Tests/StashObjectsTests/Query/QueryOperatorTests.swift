@@ -14,8 +14,7 @@ struct QueryOperatorTests {
 
     init() throws {
         store = try folder.objectStore(ObjectSchema(Person.self))
-        let seed = UInt64.random(in: 0 ... .max)
-        print("QueryOperatorTests seed \(seed)")
+        let seed = SeededGenerator.freshSeed(for: "QueryOperatorTests")
         var generator = SeededGenerator(seed: seed)
         let nicknames = ["ten", "Ten", nil, "a_b", "x%y", "star*", nil]
         var people = (1...60).map { index in

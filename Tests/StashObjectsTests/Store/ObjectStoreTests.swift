@@ -122,6 +122,7 @@ struct ObjectStoreTests {
         let folder = TemporaryFolder("objects-closed")
         let store = try folder.objectStore(ObjectSchema(Person.self))
         try store.close()
-        #expect(errorCode { try store.fetch(Person.query()) } != nil)
+        #expect(errorCode { try store.fetch(Person.query()) } == .closed)
+        #expect(errorCode { try store.write { tx in try tx.insert(Person(name: "late", age: 1)) } } == .closed)
     }
 }

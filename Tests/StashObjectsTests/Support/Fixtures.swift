@@ -91,8 +91,7 @@ extension TemporaryFolder {
     /// 20 random samples (half with their optionals set) written to the store file and
     /// closed; the seed is printed under `label`.
     func writeRandomSamples(_ label: String) throws -> [Sample] {
-        let seed = UInt64.random(in: 0 ... .max)
-        print("\(label) seed \(seed)")
+        let seed = SeededGenerator.freshSeed(for: label)
         var generator = SeededGenerator(seed: seed)
         let samples = (0..<20).map { Sample.random(&generator, optionals: $0.isMultiple(of: 2)) }
         let store = try objectStore(ObjectSchema(Sample.self))

@@ -3,7 +3,7 @@ import StashCore
 import StashSecure
 import Testing
 
-/// Issue 9, defects 1 and 2 for the vault: entry names follow the package's key rule (Swift's
+/// A vault's entry names follow the package's key rule (Swift's
 /// `==`, NFC on disk, NUL refused), before and after the vault is opened again.
 struct VaultKeyIdentityTests {
     @Test func canonicallyEquivalentNamesAreOneEntryAcrossReopen() throws {
