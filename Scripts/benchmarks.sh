@@ -5,8 +5,9 @@
 # figure in the docs comes from these runs. Run it with nothing else building on the machine,
 # from a clean checkout: the results name the commit they measured, so a tree with changes is
 # refused. PostgreSQL (the `shared` suite) is started for the run with Scripts/postgres.sh;
-# nginx, Varnish and wrk are used when installed (apt-get install nginx-light varnish wrk), and
-# the page says which peers ran.
+# nginx, Varnish and wrk are used when installed (apt-get install nginx-light varnish wrk), MMKV
+# when STASH_BENCH_MMKV names the driver that Scripts/build-mmkv-peer.sh builds, and the page
+# says which peers ran.
 #
 # usage: Scripts/benchmarks.sh [stash-bench arguments…]   e.g. Scripts/benchmarks.sh memory disk
 set -euo pipefail

@@ -42,9 +42,10 @@ SHOWN_EXTRAS = [
     ("connections", "{} connections"),
     ("client", "client {}"),
     ("bytes", "{}-byte bodies"),
+    ("share", "{}"),
 ]
 SHAPES = dict(SHOWN_EXTRAS)
-CASE_WIDE = ("connections", "client", "bytes", "entries", "document_bytes", "offered")
+CASE_WIDE = ("connections", "client", "bytes", "entries", "document_bytes", "offered", "share")
 
 # Peers kept as a first version would set them up, beside an expert one: (suite, impl) and
 # what makes them naive. Their rows say so.
@@ -197,6 +198,94 @@ HEADLINES = [
 ]
 
 
+# The goals the page checks, against every run: (what, a short name for the README, suite,
+# cases, peers, how, why). `how`
+# is "rate" (Stash's rate over the peer's, paired over every run: the goal holds when the
+# interval is above 1.0) or a field where lower is better (the goal holds in a run where
+# Stash's figure is at most the peer's; it holds when it holds in every run). `why` is shown
+# where a goal does not hold: the trade that was made.
+GOALS = [
+    ("disk cache small reads ≥ SQLite as its experts set it up", "disk reads", "disk", ["read-small"], ["sqlite-expert"], "rate",
+     "DiskCache reads a value through its location index and a `pread` of its log, then checks the record's "
+     "checksum and key; the peer reads one row of one table."),
+    ("disk cache small writes, with their commit, ≥ SQLite as its experts set it up", "disk writes", "disk", ["write-small"],
+     ["sqlite-expert"], "rate",
+     "A DiskCache write appends the value to its log, records its place in the location index and writes a "
+     "manifest row with its size, expiry and access time, which size-limited, least-recently-used eviction "
+     "needs; the peer writes one row and keeps no size, no access order and no eviction."),
+    ("memory at a million entries (heap and resident file pages) ≤ SQLite as its experts set it up", "disk memory at 1M entries", "disk",
+     ["scale-1m"], ["sqlite-expert"], "footprint_bytes_per_entry",
+     "DiskCache keeps a mapped location index of every key beside its SQLite manifest, so that a read finds "
+     "its value without SQLite; the index and the manifest's eviction columns are memory that one table does "
+     "not hold."),
+    ("preferences reads ≥ MMKV", "preferences reads", "preferences", ["read-int", "read-string"], ["MMKV"], "rate",
+     "Both read a decoded value from an in-memory table; Preferences also checks the mapped change counter on "
+     "every read, so that a write by another process is seen at once."),
+    ("preferences open ≥ MMKV", "preferences open", "preferences", ["open-10000-keys", "open-100000-keys"], ["MMKV"], "rate",
+     "Opening checks every group's CRC-32 and decodes every key into the index, so that a torn or altered file "
+     "is refused at open rather than on a later read."),
+    ("proxy p99 at 50% of nginx's capacity ≤ nginx's and Varnish's", "proxy p99 at 50% load", "http",
+     ["proxy-latency-1k-50pct", "proxy-mixed-50pct"], ["nginx", "varnish"], "p99_ms",
+     "The proxy is one process answering from a memory tier in front of its disk cache, in Swift on SwiftNIO; "
+     "with two CPUs it spends more of them per request than nginx, whose cached files the kernel sends."),
+    ("proxy p99 at 90% of nginx's capacity ≤ nginx's and Varnish's", "proxy p99 at 90% load", "http",
+     ["proxy-latency-1k-90pct", "proxy-mixed-90pct"], ["nginx", "varnish"], "p99_ms",
+     "Near nginx's capacity, the proxy's larger cost per request (above) leaves it no headroom: requests "
+     "queue, and the queue is its latency."),
+    ("shared cache ≥ postgres-nio with the same batching, 1 and 32 tasks", "shared cache", "shared",
+     ["get-c1", "set-c1", "get-c32", "set-c32"], ["postgres-batched"], "rate",
+     "Both send the same statements; SharedCache also encodes each value with its expiry and checks what it "
+     "reads back."),
+]
+
+
+def lower_held(runs, impl, field):
+    """In how many runs Stash's `field` was at most `impl`'s, and of how many runs with both."""
+    held = total = 0
+    for run in runs:
+        if "stash" in run and impl in run and field in run["stash"] and field in run[impl]:
+            total += 1
+            held += float(run["stash"][field]) <= float(run[impl][field])
+    return held, total
+
+
+def goal_rows(cases):
+    """[(what, short name, what was measured, status, why)] for every goal whose cases ran: status is
+    "holds", "parity", "slower" or "larger" (memory)."""
+    rows = []
+    for what, short, suite, names, peers, how, why in GOALS:
+        measured, states = [], []
+        for name in names:
+            runs = cases.get((suite, name))
+            if not runs:
+                continue
+            shown_run = median_run(runs)
+            for impl in peers:
+                if how == "rate":
+                    ratio = paired_ratio(runs, "stash", impl)
+                    if math.isnan(ratio.value):
+                        continue
+                    measured.append(f"{name} ÷ {impl}: {ratio.text()}")
+                    if ratio.parity or ratio.low is None:
+                        states.append("parity")
+                    else:
+                        states.append("holds" if ratio.value > 1 else "slower")
+                else:
+                    held, total = lower_held(runs, impl, how)
+                    if not total:
+                        continue
+                    mine, theirs = shown_run.get("stash", {}).get(how), shown_run.get(impl, {}).get(how)
+                    unit = " ms" if how.endswith("_ms") else " bytes"
+                    measured.append(f"{name}: Stash {mine}{unit}, {impl} {theirs}{unit} (at most in {held} of {total} runs)")
+                    worse = "larger" if how.startswith("footprint") else "slower"
+                    states.append("holds" if held == total else (worse if held == 0 else "parity"))
+        if not states:
+            continue
+        status = next((state for state in ("slower", "larger", "parity") if state in states), "holds")
+        rows.append((what, short, "; ".join(measured), status, why))
+    return rows
+
+
 def is_competitor(suite, impl, impls):
     # Stash's own variants (stash-durable, stash-memory-only), the proxy cases' floor (a
     # bound, not a competitor) and a naive set-up measured beside its expert one are on the
@@ -219,6 +308,9 @@ def readme_block(cases):
             for impl in shown_run if impl != reference and is_competitor(suite, impl, shown_run)
         )
         lines.append(f"| {what} | {number(shown_run[reference]['ops_per_s'])} | {peers} |")
+    unmet = [f"{short} ({status})" for _, short, _, status, _ in goal_rows(cases) if status != "holds"]
+    if unmet:
+        lines += ["", "Goals not met in these runs: " + ", ".join(unmet) + "; why: [Goals](docs/BENCHMARKS.md#goals)."]
     lines.append("<!-- benchmarks:end -->")
     return "\n".join(lines)
 
@@ -337,6 +429,15 @@ def main():
         out.append("Rows marked naive keep a peer as a first version would set it up, beside its expert "
                    "set-up: " + "; ".join(f"`{impl}` in `{suite}` ({why.split(': ', 1)[1]})"
                                           for (suite, impl), why in NAIVE.items() if suite in suites) + ".")
+        out.append("")
+    goals = goal_rows(cases)
+    if goals:
+        out += ["## Goals", "",
+                "Each goal against every run: a ratio's 95% interval, or in how many runs a figure where lower "
+                "is better held. Where a goal does not hold, the last column says what Stash does that the peer "
+                "does not.", "", "| goal | measured | | why, where it does not hold |", "|---|---|---|---|"]
+        out += [f"| {what} | {measured} | **{status}** | {why if status != 'holds' else ''} |"
+                for what, _, measured, status, why in goals]
         out.append("")
     chart_folder = os.path.dirname(os.path.abspath(results_path))
     suite = None

@@ -31,6 +31,8 @@ enum OpenLoadGenerator {
 
     /// Loads 127.0.0.1:`port` at `rate` requests a second for `seconds` over `connections`
     /// connections, in a child process; answers its run (latency at p50, p99 and p99.9).
+    /// `rate` 0 keeps every connection busy instead (a closed loop): the run's requests over
+    /// its seconds are then the server's capacity for the workload, as this client sees it.
     static func run(port: Int, connections: Int, rate: Int, seconds: Int, workload: Workload, seed: UInt64) throws -> LoadGenerator.Run {
         let child = try BenchExecutable.runChild(
             [], variable: variable, value: "\(port)|\(connections)|\(rate)|\(seconds)|\(workload.rawValue)|\(seed)", pinnedTo: \.load
@@ -52,7 +54,7 @@ enum OpenLoadGenerator {
         guard let spec = ProcessInfo.processInfo.environment[variable] else { return false }
         let parts = spec.split(separator: "|").map(String.init)
         guard parts.count == 6, let port = Int(parts[0]), let connections = Int(parts[1]), connections > 0,
-              let rate = Int(parts[2]), rate > 0, let seconds = Int(parts[3]), seconds > 0,
+              let rate = Int(parts[2]), rate >= 0, let seconds = Int(parts[3]), seconds > 0,
               let workload = Workload(rawValue: parts[4]), let seed = UInt64(parts[5])
         else { throw BenchError("bad \(variable): \(spec)") }
         var requests = RequestMaker(port: port, workload: workload, seed: seed)
@@ -194,9 +196,11 @@ private struct OpenLoop {
     func run(rate: Int, seconds: Int, request: () -> [UInt8]) throws -> Result {
         var pool = try (0..<connections).map { _ in Connection(fd: try openConnection()) }
         var result = Result()
-        result.latencies.reserveCapacity(rate * seconds)
-        let interval = 1e9 / Double(rate)
-        let total = rate * seconds
+        // `rate` 0: a closed loop, every connection busy until the run ends (a capacity probe).
+        let closed = rate == 0
+        result.latencies.reserveCapacity(closed ? 1 << 20 : rate * seconds)
+        let interval = closed ? 0 : 1e9 / Double(rate)
+        let total = closed ? 0 : rate * seconds
         let start = Self.now()
         let grace: UInt64 = 5_000_000_000
         let end = start + UInt64(seconds) * 1_000_000_000
@@ -207,6 +211,9 @@ private struct OpenLoop {
         var descriptors = [pollfd](repeating: pollfd(), count: connections)
         while true {
             let now = Self.now()
+            if closed, now < end {
+                for index in pool.indices where pool[index].due == nil { waiting.append(now) }
+            }
             while scheduled < total, start + UInt64(Double(scheduled) * interval) <= now {
                 waiting.append(start + UInt64(Double(scheduled) * interval))
                 scheduled += 1
@@ -224,7 +231,7 @@ private struct OpenLoop {
                 waitingHead = 0
             }
             let busy = pool.contains { $0.due != nil }
-            if scheduled >= total, waitingHead == waiting.count, !busy { break }
+            if scheduled >= total, !closed || now >= end, waitingHead == waiting.count, !busy { break }
             if now > end + grace {
                 result.unfinished = (waiting.count - waitingHead) + pool.filter { $0.due != nil }.count
                 break
@@ -238,7 +245,7 @@ private struct OpenLoop {
             // counts whole milliseconds); closer than that, polls without waiting.
             let nextDue = scheduled < total ? start + UInt64(Double(scheduled) * interval) : now + 10_000_000
             let wait = nextDue > now ? nextDue - now : 0
-            let timeout = wait >= 2_000_000 ? Int32(wait / 1_000_000) - 1 : 0
+            let timeout = closed ? 10 : wait >= 2_000_000 ? Int32(wait / 1_000_000) - 1 : 0
             guard poll(&descriptors, nfds_t(pool.count), timeout) >= 0 || errno == EINTR else {
                 throw BenchError("poll: errno \(errno)")
             }

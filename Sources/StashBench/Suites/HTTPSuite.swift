@@ -150,7 +150,9 @@ enum HTTPSuite {
         let cases: [(name: String, path: String, connections: Int, bodyBytes: Int)] = [
             ("proxy-hit-1k-c32", "/1k/1", 32, 1024), ("proxy-hit-100k-c32", "/100k/1", 32, 100 * 1024), ("proxy-hit-1k-c500", "/1k/2", 500, 1024),
         ].filter { context.runs($0.name) }
-        let openCases = openLoopCases.filter { context.runs($0.name) }
+        let openCases = openLoopCases.filter { open in
+            context.runs(open.name) || offeredShares.contains { context.runs("\(open.name)-\($0)pct") }
+        }
         guard !cases.isEmpty || !openCases.isEmpty else { return }
         var logger = Logger(label: "bench-origin")
         logger.logLevel = .warning
@@ -222,33 +224,54 @@ enum HTTPSuite {
     /// (``OpenLoadGenerator/Workload``).
     static let openLoopCases: [(name: String, workload: OpenLoadGenerator.Workload)] = [("proxy-latency-1k", .hot), ("proxy-mixed", .mixed)]
 
+    /// The shares of nginx's capacity the open-loop cases offer every proxy.
+    static let offeredShares = [50, 90]
+
     /// Latency at equal offered load: every proxy gets the same schedule of requests
-    /// (``OpenLoadGenerator``: 20,000 a second over 32 connections, scaled by `--scale`; 6 s
-    /// a sample, so 30 s a proxy over the default 5 samples), in the same seeded order, with
-    /// the others paused; its p50, p99 and p99.9 from the moment each request was due. The
-    /// floor runs `proxy-latency-1k` only: it answers every URL alike.
+    /// (``OpenLoadGenerator``, 32 connections; 6 s a sample, so 30 s a proxy over the default
+    /// 5 samples), in the same seeded order, with the others paused; its p50, p99 and p99.9
+    /// from the moment each request was due. The rates are 50% and 90% of nginx's capacity for
+    /// the workload, measured first by the same client in a closed loop (cases
+    /// `<name>-50pct` and `<name>-90pct`, which `--case` names); without nginx, 20,000 a second (scaled by
+    /// `--scale`). The floor runs `proxy-latency-1k` only: it answers every URL alike.
     private static func openLoop(
         _ context: BenchContext, name: String, workload: OpenLoadGenerator.Workload, servers: BenchServers,
         peers: [(String, Int)], floor: Int?, transport: AsyncHTTPClientTransport
     ) async throws {
-        let rate = max(100, Int(20_000 * context.scale))
         let seconds = context.scale < 1 ? 2 : 6
         let seed = UInt64.random(in: 0...UInt64.max)
-        context.reporter.note("\(name): open-loop load of \(rate) requests/s over 32 connections, request order from seed \(seed)")
+        var loads: [(name: String, rate: Int, share: String?)] = [(name, max(100, Int(20_000 * context.scale)), nil)]
+        if let nginx = peers.first(where: { $0.0 == "nginx" }) {
+            _ = servers.runAlone(port: nginx.1)
+            // The first pass fills nginx's cache; the second measures its hits and misses.
+            _ = try OpenLoadGenerator.run(port: nginx.1, connections: 32, rate: 0, seconds: seconds / 2, workload: workload, seed: seed)
+            let probe = try OpenLoadGenerator.run(port: nginx.1, connections: 32, rate: 0, seconds: seconds / 2, workload: workload, seed: seed &+ 1)
+            servers.continueAll()
+            let capacity = Double(probe.requests) / max(probe.seconds ?? Double(seconds / 2), 0.001)
+            context.reporter.note("\(name): nginx answered \(Int(capacity)) requests/s in a closed loop of 32 connections (its capacity for the open-loop shares)")
+            loads = offeredShares.map { ("\(name)-\($0)pct", max(100, Int(capacity) * $0 / 100), "\($0)% of nginx's capacity") }
+        } else {
+            context.reporter.note("\(name): nginx is not installed, so the offered load is a fixed rate, not a share of its capacity")
+        }
         var targets = peers
         if workload == .hot, let floor { targets.append(("floor", floor)) }
-        var contenders: [AsyncContender] = []
-        for (impl, port) in targets {
-            if workload == .hot {
-                for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/1k/1"), body: Data()) }
-            }
-            contenders.append(AsyncContender(impl, prepare: { _ = servers.runAlone(port: port) }, measured: {
-                // Blocks this task for the run, as wrk's runs do: the servers are processes of
-                // their own, the origin on NIO's threads.
-                Measurement(load: try OpenLoadGenerator.run(port: port, connections: 32, rate: rate, seconds: seconds, workload: workload, seed: seed))
-            }))
+        for (_, port) in targets where workload == .hot {
+            for _ in 0..<2 { _ = try await transport.send(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/1k/1"), body: Data()) }
         }
-        defer { servers.continueAll() }
-        try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": "open loop", "connections": "32", "offered": "\(rate)"])
+        for load in loads where context.runs(load.name) {
+            context.reporter.note("\(load.name): open-loop load of \(load.rate) requests/s over 32 connections, request order from seed \(seed)")
+            var contenders: [AsyncContender] = []
+            for (impl, port) in targets {
+                contenders.append(AsyncContender(impl, prepare: { _ = servers.runAlone(port: port) }, measured: {
+                    // Blocks this task for the run, as wrk's runs do: the servers are processes
+                    // of their own, the origin on NIO's threads.
+                    Measurement(load: try OpenLoadGenerator.run(port: port, connections: 32, rate: load.rate, seconds: seconds, workload: workload, seed: seed))
+                }))
+            }
+            defer { servers.continueAll() }
+            var extra = ["client": "open loop", "connections": "32", "offered": "\(load.rate)"]
+            if let share = load.share { extra["share"] = share }
+            try await context.compareAsync(suite: suite, case: load.name, contenders, extra: extra)
+        }
     }
 }
