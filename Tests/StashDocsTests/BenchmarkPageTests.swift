@@ -135,7 +135,7 @@ import Testing
         #expect(writes.contains("0.49×") && writes.contains("**slower**") && writes.contains("eviction"), "\(writes)")
         let latency = row(rendered.page, "proxy p99 at 90%")
         #expect(latency.contains("at most in 1 of 3 runs") && latency.contains("**parity**"), "\(latency)")
-        #expect(rendered.readme.contains("Goals not met in these runs: disk writes (slower)"), "\(rendered.readme)")
+        #expect(rendered.readme.contains("Goals not met: disk writes (slower)"), "\(rendered.readme)")
         #expect(!rendered.readme.contains("disk reads"), "a goal that holds is not listed as unmet")
     }
 
