@@ -47,6 +47,16 @@ public final class ThreadTask<T>: @unchecked Sendable {
         }.start()
     }
 
+    /// Whether the work finishes within `seconds` (waited for off the pool): a test's way to
+    /// tell work that waits for something it must not wait for.
+    public func finishes(within seconds: Double) async -> Bool {
+        await offThePool {
+            guard self.finished.wait(timeout: .now() + seconds) == .success else { return false }
+            self.finished.signal()
+            return true
+        }
+    }
+
     /// What the work returned, once it has (waited for off the pool).
     public var value: T {
         get async {

@@ -7,12 +7,14 @@ import Stash
 /// fresh child process for each sample, with the store's files dropped from the page cache
 /// first (`fdatasync`, then `posix_fadvise(DONTNEED)`), so that every contender starts cold.
 /// The `-after-kill` cases reopen after a child that wrote to the store was killed with
-/// `SIGKILL` (Stash's location index is then rebuilt as it reads; SQLite recovers its WAL).
+/// `SIGKILL` (Stash's location index is then made anew and filled as it reads; SQLite
+/// recovers its WAL).
 /// The child reports:
 ///
 /// - the reopen time (`DiskCache(directory:)` of the populated folder),
 /// - the rate of the first random reads, on the cold page cache (`cold_reads_per_s`, the
-///   warm-up pass),
+///   warm-up pass), and their 99th percentile latency (`cold_p99_ms`: after a kill, the
+///   reads that fill the location index again),
 /// - the memory every contender holds, measured the same way (`footprint_bytes_per_entry`):
 ///   anonymous memory growth plus the store's file pages resident in the page cache after the
 ///   reads (`mincore` over each of its files, whether the store maps them or reads them with
@@ -102,6 +104,7 @@ enum DiskScaleCases {
             "footprint_bytes_per_entry": perEntry { $0.anonymousGrowth + $0.residentFileBytes },
             "disk_bytes_per_entry": perEntry(\.diskBytes),
             "cold_reads_per_s": String(format: "%.0f", median(runs.map { Double(coldReads) / max($0.coldReadSeconds, 1e-9) })),
+            "cold_p99_ms": String(format: "%.3f", median(runs.map(\.coldP99Seconds)) * 1000),
             "reopen_ms": String(format: "%.1f", median(runs.map(\.reopenSeconds)) * 1000),
             "reopen_ms_max": String(format: "%.1f", (runs.map(\.reopenSeconds).max() ?? 0) * 1000),
         ]
@@ -137,6 +140,8 @@ enum DiskScaleCases {
         var coldReadSeconds: Double
         var residentFileBytes: Double
         var diskBytes: Double
+        /// The 99th percentile of the first (cold) pass's reads.
+        var coldP99Seconds: Double
     }
 
     /// Runs one child process on `folder` and reads its figures; in the mode `kill`, a child
@@ -155,16 +160,17 @@ enum DiskScaleCases {
         guard let fields = child.figures(after: "scale-probe") else {
             throw StashError(.io, "disk scale probe failed (status \(child.status)): \(child.output)")
         }
-        guard fields.count == 8 else { throw StashError(.io, "disk scale probe: unreadable output \(child.output)") }
+        guard fields.count == 9 else { throw StashError(.io, "disk scale probe: unreadable output \(child.output)") }
         return Probe(
             reopenSeconds: fields[0], readSeconds: fields[1], openGrowth: fields[2], readGrowth: fields[3],
-            anonymousGrowth: fields[4], coldReadSeconds: fields[5], residentFileBytes: fields[6], diskBytes: fields[7]
+            anonymousGrowth: fields[4], coldReadSeconds: fields[5], residentFileBytes: fields[6], diskBytes: fields[7],
+            coldP99Seconds: fields[8]
         )
     }
 
     /// The child's side, when ``probeVariable`` is set: prints
     /// `scale-probe <reopen s> <read s> <open growth bytes> <read growth bytes> <anonymous read growth bytes>
-    /// <cold read s> <resident file bytes> <disk bytes>`. Returns whether it ran.
+    /// <cold read s> <resident file bytes> <disk bytes> <cold read p99 s>`. Returns whether it ran.
     static func runProbeIfAsked() throws -> Bool {
         guard let spec = ProcessInfo.processInfo.environment[probeVariable] else { return false }
         let parts = spec.split(separator: "|").map(String.init)
@@ -195,9 +201,18 @@ enum DiskScaleCases {
         let reopen = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let opened = residentBytes()
         var hits = 0
+        var coldLatencies = [UInt64](repeating: 0, count: warmUp.count)
         let coldStart = DispatchTime.now().uptimeNanoseconds
-        for key in warmUp where read(key) != nil { hits += 1 }
-        let coldSeconds = Double(DispatchTime.now().uptimeNanoseconds - coldStart) / 1e9
+        var previous = coldStart
+        for (index, key) in warmUp.enumerated() {
+            if read(key) != nil { hits += 1 }
+            let now = DispatchTime.now().uptimeNanoseconds
+            coldLatencies[index] = now - previous
+            previous = now
+        }
+        let coldSeconds = Double(previous - coldStart) / 1e9
+        coldLatencies.sort()
+        let coldP99 = Double(coldLatencies[min(coldLatencies.count - 1, coldLatencies.count * 99 / 100)]) / 1e9
         let readStart = DispatchTime.now().uptimeNanoseconds
         for key in keys where read(key) != nil { hits += 1 }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
@@ -207,7 +222,7 @@ enum DiskScaleCases {
         }
         let files = StoreFiles(folder)
         print("scale-probe \(reopen) \(readSeconds) \(opened.resident - base.resident) \(afterReads.resident - base.resident)"
-            + " \(afterReads.anonymous - base.anonymous) \(coldSeconds) \(files.residentBytes()) \(files.diskBytes())")
+            + " \(afterReads.anonymous - base.anonymous) \(coldSeconds) \(files.residentBytes()) \(files.diskBytes()) \(coldP99)")
         try close()
         return true
     }

@@ -21,7 +21,8 @@ import CDispatch
 ///   documentation recommends (the writes between flushes in one transaction, locks held,
 ///   `WITHOUT ROWID` where every row is small).
 ///
-/// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash and both SQLite set-ups at size.
+/// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash and both SQLite set-ups at size;
+/// `read-during-slow-sync` (``DiskSlowSyncCase``) a read's latency while compaction syncs slowly.
 enum DiskSuite {
     static let suite = "disk"
 
@@ -66,6 +67,7 @@ enum DiskSuite {
         try await compare("read-large")
         try await compare("miss")
         try stash.cache.close()
+        try await DiskSlowSyncCase.run(context, scratch: scratch)
         try await DiskScaleCases.run(context, scratch: scratch)
         context.reporter.note("disk: write cases time the writes and their commit (stash: set, then flush); flush-after-* times stash's commit alone")
     }

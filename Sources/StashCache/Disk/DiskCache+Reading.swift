@@ -156,6 +156,11 @@ extension DiskCache {
     private func access(_ key: String, onlyFiles: Bool) -> (record: DiskRecord, before: DiskRecord, source: Source)? {
         let now = self.now
         let delay = configuration.flushDelay
+        if !onlyFiles, let read = readIndexed(key, now: now, delay: delay) {
+            guard let (record, before, source, flushDelay) = read else { return nil }
+            if let flushDelay { scheduleBackgroundFlush(after: flushDelay) }
+            return (record, before, source)
+        }
         let reader = self.reader
         let found = state.withLock { state -> (DiskRecord, DiskRecord, Source, TimeInterval?)? in
             guard !state.isClosed, let (record, source) = Self.lookUp(key, in: state, reader, valueLog, onlyFiles: onlyFiles) else {
@@ -190,6 +195,50 @@ extension DiskCache {
         return (record, before, source)
     }
 
+    /// The common hit, a small value filed in the ``LocationIndex``, read with its record
+    /// outside the state lock, so that reads run side by side and none waits for another's
+    /// `pread`: the lock is taken to find the slot's location, and again after the read to
+    /// check that the slot still names it and to count the hit. A location is never reused,
+    /// so a slot that names the same location after the read names the same record: no write,
+    /// removal or compaction of the key came between. `nil` when the slow path must answer
+    /// (a staged change, a key not filed, a record that did not read, a slot that moved); a
+    /// miss (`.some(nil)`) when the record expired.
+    private func readIndexed(_ key: String, now: Double, delay: TimeInterval) -> IndexedHit?? {
+        var bytes = key
+        return bytes.withUTF8 { utf8 -> IndexedHit?? in
+            guard let location = state.withLock({ state in Self.indexedLocation(of: key, utf8, in: state) }),
+                  case .record(let logged) = valueLog.read(location, key: utf8)
+            else { return nil }
+            let record = logged.diskRecord(at: location)
+            return state.withLock { state -> IndexedHit?? in
+                guard Self.indexedLocation(of: key, utf8, in: state) == location else { return nil }
+                guard isLive(record, at: now) else {
+                    state.stageRemoval(key, old: record)
+                    state.recordMiss()
+                    return .some(nil)
+                }
+                let (counted, flushDelay) = countHit(of: key, record, &state, now: now, delay: delay)
+                return (counted, record, .inline(logged.value), flushDelay)
+            }
+        }
+    }
+
+    /// A hit as ``readIndexed(_:now:delay:)`` counted it: the record as it is now, as it was
+    /// before the hit, its value, and the delay of the flush to schedule for its dates.
+    private typealias IndexedHit = (record: DiskRecord, before: DiskRecord, source: Source, flushDelay: TimeInterval?)
+
+    /// The location the ``LocationIndex`` files the key `utf8` under, when the key has no
+    /// staged change and the cache is open; under the state lock.
+    private static func indexedLocation(of key: String, _ utf8: UnsafeBufferPointer<UInt8>, in state: DiskCacheState) -> ValueLocation? {
+        guard !state.isClosed, state.pending.isEmpty || state.pending[key] == nil, let locations = state.locations else { return nil }
+        var found: ValueLocation?
+        _ = locations.find(locations.hash(utf8)) { location in
+            found = location
+            return true
+        }
+        return found
+    }
+
     /// The entry of `key` and where its value is, under the state lock: its staged change,
     /// else its record found through the ``LocationIndex`` (one probe and one read of the
     /// value log), else one lookup of its row, with its value unless `onlyFiles` (an inline
@@ -217,7 +266,9 @@ extension DiskCache {
                 }
                 switch log.read(location, key: utf8) {
                 case .record(let logged):
-                    if let hash, row.record.sliding == nil { state.locations?.set(location, for: hash) }
+                    // Filed for the next read, unless that would make the table grow: a
+                    // read never rewrites the index (the next commit may).
+                    if let hash, row.record.sliding == nil { state.locations?.set(location, for: hash, mayGrow: false) }
                     return (row.record, .inline(logged.value), false)
                 case .gone: return (row.record, .lost, false)
                 case .unreadable: return (row.record, .unreadable, false)

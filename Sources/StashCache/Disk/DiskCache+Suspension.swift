@@ -16,7 +16,8 @@ extension DiskCache {
     /// ```
     ///
     /// While suspended, reads go on (each takes SQLite's read lock only while it runs),
-    /// removals are staged for the flush that follows ``resume()``, and writes (``set(_:forKey:expiry:metadata:)``,
+    /// removals are staged for the flush that follows ``resume()`` (a removal whose entry
+    /// another writer replaced or removed meanwhile is dropped: its newer value stays), and writes (``set(_:forKey:expiry:metadata:)``,
     /// ``adoptFile(at:forKey:expiry:metadata:)``, ``flush()``, ``trim()``, ``removeExpired()``,
     /// ``removeAll()``) throw ``/StashCore/StashError/Code/suspended``. Another process may
     /// become the folder's writer meanwhile (an extension, say). Idempotent; does nothing on
@@ -52,6 +53,8 @@ extension DiskCache {
     ///
     /// - throws: ``/StashCore/StashError/Code/locked`` when another process is the folder's
     ///   writer now; the cache stays suspended and a later call may succeed.
+    ///   ``/StashCore/StashError/Code/notFound`` when the cache's folder was deleted or
+    ///   replaced meanwhile; the cache stays suspended: open the folder again.
     public func resume() throws {
         guard !isReadOnly, !state.withLock({ $0.isClosed }) else { return }
         try queue.sync { try resumeNow() }
@@ -105,6 +108,12 @@ extension DiskCache {
         guard taken else {
             throw StashError(.locked, "another DiskCache, in this process or another, became this cache's writer while it was suspended", path: directory.path)
         }
+        // A folder deleted (or deleted and made again) meanwhile: the lock taken is on a file
+        // no other writer locks, and the manifest open here is not the folder's any more.
+        guard writerLock.withLock({ $0?.isStillAtItsPath ?? true }) else {
+            writerLock.withLock { $0?.unlock() }
+            throw StashError(.notFound, "the cache's folder was deleted or replaced while the cache was suspended: open it again", path: directory.path)
+        }
         let committed: ManifestCounters
         do {
             committed = try manifest.counters()
@@ -114,9 +123,10 @@ extension DiskCache {
             writerLock.withLock { $0?.unlock() }
             throw error
         }
-        let locations = DiskCache.openLocations(in: directory, generation: committed.generation, logger: configuration.logger)
+        let locations = DiskCache.openLocations(in: directory, counters: committed, logger: configuration.logger)
         let delay = state.withLock { state -> TimeInterval? in
             guard let base = state.suspension else { return nil }
+            state.dropSupersededRemovals { try reader.lookUpRecord(forKey: $0) }
             // What changed here since the suspension (staged removals, hits) on top of what is
             // committed now, by this cache or by a writer that had the folder meanwhile.
             state.count = committed.count + (state.count - base.count)

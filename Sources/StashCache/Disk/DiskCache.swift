@@ -10,39 +10,21 @@ import Logging
 /// let cache = try DiskCache(name: "images", in: sandbox)          // Library/Caches/images
 /// try cache.set(png, forKey: "https://example.com/a.png", expiry: .after(7 * 86_400))
 /// let data = cache.data(forKey: "https://example.com/a.png")
-/// let url = cache.fileURL(for: "https://example.com/a.png")      // …/files/<sha256>-<n>.png
+/// let url = cache.fileURL(for: "https://example.com/a.png")      // …/files/<sha256(key)>-<random>.png
 /// try await cache.trim()
 /// ```
 ///
-/// **Layout.** `manifest.sqlite` (WAL) lists every entry: key, size, file name, creation,
-/// last access, expiry, a small metadata blob, and where its value is. A value of at most
-/// ``Configuration/inlineThreshold`` bytes is a record (with its key, dates and metadata,
-/// under a checksum) appended to a segment of the value log, `values/<n>.log`; compaction
-/// copies the live records out of segments mostly dead and deletes them. Larger values
-/// live in `files/`, each named after the SHA-256 of its key, a random generation and the
-/// key's extension. Records and files are never written over: a replaced value's is
-/// dropped once the new row is committed, so a record's or file's bytes always belong to
-/// the row that names them. `locations` maps keys to their records for the writer;
-/// `writer.lock` elects the writer.
+/// **How it works** (the full design, with its crash ordering and trade-offs:
+/// <doc:HowDiskCacheWorks>). `manifest.sqlite` lists every entry; a value of at most
+/// ``Configuration/inlineThreshold`` bytes is a record of the value log (`values/<n>.log`),
+/// found through a mapped location index (`locations`) and read with one `pread` outside the
+/// cache's lock; larger values live in `files/`, named after the SHA-256 of their key. Writes
+/// are staged in memory and committed by a background queue, many in one transaction per
+/// ``Configuration/flushDelay``; reads see staged values first. Opening reads no entry, so a
+/// cache of a million entries opens as fast as an empty one.
 ///
-/// **Speed.** Like Nuke's `DataCache`, writes are staged in memory and a background serial
-/// queue flushes them to the manifest in one transaction per ``Configuration/flushDelay``;
-/// reads see staged values first. A small value is read with one probe of the location
-/// index and one `pread` of its record, without the manifest; last-access updates ride
-/// with the next flush instead of costing a write per read. A
-/// file-backed value is written to its file (temporary file, then rename) before `set`
-/// returns; only its manifest row is staged.
-///
-/// **Memory.** The cache keeps in memory only the changes not yet flushed, the access
-/// dates of entries read since, and its count and total size. Opening reads no entry (bar
-/// the few a repair needs), so a cache of a million entries opens as fast as an empty one.
-/// The location index is a mapped file of 16-byte slots (about 32 bytes per entry); a
-/// value's record is read into a buffer, so the file pages it came from stay in the
-/// system's file cache rather than in the process's resident memory. Other lookups go
-/// through a memory mapping of the manifest, whose clean pages jetsam's footprint does not
-/// count, though Linux counts them in the process's resident size (RSS).
-///
-/// **Durability.** A cache is disposable, so nothing is fsynced. A crash of the process loses
+/// **Durability.** A cache is disposable, so its commits are not synced (only a large
+/// value's file, before the commit naming it, and compaction's copies). A crash of the process loses
 /// the writes staged in the last ``Configuration/flushDelay`` (call ``flush()`` to write
 /// them now; ``close()`` and releasing the cache flush too), never more: flushed entries
 /// survive. It never leaves a manifest entry whose file is missing nor an orphan file: a
@@ -60,8 +42,8 @@ import Logging
 /// processes may open the folder with ``Access/readOnly``: they see what the writer has
 /// flushed.
 ///
-/// **Threads.** Every method is safe from any thread. Sync methods never wait for
-/// housekeeping; `async` ones (``flush()``, ``trim()``, ``removeExpired()``, ``removeAll()``) run on
+/// **Threads.** Every method is safe from any thread. Reads run side by side, and never
+/// wait for a flush's writes, syncs or commits; sync methods never wait for housekeeping; `async` ones (``flush()``, ``trim()``, ``removeExpired()``, ``removeAll()``) run on
 /// the cache's background queue and return when their work is in the manifest.
 ///
 /// Keep caches in the caches or temporary folder (``init(name:in:folder:configuration:)``
@@ -159,7 +141,7 @@ public final class DiskCache: Sendable {
         var state = DiskCacheState(counters: opened.counters, now: now)
         if configuration.access == .readWrite {
             try valueLog.reconcile(committed: opened.segments)
-            state.locations = DiskCache.openLocations(in: directory, generation: opened.counters.generation, logger: configuration.logger)
+            state.locations = DiskCache.openLocations(in: directory, counters: opened.counters, logger: configuration.logger)
         }
         reader = try ManifestReader(url: manifestURL, holdsSnapshot: configuration.access == .readWrite)
         scan = try ManifestScan(url: manifestURL)
@@ -231,12 +213,23 @@ public final class DiskCache: Sendable {
     static let valuesFolder = "values"
     static let locationsFile = "locations"
 
-    /// The writer's ``LocationIndex`` of the cache in `directory`, following the manifest at
-    /// `generation`; `nil` (reads then go through the manifest) when its file cannot be used.
-    static func openLocations(in directory: URL, generation: Int64, logger: Logger) -> LocationIndex? {
+    /// The writer's ``LocationIndex`` of the cache in `directory`, following the manifest as
+    /// `counters` say it is (a new index is sized for its entries); `nil` (reads then go
+    /// through the manifest) when its file cannot be used.
+    static func openLocations(in directory: URL, counters: ManifestCounters, logger: Logger) -> LocationIndex? {
         let path = directory.appendingPathComponent(locationsFile).path
+        // A crafted count must not size a huge table: a row takes more than 16 bytes of the
+        // manifest (its file and write-ahead log), so the table stays within their size.
+        let manifestBytes = ["manifest.sqlite", "manifest.sqlite-wal"].reduce(Int64(0)) { total, name in
+            total + ((try? FileStore.size(of: directory.appendingPathComponent(name))) ?? 0)
+        }
+        let rows = Int(clamping: manifestBytes / 16)
+        // Anything but a file in its place (a symbolic link planted there) is not the index:
+        // it goes, and the index is made anew (opened without following a link).
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { SystemCalls.unlink(path) }
         do {
-            return try LocationIndex(path: path, generation: generation)
+            return try LocationIndex(path: path, generation: counters.generation, entries: min(max(counters.count, 0), rows))
         } catch {
             logger.notice("the location index \(path) cannot be used (\(error)); reads go through the manifest")
             return nil

@@ -39,6 +39,9 @@ struct DiskCacheState {
     /// matching the manifest's counters, so that ``DiskCache/resume()`` can add what changed
     /// since to what another writer may have committed meanwhile.
     var suspension: ManifestCounters?
+    /// The rows removed while suspended, by key: ``DiskCache/resume()`` keeps a removal only
+    /// if its row is still the one removed (another writer may have replaced or removed it).
+    var removedWhileSuspended: [String: DiskRecord] = [:]
     /// The error of the last flush when it failed for lack of disk space: writes are refused
     /// with `.diskFull` until a flush succeeds.
     var diskFull: StashError?
@@ -128,10 +131,24 @@ struct DiskCacheState {
         pendingBytes += inlineValue?.count ?? 0
     }
 
+    /// Stages the removal of `key`, when it has an entry; whether it had one. A row that
+    /// cannot be read now (an I/O error, a damaged page) may exist, and the location index
+    /// may still serve its value: its removal is staged all the same, and the flush learns
+    /// the row it removes (failing, to try again later, while it cannot).
     @discardableResult
     mutating func stageRemoval(_ key: String, reader: ManifestReader) -> Bool {
-        guard let old = current(key, reader) else { return false }
-        stageRemoval(key, old: old)
+        if !pending.isEmpty, let change = pending[key] {
+            guard case .write(let old, _) = change.value else { return false }
+            stageRemoval(key, old: old)
+            return true
+        }
+        do {
+            guard var old = try reader.lookUpRecord(forKey: key) else { return false }
+            overlay(key, on: &old)
+            stageRemoval(key, old: old)
+        } catch {
+            enqueue(key, .remove, base: nil)
+        }
         return true
     }
 
@@ -139,6 +156,7 @@ struct DiskCacheState {
     mutating func stageRemoval(_ key: String, old: DiskRecord) {
         count -= 1
         totalSize -= old.size
+        if suspension != nil { removedWhileSuspended[key] = old }
         enqueue(key, .remove, base: ManifestBase(old))
     }
 
@@ -153,6 +171,23 @@ struct DiskCacheState {
         if let file = previous?.file { obsoleteFiles.append(file) }
         pending[key] = PendingChange(value: value, sequence: sequence, obsoleteFiles: obsoleteFiles, base: previous.map(\.base) ?? base)
         if !touched.isEmpty { touched[key] = nil }
+    }
+
+    /// After a suspension, forgets each removal staged meanwhile whose row another writer
+    /// removed already, or replaced with a value written later (which stays); `row` gives the
+    /// key's row now. In doubt (a row that cannot be read, one written at the same instant),
+    /// the removal stays: a cache may lose a value, never keep one it was told to remove.
+    mutating func dropSupersededRemovals(row: (String) throws -> DiskRecord?) {
+        for (key, removed) in removedWhileSuspended {
+            guard let change = pending[key], case .remove = change.value else { continue }
+            let now: DiskRecord?
+            do { now = try row(key) } catch { continue }
+            if let now, now.created <= removed.created { continue }
+            pending[key] = nil
+            count += 1
+            totalSize += removed.size
+        }
+        removedWhileSuspended.removeAll()
     }
 
     /// Learns the row that the staged change of `key` replaces, `base`, unless known: the
@@ -170,7 +205,10 @@ struct DiskCacheState {
     mutating func resolve(_ reader: ManifestReader) {
         guard !unresolved.isEmpty else { return }
         for key in unresolved where pending[key].map({ $0.base == nil }) ?? false {
-            learn(key, base: reader.record(forKey: key).map(ManifestBase.init) ?? .none)
+            // A row that cannot be read now stays unknown: the flush learns it.
+            let row: DiskRecord?
+            do { row = try reader.lookUpRecord(forKey: key) } catch { continue }
+            learn(key, base: row.map(ManifestBase.init) ?? .none)
         }
         unresolved.removeAll(keepingCapacity: true)
     }

@@ -55,17 +55,19 @@ final class LocationIndex {
     private static let clean: UInt64 = 0, open: UInt64 = 1
 
     /// The index at `path` as the last writer left it, when it closed it cleanly at
-    /// `generation` (the manifest's now); otherwise a new, empty one. Either way it is then
-    /// marked open, so that a crash before ``close()`` makes the next open start over.
+    /// `generation` (the manifest's now); otherwise a new, empty one with room for `entries`
+    /// keys (the manifest's count), so that the reads filing them again never make it grow.
+    /// Either way it is then marked open, so that a crash before ``close()`` makes the next
+    /// open start over.
     ///
     /// - throws: the errors of creating, sizing or mapping the file.
-    init(path: String, generation: Int64, hashKey: (UInt64, UInt64)? = nil) throws {
+    init(path: String, generation: Int64, entries: Int = 0, hashKey: (UInt64, UInt64)? = nil) throws {
         self.path = path
         newHashKey = hashKey
-        fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        fd = SystemCalls.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StashError.posix("open", path: path) }
         do {
-            if !(try adopt(generation: generation)) { try reset(generation: generation, capacity: Self.minimumCapacity) }
+            if !(try adopt(generation: generation)) { try reset(generation: generation, capacity: Self.capacity(for: entries)) }
             header(.state, Self.open)
         } catch {
             unmap()
@@ -76,6 +78,15 @@ final class LocationIndex {
     }
 
     deinit { try? close() }
+
+    /// The smallest table that holds `entries` keys at most half full: far enough below the
+    /// load at which it doubles that the reads filing them again almost never find their
+    /// home crowded past ``maximumProbe`` slots (a key that does is read through the manifest).
+    static func capacity(for entries: Int) -> Int {
+        var capacity = minimumCapacity
+        while capacity < maximumCapacity, entries > capacity / 2 { capacity *= 2 }
+        return capacity
+    }
 
     /// The number of keys indexed (as the header counts them: a header from a crafted file or
     /// a power cut may say more or less, which only moves the next doubling).
@@ -112,8 +123,10 @@ final class LocationIndex {
 
     /// Files `location` under `hash` (taking over the slot of its tag), or with `nil` empties
     /// that slot. A key whose home has no room within ``maximumProbe`` slots makes the table
-    /// double when it is at least half full, and is not filed when it is not.
-    func set(_ location: ValueLocation?, for hash: UInt64) {
+    /// double when it is at least half full, and is not filed when it is not. Unless
+    /// `mayGrow`, a key that would make the table double is not filed: a read files what it
+    /// found, and must not rewrite the whole table (the writer's next commit may).
+    func set(_ location: ValueLocation?, for hash: UInt64, mayGrow: Bool = true) {
         guard let slots else { return }
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
         var index = home(tag)
@@ -128,6 +141,7 @@ final class LocationIndex {
                 guard Int64(location.span) <= Int64(UInt32.max) else { return }
                 if empty {
                     if (count + 1) * 4 > capacity * 3, capacity < Self.maximumCapacity {
+                        guard mayGrow else { return }
                         grow()
                         set(location, for: hash)
                         return
@@ -144,7 +158,7 @@ final class LocationIndex {
         // No room near its home: in a table at least half full (as linear probing crowds
         // some stretches long before the average fills), room is made; otherwise the keys
         // crowding this home are rare or chosen, and this one is not filed.
-        if location != nil, count * 2 >= capacity, capacity < Self.maximumCapacity {
+        if location != nil, mayGrow, count * 2 >= capacity, capacity < Self.maximumCapacity {
             grow()
             set(location, for: hash)
         }

@@ -161,15 +161,41 @@ final class ManifestReader: @unchecked Sendable {
             return lookUp(key, byKey, byRowid, extraColumn: 10) { statement in
                 let record = ManifestColumns.record(statement, at: 0)
                 return (record, record.isInline && record.location == nil ? ManifestColumns.blob(statement, 9) ?? Data() : nil)
-            }
+            }.value
         }
     }
 
-    /// The row of `key` without its value.
+    /// The row of `key` without its value; `nil` when there is none, or when it cannot be
+    /// read (``lookUpRecord(forKey:)`` tells them apart).
     func record(forKey key: String) -> DiskRecord? {
-        lock.withLock {
-            guard let byKey = recordStatement, let byRowid = recordByRowidStatement else { return nil }
+        try? lookUpRecord(forKey: key)
+    }
+
+    /// The row of `key` without its value, `nil` when there is none.
+    ///
+    /// - throws: ``/StashCore/StashError/Code/io`` when the lookup fails (an I/O error, a
+    ///   damaged page, the connection closed): the row may exist.
+    func lookUpRecord(forKey key: String) throws(StashError) -> DiskRecord? {
+        let found = lock.withLock { () -> Lookup<DiskRecord> in
+            guard let byKey = recordStatement, let byRowid = recordByRowidStatement else { return .failed("the manifest's read connection is closed") }
             return lookUp(key, byKey, byRowid, extraColumn: 9) { statement in ManifestColumns.record(statement, at: 0) }
+        }
+        switch found {
+        case .found(let record): return record
+        case .absent: return nil
+        case .failed(let reason): throw StashError(.io, "look up a manifest row: \(reason)", path: path, key: key)
+        }
+    }
+
+    /// What a lookup found: the row, no row, or a failure (SQLite's message).
+    private enum Lookup<T> {
+        case found(T)
+        case absent
+        case failed(String)
+
+        var value: T? {
+            if case .found(let value) = self { return value }
+            return nil
         }
     }
 
@@ -201,15 +227,16 @@ final class ManifestReader: @unchecked Sendable {
 
     /// The row of `key` read by `read`: by the rowid hinted for the key (`byRowid`, whose
     /// column `extraColumn` is the row's key) when it is the key's row, else by the key
-    /// (`byKey`, whose column `extraColumn` is the rowid, hinted for next time).
-    private func lookUp<T>(_ key: String, _ byKey: OpaquePointer, _ byRowid: OpaquePointer, extraColumn: Int32, _ read: (OpaquePointer) -> T?) -> T? {
+    /// (`byKey`, whose column `extraColumn` is the rowid, hinted for next time). A step that
+    /// neither finds a row nor ends is a failure, never taken for "no row".
+    private func lookUp<T>(_ key: String, _ byKey: OpaquePointer, _ byRowid: OpaquePointer, extraColumn: Int32, _ read: (OpaquePointer) -> T) -> Lookup<T> {
         var key = key
-        return key.withUTF8 { utf8 -> T? in
+        return key.withUTF8 { utf8 -> Lookup<T> in
             let hash = ManifestRowHints.hash(utf8)
             if let rowid = hints.rowid(for: hash) {
                 defer { sqlite3_reset(byRowid) }
                 sqlite3_bind_int64(byRowid, 1, rowid)
-                if sqlite3_step(byRowid) == SQLITE_ROW, Self.column(byRowid, extraColumn, is: utf8) { return read(byRowid) }
+                if sqlite3_step(byRowid) == SQLITE_ROW, Self.column(byRowid, extraColumn, is: utf8) { return .found(read(byRowid)) }
                 hints.remove(hash)
             }
             defer {
@@ -217,9 +244,15 @@ final class ManifestReader: @unchecked Sendable {
                 sqlite3_clear_bindings(byKey)
             }
             Self.bind(utf8, to: byKey)
-            guard sqlite3_step(byKey) == SQLITE_ROW else { return nil }
-            hints.insert(sqlite3_column_int64(byKey, extraColumn), for: hash) { self.entryCount() }
-            return read(byKey)
+            switch sqlite3_step(byKey) {
+            case SQLITE_ROW:
+                hints.insert(sqlite3_column_int64(byKey, extraColumn), for: hash) { self.entryCount() }
+                return .found(read(byKey))
+            case SQLITE_DONE:
+                return .absent
+            default:
+                return .failed(handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")
+            }
         }
     }
 

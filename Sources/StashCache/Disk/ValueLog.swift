@@ -36,7 +36,9 @@ struct ValueLocation: Hashable, Sendable {
 }
 
 /// The small values of a disk cache, one record each (``ValueLogRecord``), appended to
-/// segment files (`values/<number>.log`) and read back with one `pread`.
+/// segment files (`values/<number>.log`) and read back with one `pread`. Segments are
+/// opened without following a symbolic link (`O_NOFOLLOW`): a link planted in a segment's
+/// place is never written through.
 ///
 /// A read costs a system call and copies only the record, wherever it is: unlike rows in a
 /// mapped manifest, the pages it reads stay in the system's file cache, not in the process's
@@ -50,18 +52,32 @@ struct ValueLocation: Hashable, Sendable {
 /// Records are never written over; a replaced or removed value leaves dead bytes, which
 /// compaction reclaims by copying a segment's live records to the newest one and deleting it.
 ///
-/// **Readers.** Reads of any instance, the writer's included, go through one lock around the
-/// descriptor table and the `pread`, so a segment deleted by compaction is never read through
-/// a descriptor reused for another file. A segment is opened on its first read and kept
-/// open; the number of a committed segment is never reused (only that of a segment no
-/// commit named, which nothing read), so a descriptor kept open on a deleted segment still
-/// reads the records it held.
+/// **Readers.** The lock guards only the table of open segments (``Segment``): a read takes
+/// its segment from the table and makes its `pread` outside the lock, so a read never waits
+/// for an append's `pwrite` or a `fsync`, which also run outside it, nor for another read. A
+/// segment's descriptor closes when the table and the last read holding it let it go: a
+/// segment deleted by compaction is never read through a descriptor reused for another file,
+/// and a read that took it before the deletion reads the records it held. A segment is opened
+/// on its first read and kept open; the number of a committed segment is never reused (only
+/// that of a segment no commit named, which nothing read).
 final class ValueLog: @unchecked Sendable {
+    /// An open segment file, shared by the table and the reads in flight; its descriptor
+    /// closes when the last of them lets it go.
+    private final class Segment: @unchecked Sendable {  // immutable
+        let fd: Int32
+        let path: String
+
+        init(fd: Int32, path: String) {
+            (self.fd, self.path) = (fd, path)
+        }
+
+        deinit { SystemCalls.close(fd) }
+    }
+
     /// The folder of the segments.
     let folder: URL
     private let lock = Lock()
-    private var descriptors: [Int: Int32] = [:]
-    private var scratch = [UInt8](repeating: 0, count: 1 << 16)
+    private var descriptors: [Int: Segment] = [:]
     /// The writer's segment appended to, and where its next record goes (0 for a reader).
     private(set) var activeSegment = 0
     private(set) var activeEnd = 0
@@ -102,7 +118,6 @@ final class ValueLog: @unchecked Sendable {
     /// as gone. Appends then go to the newest segment.
     func reconcile(committed: [Int: Int]) throws {
         try lock.withLock { () throws -> Void in
-            for fd in descriptors.values { SystemCalls.close(fd) }
             descriptors.removeAll()
             try FileStore.createFolder(folder)
             for name in try FileStore.list(folder) {
@@ -112,9 +127,15 @@ final class ValueLog: @unchecked Sendable {
                     continue
                 }
                 var info = stat()
-                guard stat(path, &info) == 0 else { throw StashError.posix("stat", path: path) }
+                guard lstat(path, &info) == 0 else { throw StashError.posix("stat", path: path) }
+                // Not a file (a link or anything else in a segment's place): not the log's.
+                // It goes, and the records rows name in it read as gone.
+                guard (info.st_mode & S_IFMT) == S_IFREG else {
+                    SystemCalls.unlink(path)
+                    continue
+                }
                 if Int(info.st_size) > end {
-                    let fd = SystemCalls.open(path, O_WRONLY | O_CLOEXEC)
+                    let fd = SystemCalls.open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
                     guard fd >= 0 else { throw StashError.posix("open", path: path) }
                     defer { SystemCalls.close(fd) }
                     guard SystemCalls.truncate(fd, to: end, path: path) == 0 else { throw StashError.posix("truncate", path: path) }
@@ -159,31 +180,32 @@ final class ValueLog: @unchecked Sendable {
     /// - throws: ``/StashCore/StashError/Code/diskFull`` and other write errors; the log's end
     ///   then stays where it was, and the next append writes over what this one left.
     func append(_ records: [UInt8], limit: Int = ValueLog.segmentLimit) throws -> (segment: Int, offset: Int) {
-        try lock.withLock { () throws(StashError) -> (segment: Int, offset: Int) in
-            // Every offset must fit the 32 bits a manifest row keeps for it.
-            guard Int64(records.count) < Int64(1) << 31 else { throw StashError(.io, "a flush of \(records.count) bytes of records is too large for one segment", path: folder.path) }
+        // Every offset must fit the 32 bits a manifest row keeps for it.
+        guard Int64(records.count) < Int64(1) << 31 else { throw StashError(.io, "a flush of \(records.count) bytes of records is too large for one segment", path: folder.path) }
+        let (number, offset, segment) = try lock.withLock { () throws(StashError) -> (Int, Int, Segment) in
             if activeEnd >= limit || Int64(activeEnd) + Int64(records.count) >= Int64(1) << 32 {
                 activeSegment += 1
                 activeEnd = 0
             }
-            let path = path(ofSegment: activeSegment)
-            let fd = try descriptor(activeSegment, creating: true)
-            var written = 0
-            while written < records.count {
-                let count = records.withUnsafeBytes { bytes in
-                    SystemCalls.pwrite(fd, bytes.baseAddress! + written, records.count - written, at: activeEnd + written, path: path)
-                }
-                if count < 0, errno == EINTR { continue }
-                if count == 0 { throw StashError(.io, "write: no byte written", path: path) }
-                guard count > 0 else { throw StashError.posix("write", path: path) }
-                written += count
-            }
-            defer {
-                activeEnd += records.count
-                ends[activeSegment] = activeEnd
-            }
-            return (activeSegment, activeEnd)
+            return (activeSegment, activeEnd, try descriptor(activeSegment, creating: true))
         }
+        // Written outside the lock: only the writer appends, and no read asks for bytes past
+        // the end until a committed row names them.
+        var written = 0
+        while written < records.count {
+            let count = records.withUnsafeBytes { bytes in
+                SystemCalls.pwrite(segment.fd, bytes.baseAddress! + written, records.count - written, at: offset + written, path: segment.path)
+            }
+            if count < 0, errno == EINTR { continue }
+            if count == 0 { throw StashError(.io, "write: no byte written", path: segment.path) }
+            guard count > 0 else { throw StashError.posix("write", path: segment.path) }
+            written += count
+        }
+        lock.withLock {
+            activeEnd = offset + records.count
+            ends[number] = activeEnd
+        }
+        return (number, offset)
     }
 
     /// What a read found.
@@ -200,81 +222,72 @@ final class ValueLog: @unchecked Sendable {
     /// The record at `location`, when it is the record of `key` (any key when `nil`).
     func read(_ location: ValueLocation, key: UnsafeBufferPointer<UInt8>?) -> Read {
         guard location.segment > 0, location.span >= ValueLogRecord.headerSize else { return .gone }
-        return lock.withLock { () -> Read in
-            let fd: Int32
-            do throws(StashError) {
-                fd = try descriptor(location.segment, creating: false)
-            } catch {
-                return error.code == .notFound ? .gone : .unreadable(error)
+        let segment: Segment
+        do throws(StashError) {
+            segment = try lock.withLock { () throws(StashError) -> Segment in try descriptor(location.segment, creating: false) }
+        } catch {
+            return error.code == .notFound ? .gone : .unreadable(error)
+        }
+        // A span from a crafted row must not make a huge buffer: past a small record's size,
+        // the segment must hold it first.
+        if location.span > Self.smallRecord {
+            var info = stat()
+            guard fstat(segment.fd, &info) == 0 else { return .unreadable(StashError.posix("stat", path: segment.path)) }
+            guard location.offset + location.span <= Int(info.st_size) else { return .gone }
+        }
+        return withUnsafeTemporaryAllocation(byteCount: location.span, alignment: 16) { buffer -> Read in
+            var done = 0
+            while done < location.span {
+                let count = SystemCalls.pread(segment.fd, buffer.baseAddress! + done, location.span - done, at: location.offset + done)
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { return .unreadable(StashError.posix("read", path: segment.path)) }
+                if count == 0 { return .gone }
+                done += count
             }
-            // A span from a crafted row must not make a huge buffer: past the scratch's room,
-            // the segment must hold it first. A large record is read into a buffer of its
-            // own, which goes with the read: the scratch stays small.
-            var large: [UInt8]?
-            if location.span > scratch.count {
-                var info = stat()
-                guard fstat(fd, &info) == 0 else { return .unreadable(StashError.posix("stat", path: path(ofSegment: location.segment))) }
-                guard location.offset + location.span <= Int(info.st_size) else { return .gone }
-                large = [UInt8](repeating: 0, count: location.span)
-            }
-            func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-                var done = 0
-                while done < location.span {
-                    let count = SystemCalls.pread(fd, buffer.baseAddress! + done, location.span - done, at: location.offset + done)
-                    if count < 0, errno == EINTR { continue }
-                    if count < 0 { return .unreadable(StashError.posix("read", path: path(ofSegment: location.segment))) }
-                    if count == 0 { return .gone }
-                    done += count
-                }
-                let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<location.span])
-                return ValueLogRecord.decode(bytes, key: key).map(Read.record) ?? .gone
-            }
-            if large != nil { return large!.withUnsafeMutableBytes(read(into:)) }
-            return scratch.withUnsafeMutableBytes(read(into:))
+            return ValueLogRecord.decode(UnsafeRawBufferPointer(buffer), key: key).map(Read.record) ?? .gone
         }
     }
 
+    /// The size up to which a record is read without first checking that its segment holds
+    /// it: a crafted span past it costs a `fstat`, not an allocation of its size.
+    static let smallRecord = 1 << 16
+
     /// Writes the newest segment's bytes to the disk (`fsync`). Writer only, on the queue.
+    /// The sync runs outside the lock: reads go on meanwhile.
     func sync() throws {
-        try lock.withLock { () throws(StashError) in
-            let fd = try descriptor(activeSegment, creating: true)
-            let path = path(ofSegment: activeSegment)
-            guard SystemCalls.fsync(fd, path: path) == 0 else { throw StashError.posix("fsync", path: path) }
-        }
+        let segment = try lock.withLock { () throws(StashError) -> Segment in try descriptor(activeSegment, creating: true) }
+        guard SystemCalls.fsync(segment.fd, path: segment.path) == 0 else { throw StashError.posix("fsync", path: segment.path) }
     }
 
     /// Deletes segment `segment` (its live records copied elsewhere and committed). Writer only.
+    /// A read that took the segment before keeps reading it until it is done.
     func remove(segment: Int) {
         lock.withLock {
-            if let fd = descriptors.removeValue(forKey: segment) { SystemCalls.close(fd) }
+            descriptors[segment] = nil
             ends[segment] = nil
-            SystemCalls.unlink(path(ofSegment: segment))
         }
+        SystemCalls.unlink(path(ofSegment: segment))
     }
 
-    /// Closes every segment. Reads after it open them again.
+    /// Closes every segment (each once the reads in flight on it are done). Reads after it
+    /// open them again.
     func close() {
-        lock.withLock {
-            for fd in descriptors.values { SystemCalls.close(fd) }
-            descriptors.removeAll()
-        }
+        lock.withLock { descriptors.removeAll() }
     }
 
     /// The open descriptor of `segment`, opened now if it is not (for reading and writing in
     /// the writer's log, and created when `creating`). Under the lock.
-    private func descriptor(_ segment: Int, creating: Bool) throws(StashError) -> Int32 {
-        if let fd = descriptors[segment] { return fd }
+    private func descriptor(_ segment: Int, creating: Bool) throws(StashError) -> Segment {
+        if let open = descriptors[segment] { return open }
         // A reader's descriptors may name segments compaction deleted since: a few are kept.
-        if !isWriter, descriptors.count >= Self.readerDescriptors {
-            for fd in descriptors.values { SystemCalls.close(fd) }
-            descriptors.removeAll()
-        }
+        if !isWriter, descriptors.count >= Self.readerDescriptors { descriptors.removeAll() }
         let path = path(ofSegment: segment)
         let fd = creating
-            ? SystemCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            : SystemCalls.open(path, (isWriter ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+            ? SystemCalls.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            : SystemCalls.open(path, (isWriter ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StashError.posix("open", path: path) }
-        descriptors[segment] = fd
-        return fd
+        let open = Segment(fd: fd, path: path)
+        descriptors[segment] = open
+        return open
     }
 }

@@ -88,6 +88,15 @@ public final class FileLock: Sendable {
         threads?.unlock()
     }
 
+    /// Whether the lock's file is still the one at its path: `false` once the file (or a
+    /// folder above it) was deleted, renamed or replaced since the lock was opened. Another
+    /// process locking the path then locks another file, so this lock excludes no one.
+    package var isStillAtItsPath: Bool {
+        var held = stat(), named = stat()
+        guard fstat(fd, &held) == 0, stat(url.path, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
+    }
+
     /// Runs `body` while holding the lock in `mode`.
     public func withLock<T>(_ mode: Mode = .exclusive, _ body: () throws -> T) throws -> T {
         try lock(mode)

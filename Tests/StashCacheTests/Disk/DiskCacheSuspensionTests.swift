@@ -94,6 +94,48 @@ struct DiskCacheSuspensionTests {
         try cache.close()
     }
 
+    /// A removal staged while suspended was decided on the entry of that time: when another
+    /// writer replaced the entry meanwhile, its newer value stays; when it removed it, the
+    /// count does not go down twice; an entry left alone is removed.
+    @Test func aRemovalMadeWhileSuspendedLeavesANewerValueAlone() async throws {
+        let cache = try fixture.open()
+        for (index, key) in ["replaced", "removed", "unchanged"].enumerated() { try cache.set(.filled(UInt8(index), 10), forKey: key) }
+        try await cache.suspend()
+        for key in ["replaced", "removed", "unchanged"] { cache.removeValue(forKey: key) }
+        fixture.clock.advance(by: 5)
+        let other = try fixture.open()
+        try other.set(.filled(9, 10), forKey: "replaced")
+        other.removeValue(forKey: "removed")
+        try other.close()
+        try cache.resume()
+        try await cache.flush()
+        #expect(cache.data(forKey: "replaced") == .filled(9, 10))
+        #expect(cache.data(forKey: "removed") == nil)
+        #expect(cache.data(forKey: "unchanged") == nil)
+        #expect(cache.count == 1)
+        #expect(try cache.statistics().count == 1)
+        try cache.close()
+    }
+
+    /// A folder deleted while the cache was suspended (an app's "clear cache" from an
+    /// extension, say), then made again by another cache: resuming would write a manifest
+    /// no one else sees, beside a writer that does not know of it, so it throws instead.
+    @Test func aFolderDeletedWhileSuspendedIsNotResumed() async throws {
+        let cache = try fixture.open()
+        try cache.set(.filled(1, 10), forKey: "a")
+        try await cache.suspend()
+        try FileManager.default.removeItem(at: fixture.directory)
+        let deleted = #expect(throws: StashError.self) { try cache.resume() }
+        #expect(deleted?.code == .notFound)
+        let other = try fixture.open()
+        try other.set(.filled(2, 10), forKey: "b")
+        let replaced = #expect(throws: StashError.self) { try cache.resume() }
+        #expect(replaced?.code == .notFound)
+        #expect(cache.isSuspended)
+        try other.close()
+        try cache.close()
+    }
+
     /// Closing a suspended cache writes the removals it staged meanwhile (taking the lock
     /// back for that), and closing one with nothing staged needs no lock at all.
     @Test func closingASuspendedCache() async throws {

@@ -67,17 +67,22 @@ struct DiskCacheValueLogTests {
     }
 
     /// The folder as a crash leaves it (copied while the writer runs): the index is marked
-    /// open, so the next writer starts it empty and files keys again as they are read.
+    /// open, so the next writer starts it empty, sized for the manifest's entries, and files
+    /// keys again as they are read, without ever growing it on the read path (a growth
+    /// rewrites the whole table while every read waits).
     @Test func afterACrashTheIndexStartsOverAndValuesReadThroughTheManifest() async throws {
         let cache = try fixture.open()
-        try await write(cache, 200)
+        try await write(cache, 3_000)
         let crashed = fixture.folder.url.appendingPathComponent("crashed", isDirectory: true)
         try FileManager.default.copyItem(at: fixture.directory, to: crashed)
         try cache.close()
         let reopened = try DiskCache(directory: crashed, configuration: fixture.configuration())
+        let capacity = reopened.state.withLock { $0.locations?.capacity ?? 0 }
         #expect(indexed(reopened) == 0)
-        for index in 0..<200 { #expect(reopened.data(forKey: "k\(index)") == Self.value(index)) }
-        #expect(indexed(reopened) == 200)
+        #expect(capacity == LocationIndex.capacity(for: 3_000) && capacity > LocationIndex.minimumCapacity)
+        for index in 0..<3_000 { #expect(reopened.data(forKey: "k\(index)") == Self.value(index)) }
+        #expect(indexed(reopened) == 3_000)
+        #expect(reopened.state.withLock { $0.locations?.capacity ?? 0 } == capacity)
         try reopened.close()
     }
 
@@ -276,5 +281,35 @@ struct DiskCacheValueLogTests {
         #expect(indexed(full) == -1)
         for index in 0..<20 { #expect(full.data(forKey: "k\(index)") == Self.value(index)) }
         try full.close()
+    }
+
+    /// The log's segments and the location index are opened without following a symbolic
+    /// link: links planted in their place (by another process sharing the folder) are never
+    /// written through. The value whose segment was replaced reads as gone; new values are
+    /// written to a new segment.
+    @Test func linksInPlaceOfTheLogAndTheIndexAreNotFollowed() async throws {
+        let outside = fixture.folder.url.appendingPathComponent("outside")
+        let original = Data("not the cache's".utf8)
+        try original.write(to: outside)
+        let first = try fixture.open()
+        try first.set(.filled(1, 100), forKey: "a")
+        try await first.flush()
+        try first.close()
+        for path in ["locations", "values/1.log"] {
+            let link = fixture.directory.appendingPathComponent(path)
+            try FileManager.default.removeItem(at: link)
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+        }
+        let cache = try fixture.open()
+        #expect(cache.data(forKey: "a") == nil)
+        try cache.set(.filled(2, 100), forKey: "b")
+        try await cache.flush()
+        #expect(cache.data(forKey: "b") == .filled(2, 100))
+        try cache.close()
+        #expect(try Data(contentsOf: outside) == original)
+        for path in ["locations", "values/1.log"] {
+            let file = try FileManager.default.attributesOfItem(atPath: fixture.directory.appendingPathComponent(path).path)
+            #expect(file[.type] as? FileAttributeType == .typeRegular, "\(path)")
+        }
     }
 }
