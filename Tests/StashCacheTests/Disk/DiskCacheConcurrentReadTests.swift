@@ -61,4 +61,35 @@ struct DiskCacheConcurrentReadTests {
         for index in 0..<Self.keys { #expect(cache.data(forKey: "k\(index)") == Self.value(index, Self.rounds)) }
         try cache.close()
     }
+
+    /// A read that finds an expired record through the index removes the entry; a value
+    /// written meanwhile must survive that: the read checks, after reading the record outside
+    /// the lock, that the key has no newer change before it stages the removal. Values expire,
+    /// then each round readers race a writer that writes every key again without an expiry.
+    @Test func anExpiredReadNeverRemovesAValueWrittenMeanwhile() async throws {
+        let cache = try fixture.open { $0.flushDelay = 3600 }
+        var lost: [String] = []
+        for round in 1...30 {
+            for index in 0..<Self.keys { try cache.set(Self.value(index, 0), forKey: "k\(index)", expiry: .after(10)) }
+            try await cache.flush()
+            fixture.clock.advance(by: 20)
+            let stop = LockedValue(false)
+            let readers = (0..<3).map { reader in
+                ThreadTask { () -> Void in
+                    var index = reader * 67
+                    while !stop.withLock({ $0 }) {
+                        index = (index + 1) % Self.keys
+                        _ = cache.data(forKey: "k\(index)")
+                    }
+                }
+            }
+            for index in 0..<Self.keys { try cache.set(Self.value(index, round), forKey: "k\(index)") }
+            stop.withLock { $0 = true }
+            for reader in readers { await reader.value }
+            try await cache.flush()
+            lost += (0..<Self.keys).filter { cache.data(forKey: "k\($0)") != Self.value($0, round) }.map { "round \(round): k\($0)" }
+        }
+        #expect(lost.isEmpty, "\(lost.prefix(10))")
+        try cache.close()
+    }
 }
