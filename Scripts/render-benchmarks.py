@@ -29,6 +29,7 @@ SHOWN_EXTRAS = [
     ("p999_ms", "p99.9 {} ms"),
     ("p99_ms_range", "samples' p99 {} ms"),
     ("errors", "{} errors"),
+    ("cpu_us_per_op", "{} µs CPU per operation"),
     ("usedBytes", "file {} bytes used"),
     ("document_bytes", "{}-byte document"),
     ("entries", "{} entries"),

@@ -152,6 +152,10 @@ final class BenchServers {
         return try await start(HTTPCachingProxy(upstream: URL(string: "http://127.0.0.1:\(origin)")!, cache: cache))
     }
 
+    /// Whose CPU time the server listening on `port` costs: its processes, or `nil` when it
+    /// runs inside the bench (its time cannot be told apart from the client's).
+    func cpu(port: Int) -> WorkingProcesses? { serverProcesses[port].map(WorkingProcesses.processes) }
+
     /// The process identifier of the Stash proxy process listening on `port`, or `nil` when
     /// it runs inside the bench.
     func stashProxyProcess(port: Int) -> Int32? { stashProxies[port] }

@@ -65,9 +65,10 @@ final class MMKVPeer {
         return Measurement(ops: ops, seconds: Double(nanoseconds) / 1e9)
     }
 
-    /// A contender that sends `request` for every repetition.
+    /// A contender that sends `request` for every repetition; its CPU time is the driver's.
     func contender(_ request: String) -> AsyncContender {
-        AsyncContender(Self.name, measured: { try self.run(request) })
+        let driver = process.processIdentifier
+        return AsyncContender(Self.name, measured: { try self.run(request) }).counting(.processes { [driver] })
     }
 
     /// Ends the driver (closing its stdin) and waits for it.

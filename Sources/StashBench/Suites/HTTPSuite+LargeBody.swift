@@ -77,7 +77,7 @@ extension HTTPSuite {
                     next += 1
                     try await fetch(impl, port: port, path: hits ? "/large/0" : "/large/\(next)", hit: hits)
                     return 1
-                }
+                }.counting(servers.cpu(port: port))
             }
             try await context.compareAsync(suite: suite, case: name, contenders, extra: ["bytes": "\(size)"])
             // Each figure says what its own peak covers: the bench may reset its own and not

@@ -208,7 +208,7 @@ enum HTTPSuite {
                         let run = try await load.run(url: url, connections: connections, seconds: seconds, transport: transport)
                         return Measurement(load: run)
                     })
-                    contenders.append(contender)
+                    contenders.append(contender.counting(servers.cpu(port: port)))
                 }
                 defer { servers.continueAll() }
                 try await context.compareAsync(suite: suite, case: name, contenders, extra: ["client": load.name, "connections": "\(connections)"])
@@ -266,7 +266,7 @@ enum HTTPSuite {
                     // Blocks this task for the run, as wrk's runs do: the servers are processes
                     // of their own, the origin on NIO's threads.
                     Measurement(load: try OpenLoadGenerator.run(port: port, connections: 32, rate: load.rate, seconds: seconds, workload: workload, seed: seed))
-                }))
+                }).counting(servers.cpu(port: port)))
             }
             defer { servers.continueAll() }
             var extra = ["client": "open loop", "connections": "32", "offered": "\(load.rate)"]

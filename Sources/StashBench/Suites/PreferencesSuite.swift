@@ -108,9 +108,7 @@ enum PreferencesSuite {
     /// The contenders of a case as ``AsyncContender``s, with MMKV's, when it runs, last: so
     /// that one ``BenchContext/compareAsync(suite:case:_:extra:extraOf:)`` interleaves them all.
     private static func asynchronous(_ contenders: [Contender], _ mmkv: AsyncContender?) -> [AsyncContender] {
-        contenders.map { contender in
-            AsyncContender(contender.name, prepare: contender.prepare, drain: contender.drain, run: contender.run)
-        } + (mmkv.map { [$0] } ?? [])
+        contenders.map(AsyncContender.init) + (mmkv.map { [$0] } ?? [])
     }
 
     /// Sets `values[i]` under `keys[i]` for the first `count`.

@@ -81,7 +81,9 @@ enum SharedSuite {
                     ]
                 }
                 try await context.compareAsync(suite: suite, case: name, impls.map { impl in
+                    // The client's time in the bench and the server's in its backends.
                     AsyncContender(impl) { try await run(operations, concurrency: concurrency, latencies: latencies[impl]!, operation[impl]!) }
+                        .counting(.thisProcess(and: { WorkingProcesses.named("postgres") }))
                 }, extra: ["value-bytes": "1024", "tasks": "\(concurrency)"])
                 for impl in impls {
                     let sorted = latencies[impl]!.withLock { $0 }.sorted()
@@ -143,6 +145,8 @@ enum SharedSuite {
                 let run = try await load.run(urls: targets.map { "http://127.0.0.1:\($0)\(path)" }, connections: connections, seconds: seconds, transport: transport)
                 return Measurement(load: run)
             })
+            // The proxies share the bench's process with the client.
+            .counting(nil)
         }
         try await context.compareAsync(suite: suite, case: "proxy-hit-1k-c32", contenders, extra: ["client": load.name, "connections": "32"])
         let stats = sharedCaches.map(\.statistics)
