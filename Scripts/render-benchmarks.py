@@ -181,9 +181,17 @@ def median_run(runs):
     return scored[len(scored) // 2]
 
 
+# Not peers but designs Stash could have used, measured to tell what its own buys: their
+# rows say so, and the README leaves them out.
+DESIGNS = {("disk", "sqlite-design"): "design candidate"}
+
+
 def peer_label(suite, impl):
     naive = NAIVE.get((suite, impl))
-    return f"{impl} ({naive.split(':')[0]})" if naive else impl
+    if naive:
+        return f"{impl} ({naive.split(':')[0]})"
+    design = DESIGNS.get((suite, impl))
+    return f"{impl} ({design})" if design else impl
 
 
 # The README's headline cases: (suite, case, what it is in a few words).
@@ -299,7 +307,7 @@ def is_competitor(suite, impl, impls):
     # Stash's own variants (stash-durable, stash-memory-only), the proxy cases' floor (a
     # bound, not a competitor) and a naive set-up measured beside its expert one are on the
     # page, not in the README.
-    if impl.startswith("stash") or impl == "floor":
+    if impl.startswith("stash") or impl == "floor" or (suite, impl) in DESIGNS:
         return False
     return EXPERT.get((suite, impl)) not in impls
 

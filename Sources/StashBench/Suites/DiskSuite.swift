@@ -20,6 +20,9 @@ import CDispatch
 ///   as a first version would write it (one autocommit transaction per write) and as SQLite's
 ///   documentation recommends (the writes between flushes in one transaction, locks held,
 ///   `WITHOUT ROWID` where every row is small).
+/// - `sqlite-design` (``SQLiteDesignStore``): not a peer but the plain SQLite design of a disk
+///   cache, the alternative to DiskCache's value log and location index, with its features
+///   (staged writes, files for large values, access dates, concurrent readers).
 ///
 /// `scale-10k`, `scale-100k` and `scale-1m` (``DiskScaleCases``) measure Stash and both SQLite set-ups at size;
 /// `read-during-slow-sync` (``DiskSlowSyncCase``) a read's latency while compaction syncs slowly.
@@ -36,12 +39,14 @@ enum DiskSuite {
         let sqlite = try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-raw"))
         // A rowid table: this one holds 100 KB values beside the small ones (``SQLiteRawStore/Tuning``).
         let sqliteExpert = try SQLiteRawStore(folder: scratch.appendingPathComponent("sqlite-expert"), tuning: .expert(withoutRowID: false))
+        let design = try SQLiteDesignStore(folder: scratch.appendingPathComponent("sqlite-design"))
         let stores: [[String: AsyncContender]] = [
             contenders(stash, "stash", workload), contenders(filePerKey, "file-per-key", workload),
             contenders(sqlite, "sqlite-raw", workload), contenders(sqliteExpert, "sqlite-expert", workload),
+            contenders(design, "sqlite-design", workload),
         ]
         // The read cases read these whether or not the write cases run first.
-        for store in [stash, filePerKey, sqlite, sqliteExpert] as [any DiskBenchStore] { try await seed(store, workload) }
+        for store in [stash, filePerKey, sqlite, sqliteExpert, design] as [any DiskBenchStore] { try await seed(store, workload) }
         func compare(_ name: String) async throws {
             try await context.compareAsync(suite: suite, case: name, stores.compactMap { $0[name] })
         }

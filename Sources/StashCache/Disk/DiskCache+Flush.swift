@@ -96,18 +96,9 @@ extension DiskCache {
             return batch
         }
         snapshot = ManifestKeyOrder.positions(of: snapshot.map(\.key)).map { snapshot[$0] }
-        // The records of the small values, appended to the value log before the commit.
-        var records: [UInt8] = []
         for (key, change) in snapshot {
             switch change.value {
-            case .write(let record, let inlineValue):
-                var location: ValueLocation?
-                if record.isInline {
-                    let start = records.count
-                    let span = ValueLogRecord.append(key: key, record, value: inlineValue ?? Data(), to: &records)
-                    location = ValueLocation(segment: 0, offset: start, span: span)
-                }
-                batch.writes.append((key, record, inlineValue, location))
+            case .write(let record, let inlineValue): batch.writes.append((key, record, inlineValue, nil))
             case .remove: batch.removals.append(key)
             }
         }
@@ -117,14 +108,7 @@ extension DiskCache {
         }
         let generation: Int64?
         do {
-            if !records.isEmpty {
-                let (segment, offset) = try valueLog.append(records)
-                for index in batch.writes.indices {
-                    batch.writes[index].location?.segment = segment
-                    batch.writes[index].location?.offset += offset
-                }
-                batch.segmentEnd = (segment, offset + records.count)
-            }
+            try appendRecords(of: &batch)
             try syncFiles(of: batch)
             try learnReplacedRows(&snapshot)
             for (_, change) in snapshot {
@@ -166,6 +150,36 @@ extension DiskCache {
         }
         settle(snapshot, batch, generation: generation)
         flushSucceeded()
+    }
+
+    /// Appends the records of the batch's small values to the value log, before the commit,
+    /// in parts of about a segment (``ValueLog/segmentLimit``, or one record when larger),
+    /// each encoded just before its append; notes where each record went and each segment's
+    /// new end. However many large values a flush commits, no append is too large for a
+    /// segment's 32-bit offsets, and the flush holds a copy of one part at a time.
+    private func appendRecords(of batch: inout FlushBatch) throws {
+        var part: [UInt8] = []
+        var members: [Int] = []
+        func appendPart() throws {
+            guard !part.isEmpty else { return }
+            let (segment, offset) = try valueLog.append(part)
+            for index in members {
+                batch.writes[index].location?.segment = segment
+                batch.writes[index].location?.offset += offset
+            }
+            batch.segmentEnds[segment] = offset + part.count
+            part.removeAll(keepingCapacity: true)
+            members.removeAll(keepingCapacity: true)
+        }
+        for index in batch.writes.indices where batch.writes[index].record.isInline {
+            if part.count >= ValueLog.segmentLimit { try appendPart() }
+            let write = batch.writes[index]
+            let start = part.count
+            let span = ValueLogRecord.append(key: write.key, write.record, value: write.inlineValue ?? Data(), to: &part)
+            batch.writes[index].location = ValueLocation(segment: 0, offset: start, span: span)
+            members.append(index)
+        }
+        try appendPart()
     }
 
     /// fsyncs the file of each file-backed value the batch commits, and then their folder,

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StashCore
 
 /// The manifest's tables and indexes, and the upgrade of a version 1 or 2 manifest.
 ///
@@ -77,6 +78,27 @@ extension Manifest {
                 \(Manifest.logSchema)
                 PRAGMA user_version = \(Manifest.schemaVersion);
                 """)
+        }
+    }
+
+    /// The columns each table of a version-3 manifest must have.
+    static let tableColumns: [String: Set<String>] = [
+        "entry": ["key", "size", "file", "created", "accessed", "expires", "sliding", "metadata", "data", "loc", "span"],
+        "counter": ["name", "value"],
+        "segment": ["id", "size"],
+    ]
+
+    /// Checks that the manifest has the tables and columns of its version.
+    ///
+    /// - throws: ``/StashCore/StashError/Code/corruptFile`` when one is missing (a crafted or
+    ///   damaged file that claims the version): the writer's open then starts the cache over.
+    static func checkTables(_ db: Database, path: String) throws {
+        for (table, expected) in tableColumns {
+            let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))
+            guard columns.isSuperset(of: expected) else {
+                let missing = expected.subtracting(columns).sorted().joined(separator: ", ")
+                throw StashError(.corruptFile, "the manifest's table \(table) lacks \(missing)", path: path)
+            }
         }
     }
 }

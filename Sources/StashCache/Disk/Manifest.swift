@@ -40,6 +40,7 @@ final class Manifest: Sendable {
                 guard version == Manifest.schemaVersion else {
                     throw StashError(.unsupportedVersion, "manifest version \(version), expected \(Manifest.schemaVersion)", path: url.path)
                 }
+                try Manifest.checkTables(db, path: url.path)
             }
         } catch {
             throw Manifest.stashError(error, path: url.path)
@@ -152,7 +153,7 @@ final class Manifest: Sendable {
                         try Manifest.step(delete.sqliteStatement, db)
                     }
                 }
-                if let (segment, size) = batch.segmentEnd { try Manifest.recordSegment(segment, size: size, db) }
+                for (segment, size) in batch.segmentEnds { try Manifest.recordSegment(segment, size: size, db) }
                 if !batch.touches.isEmpty { try touch(batch.touches, db) }
                 if !batch.touchedLocations.isEmpty { try touch(locations: batch.touchedLocations, db) }
                 let generation = !batch.writes.isEmpty || !batch.removals.isEmpty ? try Manifest.advanceGeneration(db) : nil
@@ -321,7 +322,11 @@ final class Manifest: Sendable {
         case .SQLITE_FULL: code = .diskFull
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH: code = .permissionDenied
         case .SQLITE_BUSY, .SQLITE_LOCKED: code = .locked
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT, .SQLITE_ERROR, .SQLITE_SCHEMA: code = .corruptFile
+        // Only what says the file is damaged. `SQLITE_ERROR` is SQLite's generic error (a
+        // statement it cannot run now, a crafted trigger): a manifest whose tables are not a
+        // cache's is found at open (``checkTables(_:path:)``), so a generic error never has
+        // the writer start the cache over.
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT: code = .corruptFile
         default: code = .io
         }
         return StashError(code, error.message ?? "\(error)", path: path)
@@ -334,8 +339,8 @@ final class Manifest: Sendable {
 struct FlushBatch: Sendable {
     /// Each write, with the location of its record in the value log (`nil` for a value in a file).
     var writes: [(key: String, record: DiskRecord, inlineValue: Data?, location: ValueLocation?)] = []
-    /// The end of the value log's newest segment after the records of the writes.
-    var segmentEnd: (segment: Int, size: Int)?
+    /// The end of each value log segment the records of the writes went to, after them.
+    var segmentEnds: [Int: Int] = [:]
     var removals: [String] = []
     var touches: [String: AccessChange] = [:]
     /// The access dates of small values read, by their records' locations.

@@ -10,10 +10,27 @@ extension MemoryCache {
 extension MemoryCacheStorage {
     func invariantViolations() -> [String] {
         var problems: [String] = []
-        if slots.count != entries.count { problems.append("map \(slots.count) != entries \(entries.count)") }
-        for (slot, entry) in entries.enumerated() where slots[entry.key].map({ Int($0.slot) }) != slot {
-            problems.append("slot \(slot) is not where the map points")
+        var keys = 0
+        for index in 0..<stripes.count {
+            stripes.withStripe(at: index) { stripe in
+                keys += stripe.table.count
+                stripe.table.forEach { key, item in
+                    if stripes.index(forHash: key.hashValue) != index { problems.append("a key is in stripe \(index), not its own") }
+                    let slot = Int(item.slot)
+                    guard slot < entries.count, entries[slot].key == key else {
+                        problems.append("stripe \(index) points a key at slot \(slot), which holds another")
+                        return
+                    }
+                    if entries[slot].hash != key.hashValue { problems.append("slot \(slot) keeps a wrong hash") }
+                    if item.slides != (entries[slot].sliding > 0) { problems.append("slot \(slot) slides in one place only") }
+                    let deadline = deadlines.deadline(of: slot)
+                    if deadline < stripe.expiresNoEarlierThan {
+                        problems.append("slot \(slot) expires at \(deadline), before its stripe's bound \(stripe.expiresNoEarlierThan)")
+                    }
+                }
+            }
         }
+        if keys != entries.count { problems.append("stripes \(keys) != entries \(entries.count)") }
         var walked = 0
         var previous = -1
         var slot = newest

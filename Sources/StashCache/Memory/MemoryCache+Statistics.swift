@@ -35,10 +35,14 @@ extension MemoryCache {
     public var statistics: Statistics {
         withEvictionReport { storage in
             storage.removeExpiredIfAny()
-            return Statistics(
-                hits: storage.hits, misses: storage.misses, evictions: storage.evictions,
-                count: storage.count, totalCost: storage.totalCost
-            )
+            var statistics = Statistics(hits: 0, misses: 0, evictions: storage.evictions, count: storage.count, totalCost: storage.totalCost)
+            for index in 0..<stripes.count {
+                stripes.withStripe(at: index) { stripe in
+                    statistics.hits &+= stripe.hits
+                    statistics.misses &+= stripe.misses
+                }
+            }
+            return statistics
         }
     }
 
@@ -49,9 +53,13 @@ extension MemoryCache {
     /// ```
     public func resetStatistics() {
         state.withLock { storage in
-            storage.hits = 0
-            storage.misses = 0
             storage.evictions = 0
+            for index in 0..<stripes.count {
+                stripes.withStripe(at: index) { stripe in
+                    stripe.hits = 0
+                    stripe.misses = 0
+                }
+            }
         }
     }
 }

@@ -21,10 +21,13 @@ public import StashCore
 /// - Keys are equal when Swift's `==` says so (the rule of every Stash store,
 ///   `StoredKey`): `"café"` precomposed or decomposed is one key. Nothing is normalized,
 ///   since nothing is saved: `String`'s own hashing already treats them as one.
-/// - Thread-safe: any thread may call any method. One lock guards the cache; it is never
-///   held while your code (the cost function, the eviction callback) runs, so both may call
-///   back into the cache. The clock is read under the lock, only by calls that need it: when
-///   no entry can expire, reads never consult it.
+/// - Thread-safe: any thread may call any method. Reads scale with threads: the table is
+///   split in stripes, each under a lock of its own, and a read takes only its key's stripe,
+///   so reads of different keys seldom wait for each other. Writes, removals and evictions
+///   take the cache's policy lock (the recency order, costs and deadlines), then the stripes
+///   they touch. No lock is held while your code (the cost function, the eviction callback)
+///   runs, so both may call back into the cache. The clock is read only by calls that need
+///   it: until an entry can expire, reads never consult it.
 /// - Time has a resolution of a few milliseconds with the default clock: on Linux it is the
 ///   kernel's coarse wall clock, a fraction of the cost of a precise read on every write, so
 ///   an entry may outlive its deadline by that much (and never by more).
@@ -37,7 +40,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The limits and hooks this cache was created with.
     public let configuration: Configuration
 
+    /// The policy: recency, costs, deadlines, limits (the policy lock).
     @usableFromInline let state: LockedValue<MemoryCacheStorage<Key, Value>>
+    /// The hash table, in stripes each under its own lock; taken after the policy lock.
+    @usableFromInline let stripes: MemoryCacheStripes<Key, Value>
     @usableFromInline let clock: any StashClock
     @usableFromInline let readsCoarseTime: Bool
     @usableFromInline let costFunction: CostFunction?
@@ -61,7 +67,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         costFunction = configuration.cost
         onEvict = configuration.onEvict
         defaultExpiry = configuration.defaultExpiry
+        let stripes = MemoryCacheStripes<Key, Value>(count: MemoryCacheStripes<Key, Value>.defaultCount)
+        self.stripes = stripes
         state = LockedValue(MemoryCacheStorage(
+            stripes: stripes,
             countLimit: configuration.countLimit,
             costLimit: configuration.costLimit,
             maxAge: configuration.ageLimit,
@@ -79,7 +88,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// ```
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        withEvictionReport { $0.value(forKey: key) }
+        let hash = key.hashValue
+        switch stripes.withStripe(hash: hash, { $0.value(forKey: key, hash: hash, clock: clock, coarse: readsCoarseTime) }) {
+        case .hit(let value): return value
+        case .miss: return nil
+        case .needsPolicy: return withEvictionReport { $0.value(forKey: key, hash: hash) }
+        }
     }
 
     /// Stores `value` for `key` as the most recently used entry, replacing any previous one,
@@ -102,7 +116,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         let cost = cost ?? costFunction?(key, value) ?? 0
         let expiry = expiry ?? defaultExpiry
         let now = MemoryCacheStorage<Key, Value>.time(from: clock, coarse: readsCoarseTime)
-        withEvictionReport { $0.set(value, forKey: key, cost: cost, expiry: expiry, now: now) }
+        let hash = key.hashValue
+        withEvictionReport { $0.set(value, forKey: key, hash: hash, cost: cost, expiry: expiry, now: now) }
     }
 
     /// Removes the entry for `key` and returns its value (`nil` when there was none or it had
@@ -114,7 +129,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @inlinable
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        withEvictionReport { $0.removeValue(forKey: key) }
+        let hash = key.hashValue
+        return withEvictionReport { $0.removeValue(forKey: key, hash: hash) }
     }
 
     /// The value for `key`, as ``value(forKey:)``; assigning stores it with the default cost
@@ -139,7 +155,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// if !cache.contains(url) { prefetch(url) }
     /// ```
     public func contains(_ key: Key) -> Bool {
-        withEvictionReport { $0.contains(key) }
+        let hash = key.hashValue
+        if let found = stripes.withStripe(hash: hash, { $0.contains(key, hash: hash, clock: clock, coarse: readsCoarseTime) }) {
+            return found
+        }
+        return withEvictionReport { $0.contains(key, hash: hash) }
     }
 
     /// The number of live entries.
@@ -168,7 +188,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The keys of the entries held now, live or expired, in no order: for a caller that
     /// picks entries to remove by key (the HTTP cache's purge of a URL prefix).
-    package var keys: [Key] { state.withLock { $0.slots.keys } }
+    package var keys: [Key] {
+        (0..<stripes.count).flatMap { index in stripes.withStripe(at: index) { $0.table.keys } }
+    }
 
     /// Removes every entry; the eviction callback hears of each with ``EvictionReason/removedAll``.
     ///

@@ -2,13 +2,13 @@ extension MemoryCacheStorage {
     /// Drops least recently used entries until at most `count` remain.
     @usableFromInline
     mutating func trim(toCount count: Int, reason: EvictionReason) {
-        while entries.count > max(0, count) { evict(leastRecentlyUsed(), reason) }
+        while entries.count > max(0, count) { evictLeastRecentlyUsed(reason) }
     }
 
     /// Drops least recently used entries until the total cost is at most `cost`.
     @usableFromInline
     mutating func trim(toCost cost: Int, reason: EvictionReason) {
-        while totalCost > max(0, cost), oldest >= 0 { evict(leastRecentlyUsed(), reason) }
+        while totalCost > max(0, cost), oldest >= 0 { evictLeastRecentlyUsed(reason) }
     }
 
     /// Drops every entry written `age` seconds ago or earlier.
@@ -40,13 +40,19 @@ extension MemoryCacheStorage {
     /// Removes every entry, reporting each with `reason`.
     @usableFromInline
     mutating func removeAll(reason: EvictionReason) {
-        if reportsEvictions {
-            pending.reserveCapacity(pending.count + entries.count)
-            for entry in entries {
-                if let item = slots[entry.key] { pending.append(Evicted(key: entry.key, value: item.value, reason: reason)) }
+        var evicted = pending
+        pending = []
+        if reportsEvictions { evicted.reserveCapacity(evicted.count + entries.count) }
+        for index in 0..<stripes.count {
+            stripes.withStripe(at: index) { stripe in
+                if reportsEvictions {
+                    stripe.table.forEach { key, item in evicted.append(Evicted(key: key, value: item.value, reason: reason)) }
+                }
+                stripe.table.removeAll()
+                stripe.expiresNoEarlierThan = .infinity
             }
         }
-        slots.removeAll()
+        pending = evicted
         entries = []
         deadlines.removeAll()
         newest = -1
@@ -59,7 +65,7 @@ extension MemoryCacheStorage {
     mutating func compact() {
         guard entries.capacity > 2 * entries.count + 16 else { return }
         entries = ContiguousArray(entries[...])
-        slots.compact()
+        for index in 0..<stripes.count { stripes.withStripe(at: index) { $0.table.compact() } }
         deadlines.shrink(to: entries.count)
     }
 }

@@ -1,50 +1,41 @@
 public import Foundation
 public import StashCore
 
-/// The engine of ``MemoryCache``: a hash map into a doubly-linked recency list, kept in
-/// contiguous arrays and addressed by index.
+/// The policy of ``MemoryCache``: the recency list, costs, deadlines and limits, under the
+/// cache's policy lock, over a hash table split in stripes (``MemoryCacheStripes``) that
+/// reads use alone.
 ///
 /// **Recency, CLOCK-style.** A write puts its entry at the newest end of the list. A read
-/// only sets the entry's `referenced` mark: no list move, so a hit touches one entry's
-/// memory instead of three. Eviction takes the least recently used entry by the second-chance
-/// rule: from the oldest end, a marked entry is moved to the newest end with its mark
-/// cleared, and the first unmarked entry goes. An entry read since it was last passed over
-/// therefore always outlives one that was not, as in LRU; among entries read in the same
-/// round, order of writing decides instead of order of reading.
+/// only sets the entry's `referenced` mark, in its stripe: no list move and no policy lock,
+/// so a hit touches one entry's memory and one stripe's lock. Eviction takes the least
+/// recently used entry by the second-chance rule: from the oldest end, a marked entry is
+/// moved to the newest end with its mark cleared, and the first unmarked entry goes. An entry
+/// read since it was last passed over therefore always outlives one that was not, as in LRU;
+/// among entries read in the same round, order of writing decides instead of order of
+/// reading.
 ///
 /// **Layout.** What a hit needs (the value, the mark, the entry's slot) lives beside its key
-/// in one bucket of the hash table (``MemoryCacheTable``), so a hit in a large cache misses
-/// the processor's caches once, where a `Dictionary` misses twice (its keys and values are
-/// two arrays). The recency list lives
-/// densely in `entries[0..<count]` (key and links; a removal moves the last entry into the
-/// hole) with each entry's cold fields (cost, write time, sliding interval), which a write
-/// fills in the same place: no per-node object and no per-node reference counting.
+/// in one bucket of its stripe's hash table (``MemoryCacheTable``), so a hit in a large cache
+/// misses the processor's caches once, where a `Dictionary` misses twice (its keys and
+/// values are two arrays). The recency list lives densely in `entries[0..<count]` (key, hash
+/// and links; a removal moves the last entry into the hole) with each entry's cold fields
+/// (cost, write time, sliding interval), which a write fills in the same place: no per-node
+/// object and no per-node reference counting.
 ///
-/// Not thread-safe: ``MemoryCache`` only touches it under its lock.
+/// Not thread-safe: ``MemoryCache`` only touches it under its policy lock, and each stripe
+/// under that stripe's lock besides.
 @usableFromInline
 struct MemoryCacheStorage<Key: Hashable, Value> {
-    /// What the map holds for a key: everything a hit touches.
-    @usableFromInline
-    struct Item {
-        @usableFromInline var value: Value
-        /// Where the entry's links and cold fields are.
-        @usableFromInline var slot: Int32
-        /// Read since eviction last passed over it: it gets a second chance.
-        @usableFromInline var referenced: Bool
-
-        @inlinable
-        init(value: Value, slot: Int) {
-            self.value = value
-            self.slot = Int32(truncatingIfNeeded: slot)
-            referenced = false
-        }
-    }
+    @usableFromInline typealias Item = MemoryCacheStripe<Key, Value>.Item
 
     /// An entry's place in the recency list, and its cold fields (cost, write time, sliding
     /// interval): what a write and an eviction touch, in one place.
     @usableFromInline
     struct Entry {
         @usableFromInline var key: Key
+        /// The key's `hashValue`, kept so that eviction finds its stripe and bucket without
+        /// hashing the key again.
+        @usableFromInline var hash: Int
         // 32-bit links keep entries small.
         @usableFromInline var olderSlot: Int32
         @usableFromInline var newerSlot: Int32
@@ -55,8 +46,9 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         @usableFromInline var sliding: Double
 
         @inlinable
-        init(key: Key, older: Int, newer: Int, cost: Int, written: Double, sliding: Double) {
+        init(key: Key, hash: Int, older: Int, newer: Int, cost: Int, written: Double, sliding: Double) {
             self.key = key
+            self.hash = hash
             olderSlot = Int32(truncatingIfNeeded: older)
             newerSlot = Int32(truncatingIfNeeded: newer)
             self.cost = cost
@@ -94,15 +86,13 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         }
     }
 
-    /// Each key's value, mark and slot.
-    @usableFromInline var slots = MemoryCacheTable<Key, Item>()
+    /// Each key's value, mark and slot, in its stripe.
+    @usableFromInline let stripes: MemoryCacheStripes<Key, Value>
     @usableFromInline var entries: ContiguousArray<Entry> = []
     @usableFromInline var deadlines = DeadlineHeap()
     @usableFromInline var newest = -1
     @usableFromInline var oldest = -1
     @usableFromInline var totalCost = 0
-    @usableFromInline var hits = 0
-    @usableFromInline var misses = 0
     @usableFromInline var evictions = 0
     @usableFromInline var pending: ContiguousArray<Evicted> = []
 
@@ -116,7 +106,8 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     @usableFromInline let readsCoarseTime: Bool
 
     @inlinable
-    init(countLimit: Int?, costLimit: Int?, maxAge: Double?, reportsEvictions: Bool, clock: any StashClock) {
+    init(stripes: MemoryCacheStripes<Key, Value>, countLimit: Int?, costLimit: Int?, maxAge: Double?, reportsEvictions: Bool, clock: any StashClock) {
+        self.stripes = stripes
         self.countLimit = max(0, countLimit ?? .max)
         self.costLimit = max(0, costLimit ?? .max)
         self.maxAge = max(0, maxAge ?? .infinity)
@@ -140,62 +131,78 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
 
     // MARK: Reading
 
-    /// The value for `key`, now marked as used; `nil` when absent or expired.
+    /// The earliest deadline of the whole cache: a bound below every stripe's deadlines.
     @inlinable
-    mutating func value(forKey key: Key) -> Value? {
+    var earliestDeadline: Double { deadlines.first?.deadline ?? .infinity }
+
+    /// The value for `key` (whose `hashValue` is `hash`), now marked as used; `nil` when
+    /// absent or expired. The read of a stripe that may hold an expired entry, or of an entry
+    /// whose deadline slides: it removes what has expired, raises the stripe's bound, and
+    /// moves a sliding deadline.
+    @inlinable
+    mutating func value(forKey key: Key, hash: Int) -> Value? {
         var time = Double.nan
         if !deadlines.isEmpty {
             time = now
             removeExpired(now: time)
         }
-        guard let position = slots.find(key) else {
-            misses &+= 1
-            return nil
-        }
-        hits &+= 1
-        let item = slots[itemAt: position]
-        if !time.isNaN {
-            let slot = Int(item.slot)
-            if entries[slot].sliding > 0 {
-                let entry = entries[slot]
-                deadlines.setDeadline(min(time + entry.sliding, entry.written + maxAge), for: slot)
+        let bound = earliestDeadline
+        let found: Item? = stripes.withStripe(hash: hash) { stripe in
+            stripe.expiresNoEarlierThan = bound
+            guard let position = stripe.table.find(key, hash: hash) else {
+                stripe.misses &+= 1
+                return nil
             }
+            stripe.hits &+= 1
+            if !stripe.table[itemAt: position].referenced { stripe.table[itemAt: position].referenced = true }
+            return stripe.table[itemAt: position]
         }
-        // Written only when it changes, so that repeated hits leave the cache line clean.
-        if !item.referenced { slots[itemAt: position].referenced = true }
-        return item.value
+        guard let found else { return nil }
+        if found.slides, !time.isNaN {
+            // A later deadline than the one it replaces (a hit moves it forward, and the age
+            // limit caps both alike), so the stripe's bound stays below it.
+            let slot = Int(found.slot)
+            let entry = entries[slot]
+            deadlines.setDeadline(min(time + entry.sliding, entry.written + maxAge), for: slot)
+        }
+        return found.value
     }
 
     /// Whether `key` has a live entry; leaves the recency order and the statistics alone.
     @inlinable
-    mutating func contains(_ key: Key) -> Bool {
+    mutating func contains(_ key: Key, hash: Int) -> Bool {
         removeExpiredIfAny()
-        return slots.find(key) != nil
+        let bound = earliestDeadline
+        return stripes.withStripe(hash: hash) { stripe in
+            stripe.expiresNoEarlierThan = bound
+            return stripe.table.find(key, hash: hash) != nil
+        }
     }
 
     // MARK: Writing
 
     /// Stores `value` as the most recently used entry, then enforces the limits.
     @inlinable
-    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiry: ExpiryPolicy, now: Double) {
+    mutating func set(_ value: Value, forKey key: Key, hash: Int, cost: Int, expiry: ExpiryPolicy, now: Double) {
         if !deadlines.isEmpty { removeExpired(now: now) }
         let deadline = min(expiry.deadline(fromReferenceSeconds: now), now + maxAge)
         let sliding: Double
         if case .sliding(let interval) = expiry { sliding = max(interval, .leastNonzeroMagnitude) } else { sliding = 0 }
         if !(deadline > now) {
             // Already expired (or a NaN interval): it replaces the old value with nothing.
-            if let item = slots[key] { _ = remove(at: Int(item.slot)) }
+            _ = removeValue(forKey: key, hash: hash)
             return
         }
         let cost = max(0, cost)
         // A new key's item comes in with the next free slot, an existing key's keeps its own.
         let freeSlot = entries.count
-        let slot: Int
-        if let position = slots.find(key) {
-            slot = Self.store(value, in: &slots[itemAt: position])
-        } else {
-            slots.insert(Item(value: value, slot: freeSlot), forKey: key)
-            slot = freeSlot
+        let slot = stripes.withStripe(hash: hash) { stripe in
+            if deadline < stripe.expiresNoEarlierThan { stripe.expiresNoEarlierThan = deadline }
+            if let position = stripe.table.find(key, hash: hash) {
+                return MemoryCacheStripe<Key, Value>.store(value, slides: sliding > 0, in: &stripe.table[itemAt: position])
+            }
+            stripe.table.insert(Item(value: value, slot: freeSlot, slides: sliding > 0), forKey: key, hash: hash)
+            return freeSlot
         }
         if slot != freeSlot {
             totalCost -= entries[slot].cost
@@ -204,7 +211,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             entries[slot].sliding = sliding
             moveToNewest(slot)
         } else {
-            entries.append(Entry(key: key, older: newest, newer: -1, cost: cost, written: now, sliding: sliding))
+            entries.append(Entry(key: key, hash: hash, older: newest, newer: -1, cost: cost, written: now, sliding: sliding))
             if newest >= 0 { entries[newest].newer = slot } else { oldest = slot }
             newest = slot
         }
@@ -213,39 +220,52 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         enforceLimits()
     }
 
-    /// Puts `value` in `item`, unmarked, and returns the item's slot.
-    @inlinable
-    static func store(_ value: Value, in item: inout Item) -> Int {
-        item.value = value
-        item.referenced = false
-        return Int(item.slot)
-    }
-
     /// Removes the entry for `key` and returns its value; an expired entry counts as absent.
     @inlinable
-    mutating func removeValue(forKey key: Key) -> Value? {
+    mutating func removeValue(forKey key: Key, hash: Int) -> Value? {
         removeExpiredIfAny()
-        guard let item = slots[key] else { return nil }
-        return remove(at: Int(item.slot)).value
+        let removed: Item? = stripes.withStripe(hash: hash) { stripe in
+            stripe.table.find(key, hash: hash).map { stripe.table.remove(at: $0) }
+        }
+        guard let removed else { return nil }
+        removeEntry(at: Int(removed.slot))
+        return removed.value
     }
 
     /// Drops least recently used entries until the count and cost limits hold.
     @inlinable
     mutating func enforceLimits() {
-        while entries.count > countLimit { evict(leastRecentlyUsed(), .countLimit) }
-        while totalCost > costLimit { evict(leastRecentlyUsed(), .costLimit) }
+        while entries.count > countLimit { evictLeastRecentlyUsed(.countLimit) }
+        while totalCost > costLimit { evictLeastRecentlyUsed(.costLimit) }
     }
 
-    /// The entry to evict by the second-chance rule: marked entries at the oldest end move
-    /// to the newest end, unmarked, until the oldest is unmarked. At most one pass.
-    /// The storage must not be empty.
+    /// Evicts the least recently used entry by the second-chance rule: marked entries at the
+    /// oldest end move to the newest end, unmarked, until the oldest is unmarked, which goes.
+    /// At most one pass. The storage must not be empty.
     @inlinable
-    mutating func leastRecentlyUsed() -> Int {
-        while let position = slots.find(entries[oldest].key), slots[itemAt: position].referenced {
-            slots[itemAt: position].referenced = false
-            moveToNewest(oldest)
+    mutating func evictLeastRecentlyUsed(_ reason: EvictionReason) {
+        while true {
+            let slot = oldest
+            let key = entries[slot].key
+            let hash = entries[slot].hash
+            let taken: Item? = stripes.withStripe(hash: hash) { stripe in
+                // The list and the stripes always hold the same keys (see `checkInvariants()`).
+                let position = stripe.table.find(key, hash: hash)!
+                if stripe.table[itemAt: position].referenced {
+                    stripe.table[itemAt: position].referenced = false
+                    return nil
+                }
+                return stripe.table.remove(at: position)
+            }
+            guard let taken else {
+                moveToNewest(slot)
+                continue
+            }
+            removeEntry(at: slot)
+            evictions &+= 1
+            if reportsEvictions { pending.append(Evicted(key: key, value: taken.value, reason: reason)) }
+            return
         }
-        return oldest
     }
 
     // MARK: ExpiryPolicy
@@ -297,9 +317,21 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
         }
     }
 
-    /// Removes the entry in `slot`, moving the last entry into the hole.
+    /// Removes the entry in `slot` from its stripe and the recency list.
     @inlinable
     mutating func remove(at slot: Int) -> (key: Key, value: Value) {
+        let key = entries[slot].key
+        let hash = entries[slot].hash
+        // The list and the stripes always hold the same keys (see `checkInvariants()`).
+        let item = stripes.withStripe(hash: hash) { stripe in stripe.table.remove(at: stripe.table.find(key, hash: hash)!) }
+        removeEntry(at: slot)
+        return (key, item.value)
+    }
+
+    /// Takes the entry in `slot`, already out of its stripe, out of the recency list and the
+    /// deadlines, moving the last entry into the hole.
+    @inlinable
+    mutating func removeEntry(at slot: Int) {
         unlink(slot)
         deadlines.remove(slot)
         totalCost -= entries[slot].cost
@@ -310,13 +342,14 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
             let newer = entries[slot].newer
             if older >= 0 { entries[older].newer = slot } else { oldest = slot }
             if newer >= 0 { entries[newer].older = slot } else { newest = slot }
-            if let position = slots.find(entries[slot].key) { slots[itemAt: position].slot = Int32(truncatingIfNeeded: slot) }
+            let moved = entries[slot].key
+            let hash = entries[slot].hash
+            stripes.withStripe(hash: hash) { stripe in
+                if let position = stripe.table.find(moved, hash: hash) { stripe.table[itemAt: position].slot = Int32(truncatingIfNeeded: slot) }
+            }
             deadlines.renumber(last, to: slot)
         }
-        let removed = entries.removeLast()
-        let item = slots.removeValue(forKey: removed.key)
-        // The map and the list always hold the same keys (see `checkInvariants()`).
-        return (removed.key, item!.value)
+        entries.removeLast()
     }
 
     /// Hands over the entries evicted since the last call, to be reported outside the lock.

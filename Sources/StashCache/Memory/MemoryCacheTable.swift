@@ -131,10 +131,15 @@ struct MemoryCacheTable<Key: Hashable, Item> {
 
     /// The bucket holding `key`, or `nil`.
     @inlinable
-    func find(_ key: Key) -> Int? {
+    func find(_ key: Key) -> Int? { find(key, hash: key.hashValue) }
+
+    /// The bucket holding `key`, whose `hashValue` is `hash` (computed once by a caller that
+    /// also picks a stripe with it), or `nil`.
+    @inlinable
+    func find(_ key: Key, hash: Int) -> Int? {
         let storage = self.storage
         let mask = storage.capacity - 1
-        var (index, tag) = Self.start(key.hashValue, mask: mask)
+        var (index, tag) = Self.start(hash, mask: mask)
         let tags = UInt64(tag) &* 0x0101_0101_0101_0101
         while true {
             guard index &+ 8 <= storage.capacity else {
@@ -192,12 +197,18 @@ struct MemoryCacheTable<Key: Hashable, Item> {
     /// Puts `item` for `key`, which must not be in the table, and returns its bucket.
     @inlinable
     @discardableResult
-    mutating func insert(_ item: Item, forKey key: Key) -> Int {
+    mutating func insert(_ item: Item, forKey key: Key) -> Int { insert(item, forKey: key, hash: key.hashValue) }
+
+    /// Puts `item` for `key`, whose `hashValue` is `hash` and which must not be in the table,
+    /// and returns its bucket.
+    @inlinable
+    @discardableResult
+    mutating func insert(_ item: Item, forKey key: Key, hash: Int) -> Int {
         let needed = Self.capacity(for: count + 1)
         reserve(needed)
         let storage = self.storage
         let mask = storage.capacity - 1
-        var (index, tag) = Self.start(key.hashValue, mask: mask)
+        var (index, tag) = Self.start(hash, mask: mask)
         while storage.control[index] != 0 { index = (index + 1) & mask }
         storage.control[index] = tag
         (storage.buckets + index).initialize(to: Bucket(key: key, item: item))
@@ -210,6 +221,13 @@ struct MemoryCacheTable<Key: Hashable, Item> {
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Item? {
         guard let index = find(key) else { return nil }
+        return remove(at: index)
+    }
+
+    /// Removes the key in bucket `index` (from ``find(_:hash:)``, with no insertion or removal
+    /// since) and returns its item.
+    @inlinable
+    mutating func remove(at index: Int) -> Item {
         makeUnique()
         let storage = self.storage
         let removed = (storage.buckets + index).move()
@@ -238,8 +256,15 @@ struct MemoryCacheTable<Key: Hashable, Item> {
     var keys: [Key] {
         var keys: [Key] = []
         keys.reserveCapacity(storage.count)
-        for index in 0..<storage.capacity where storage.control[index] != 0 { keys.append(storage.buckets[index].key) }
+        forEach { key, _ in keys.append(key) }
         return keys
+    }
+
+    /// Calls `body` with every key and its item, in bucket order.
+    @inlinable
+    func forEach(_ body: (Key, Item) -> Void) {
+        let storage = self.storage
+        for index in 0..<storage.capacity where storage.control[index] != 0 { body(storage.buckets[index].key, storage.buckets[index].item) }
     }
 
     /// Empties the table and gives its memory back.

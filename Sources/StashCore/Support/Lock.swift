@@ -18,6 +18,13 @@ package final class Lock: @unchecked Sendable {
     @usableFromInline
     package init() {
         mutex = .allocate(capacity: 1)
+        Self.initialize(mutex)
+    }
+
+    /// Initializes the mutex at `mutex` as every Stash lock's: for a store that places its
+    /// mutexes itself (``MemoryCache``'s stripes, each on cache lines of its own). Destroy it
+    /// with `pthread_mutex_destroy`.
+    package static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         #if canImport(Glibc)

@@ -312,4 +312,26 @@ struct DiskCacheValueLogTests {
             #expect(file[.type] as? FileAttributeType == .typeRegular, "\(path)")
         }
     }
+
+    /// One flush of more small-value bytes than one append may write (a segment's offsets
+    /// are 32 bits) commits them in parts, each segment's end recorded: every value reads
+    /// back, in this writer and after a reopen, and the flush never fails on its size.
+    @Test func aFlushOfMoreThanTwoGigabytesOfValuesCommitsThemInParts() async throws {
+        let value = Data.filled(0xA5, 240 << 20)
+        let cache = try fixture.open {
+            $0.inlineThreshold = 256 << 20
+            $0.sizeLimit = nil
+            $0.flushDelay = 3600
+        }
+        // Nine values share one buffer while staged; their records take 2.2 GB in the log.
+        for index in 0..<9 { try cache.set(value, forKey: "large\(index)") }
+        try await cache.flush()
+        #expect(segments.count >= 2, "\(segments)")
+        for index in 0..<9 { #expect(cache.data(forKey: "large\(index)") == value, "large\(index)") }
+        try cache.close()
+        let reopened = try fixture.open { $0.inlineThreshold = 256 << 20; $0.sizeLimit = nil }
+        #expect(reopened.recovery.isClean, "\(reopened.recovery)")
+        for index in 0..<9 { #expect(reopened.data(forKey: "large\(index)") == value, "large\(index) after reopening") }
+        try reopened.close()
+    }
 }
