@@ -153,7 +153,7 @@ extension DiskCache {
     }
 
     /// Appends the records of the batch's small values to the value log, before the commit,
-    /// in parts of about a segment (``ValueLog/segmentLimit``, or one record when larger),
+    /// in parts of about a segment (``ValueLog/partSize``, or one record when larger),
     /// each encoded just before its append; notes where each record went and each segment's
     /// new end. However many large values a flush commits, no append is too large for a
     /// segment's 32-bit offsets, and the flush holds a copy of one part at a time.
@@ -172,7 +172,7 @@ extension DiskCache {
             members.removeAll(keepingCapacity: true)
         }
         for index in batch.writes.indices where batch.writes[index].record.isInline {
-            if part.count >= ValueLog.segmentLimit { try appendPart() }
+            if part.count >= valueLog.partSize { try appendPart() }
             let write = batch.writes[index]
             let start = part.count
             let span = ValueLogRecord.append(key: write.key, write.record, value: write.inlineValue ?? Data(), to: &part)

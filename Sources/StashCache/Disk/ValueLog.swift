@@ -99,6 +99,15 @@ final class ValueLog: @unchecked Sendable {
     /// always fit a manifest row's `loc` and `span`.
     static let largestValue = 256 << 20
 
+    /// The most bytes one ``append(_:limit:)`` takes: every offset must fit the 32 bits a
+    /// manifest row keeps for it. Lowered by tests (before the first flush) to reach it with
+    /// small values.
+    var largestAppend = Int(Int32.max)
+
+    /// The size past which a flush appends what it has gathered and gathers a new part: a
+    /// segment, or less when ``largestAppend`` is lower.
+    var partSize: Int { min(Self.segmentLimit, largestAppend / 2) }
+
     /// The most segments a read-only view keeps open; past it, it closes them all.
     static let readerDescriptors = 16
 
@@ -180,8 +189,7 @@ final class ValueLog: @unchecked Sendable {
     /// - throws: ``/StashCore/StashError/Code/diskFull`` and other write errors; the log's end
     ///   then stays where it was, and the next append writes over what this one left.
     func append(_ records: [UInt8], limit: Int = ValueLog.segmentLimit) throws -> (segment: Int, offset: Int) {
-        // Every offset must fit the 32 bits a manifest row keeps for it.
-        guard Int64(records.count) < Int64(1) << 31 else { throw StashError(.io, "a flush of \(records.count) bytes of records is too large for one segment", path: folder.path) }
+        guard records.count <= largestAppend else { throw StashError(.io, "a flush of \(records.count) bytes of records is too large for one segment", path: folder.path) }
         let (number, offset, segment) = try lock.withLock { () throws(StashError) -> (Int, Int, Segment) in
             if activeEnd >= limit || Int64(activeEnd) + Int64(records.count) >= Int64(1) << 32 {
                 activeSegment += 1
